@@ -1,0 +1,4 @@
+/**
+ * Every tickwork benchmark, each variant beside the peers a user would otherwise pick.
+ */
+package io.tickwork.jmh;
