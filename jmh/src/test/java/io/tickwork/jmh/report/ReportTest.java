@@ -1,0 +1,108 @@
+package io.tickwork.jmh.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportTest {
+
+    static String sample() throws IOException {
+        try (InputStream in = ReportTest.class.getResourceAsStream("sample.json")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void jsonReadsJmhShapes() {
+        Object o = Json.parse("{\"a\":[1,2.5e3,-3],\"b\":\"x\\u00b7\\n\",\"c\":true,\"d\":null,\"e\":{}}");
+        Map<?, ?> m = (Map<?, ?>) o;
+        assertEquals(List.of(1.0, 2500.0, -3.0), m.get("a"));
+        assertEquals("x\u00b7\n", m.get("b"));
+        assertEquals(Boolean.TRUE, m.get("c"));
+        assertTrue(m.containsKey("d"));
+        assertEquals(Map.of(), m.get("e"));
+    }
+
+    @Test
+    void jsonErrorsNameTheOffset() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Json.parse("{\"a\" 1}"));
+        assertTrue(e.getMessage().contains("expected ':' at offset 5"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Json.parse("[1,2"));
+        assertThrows(IllegalArgumentException.class, () -> Json.parse("[1] x"));
+    }
+
+    @Test
+    void parsesScoresErrorsAndAllocation() throws IOException {
+        List<BenchResult> rs = BenchResult.parse(sample());
+        assertEquals(7, rs.size());
+        BenchResult first = rs.get(0);
+        assertEquals("OrderedBench", first.className());
+        assertEquals("run", first.method());
+        assertEquals(4.0e7, first.score);
+        assertEquals(24.0, first.allocBytesPerOp);
+        assertTrue(Double.isNaN(rs.get(1).error), "JMH's \"NaN\" string is read as NaN");
+        assertTrue(Double.isNaN(rs.get(2).allocBytesPerOp), "no -prof gc, no allocation figure");
+    }
+
+    @Test
+    void groupsByVariantParamOrByMethod() throws IOException {
+        Report report = new Report(BenchResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
+        List<Report.Group> groups = report.groups();
+        assertEquals(2, groups.size());
+        Report.Group order = groups.get(0);
+        assertEquals(List.of("KeyedSerial", "guava", "jctools"), List.copyOf(order.variants));
+        assertEquals(List.of("keys=1", "keys=64"), List.copyOf(order.cells.keySet()));
+        Report.Group search = groups.get(1);
+        assertEquals(List.of("binarySearch", "tickworkEytzinger"), List.copyOf(search.variants), "methods are variants");
+        assertEquals(List.of("n=2000"), List.copyOf(search.cells.keySet()));
+    }
+
+    @Test
+    void ratioIsSpeedupOverBestPeerInBothModes() throws IOException {
+        Report report = new Report(BenchResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
+        List<Report.Group> groups = report.groups();
+        String order = report.table(groups.get(0));
+        // keys=1: 40M vs best peer jctools 32M -> 1.25; keys=64: 20M vs guava 25M -> 0.80
+        assertTrue(order.contains("1.25× (KeyedSerial vs jctools)"), order);
+        assertTrue(order.contains("0.80× (KeyedSerial vs guava)"), order);
+        assertTrue(order.contains("(24.0 B/op)"), order);
+        String search = report.table(groups.get(1));
+        // avgt: lower is better, 60 ns vs 20 ns -> ours 3x faster
+        assertTrue(search.contains("3.00× (tickworkEytzinger vs binarySearch)"), search);
+    }
+
+    @Test
+    void writesMarkdownAndDecodablePngs(@TempDir Path dir) throws IOException {
+        Report report = new Report(BenchResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
+        List<Path> written = report.write(dir, "demo", "Demo suite", "2026-11-21, test", false);
+        assertEquals(3, written.size(), written.toString());
+        String md = Files.readString(written.get(0));
+        assertTrue(md.startsWith("# Demo suite"), md);
+        assertTrue(md.contains("![OrderedBench.run (thrpt, ops/s)](demo-OrderedBench-run-thrpt.png)"), md);
+        BufferedImage withAlloc = ImageIO.read(written.get(1).toFile());
+        BufferedImage scoresOnly = ImageIO.read(written.get(2).toFile());
+        assertEquals(480 + 320, withAlloc.getHeight(), "score chart with the allocation chart below it");
+        assertEquals(480, scoresOnly.getHeight(), "no -prof gc figures, no allocation chart");
+    }
+
+    @Test
+    void formatsWithSiSuffixes() {
+        assertEquals("12.3M", Report.fmt(12_345_678));
+        assertEquals("45.7k", Report.fmt(45_678));
+        assertEquals("7.89", Report.fmt(7.891));
+        assertEquals("NaN", Report.fmt(Double.NaN));
+    }
+}
