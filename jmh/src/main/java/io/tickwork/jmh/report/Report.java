@@ -39,7 +39,7 @@ import org.knowm.xchart.style.Styler;
  * [--log]}
  */
 public final class Report {
-    static final String VARIANT_PARAMS = "impl,variant,kind,timer,executor,scheduler,model,peer,queue,index";
+    static final String VARIANT_PARAMS = "impl,variant,subject,kind,timer,executor,scheduler,model,peer,queue,index";
 
     private final List<BenchResult> results;
     private final Pattern ours;
