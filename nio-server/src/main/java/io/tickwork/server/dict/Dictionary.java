@@ -169,6 +169,15 @@ public final class Dictionary {
      * {@link #MAX_QUERY}).
      */
     public static int normalize(byte[] src, int off, int len, byte[] dst) {
+        return normalize(src, off, len, dst, false);
+    }
+
+    /**
+     * As {@link #normalize(byte[], int, int, byte[])}; with {@code keepTrailingSpace}, input ending
+     * in white space or {@code '_'} keeps one trailing space (a prefix {@code "ice "} must not match
+     * {@code "iceberg"}).
+     */
+    public static int normalize(byte[] src, int off, int len, byte[] dst, boolean keepTrailingSpace) {
         int n = 0;
         boolean space = false;
         for (int i = off; i < off + len; i++) {
@@ -188,6 +197,12 @@ public final class Dictionary {
                 return -1;
             }
             dst[n++] = (b >= 'A' && b <= 'Z') ? (byte) (b + 32) : b;
+        }
+        if (space && keepTrailingSpace) {
+            if (n >= dst.length) {
+                return -1;
+            }
+            dst[n++] = ' ';
         }
         return n;
     }
