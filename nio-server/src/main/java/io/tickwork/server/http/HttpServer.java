@@ -215,6 +215,15 @@ public final class HttpServer implements AutoCloseable {
         return new ServerStats(open, accepted, requests, in, out, (System.nanoTime() - startNanos) / 1_000_000, loops.size());
     }
 
+    /** Largest output any connection has held back since start (tests of the back-pressure bound). */
+    long maxPendingOutputBytes() {
+        long m = 0;
+        for (SelectorLoop l : loops) {
+            m = Math.max(m, l.maxPendingOut);
+        }
+        return m;
+    }
+
     void log(String message) {
         config.log.accept(message);
     }

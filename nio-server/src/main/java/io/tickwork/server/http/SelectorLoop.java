@@ -15,7 +15,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 
@@ -88,6 +87,8 @@ final class SelectorLoop implements Runnable {
     private int open;
     volatile long publishedRequests, publishedBytesIn, publishedBytesOut, publishedAccepted;
     volatile int publishedOpen;
+    /** Largest output one connection has held back (tests check the back-pressure bound with it). */
+    volatile long maxPendingOut;
 
     SelectorLoop(HttpServer server, HttpServer.Config config, RequestParser parser, ServerSocketChannel listener) throws IOException {
         this.server = server;
@@ -358,55 +359,69 @@ final class SelectorLoop implements Runnable {
 
     // ------------------------------------------------------------------ requests
 
-    /** Answers the complete requests in {@code in[0, len)}; keeps the rest in the connection. */
+    /**
+     * Answers the complete requests in {@code in[0, len)} and keeps the rest in the connection.
+     * When output blocks, the remaining requests are held back; if the socket then takes the rest
+     * of the output at once, they are answered right away (no read event will come for them).
+     */
     private void process(Connection c, int len) {
-        boolean continuing = c.requestStart >= 0;
-        int pos = 0;
-        boolean needMore = false;
-        while (pos < len && !c.closeAfterWrite) {
-            int r = parser.parse(in, pos, len, request);
-            if (r == RequestParser.NEED_MORE) {
-                needMore = true;
-                break;
+        while (true) {
+            boolean continuing = c.requestStart >= 0;
+            int pos = 0;
+            boolean needMore = false;
+            while (pos < len && !c.closeAfterWrite) {
+                int r = parser.parse(in, pos, len, request);
+                if (r == RequestParser.NEED_MORE) {
+                    needMore = true;
+                    break;
+                }
+                requests++;
+                if (r == RequestParser.ERROR) {
+                    errorResponse(c, request.errorStatus, request.errorDetail);
+                    c.closeAfterWrite = true;
+                    pos = len;
+                    break;
+                }
+                pos += r;
+                dispatch(c);
+                if (c.closed) {
+                    return;
+                }
+                if (c.pendingOut != null) {
+                    break; // socket full: hold the remaining requests until it drains
+                }
             }
-            requests++;
-            if (r == RequestParser.ERROR) {
-                errorResponse(c, request.errorStatus, request.errorDetail);
-                c.closeAfterWrite = true;
-                pos = len;
-                break;
+            if (pos < len && !c.closeAfterWrite) {
+                c.pendingIn = Arrays.copyOfRange(in, pos, len);
+                c.pendingInLength = len - pos;
+                if (needMore) {
+                    if (!(continuing && pos == 0)) {
+                        c.requestStart = now;
+                    }
+                    armTimer(c, c.requestStart + config.headerTimeoutMillis);
+                } else {
+                    c.requestStart = -1;
+                }
+            } else {
+                c.pendingIn = null;
+                c.requestStart = -1;
             }
-            pos += r;
-            dispatch(c);
+            if (c.pendingOut == null) {
+                flush(c);
+            } else {
+                writePending(c);
+            }
             if (c.closed) {
                 return;
             }
-            if (c.pendingOut != null) {
-                break; // socket full: hold the remaining requests until it drains
+            if (c.pendingOut == null && c.pendingIn != null && c.requestStart < 0 && !c.closeAfterWrite) {
+                len = c.pendingInLength; // held-back requests, and the output drained meanwhile
+                System.arraycopy(c.pendingIn, 0, in, 0, len);
+                c.pendingIn = null;
+                continue;
             }
-        }
-        if (pos < len && !c.closeAfterWrite) {
-            c.pendingIn = Arrays.copyOfRange(in, pos, len);
-            c.pendingInLength = len - pos;
-            if (needMore) {
-                if (!(continuing && pos == 0)) {
-                    c.requestStart = now;
-                }
-                armTimer(c, c.requestStart + config.headerTimeoutMillis);
-            } else {
-                c.requestStart = -1;
-            }
-        } else {
-            c.pendingIn = null;
-            c.requestStart = -1;
-        }
-        if (c.pendingOut == null) {
-            flush(c);
-        } else {
-            writePending(c);
-        }
-        if (!c.closed) {
             updateInterest(c);
+            return;
         }
     }
 
@@ -499,6 +514,7 @@ final class SelectorLoop implements Runnable {
         }
         grown.put(head, 0, h).put(body, 0, b).flip();
         c.pendingOut = grown;
+        maxPendingOut = Math.max(maxPendingOut, grown.remaining());
     }
 
     private static int put(byte[] dst, int at, byte[] src) {
@@ -554,6 +570,7 @@ final class SelectorLoop implements Runnable {
             ByteBuffer rest = ByteBuffer.allocate(out.remaining());
             rest.put(out).flip();
             c.pendingOut = rest;
+            maxPendingOut = Math.max(maxPendingOut, rest.remaining());
         }
         out.clear();
     }
@@ -613,18 +630,4 @@ final class SelectorLoop implements Runnable {
         }
     }
 
-    /** Counters for tests. */
-    int openConnections() {
-        return publishedOpen;
-    }
-
-    static List<String> statusLinesForTests() {
-        List<String> l = new ArrayList<>();
-        for (byte[] b : STATUS_LINES) {
-            if (b != null) {
-                l.add(new String(b, StandardCharsets.US_ASCII));
-            }
-        }
-        return l;
-    }
 }
