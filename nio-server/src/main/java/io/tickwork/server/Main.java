@@ -63,9 +63,7 @@ public final class Main {
         try {
             HttpServer.Builder b = HttpServer.builder(new DictionaryHandler(dict))
                     .host(o.host).port(o.port).idleTimeout(o.idleTimeout).headerTimeout(o.headerTimeout);
-            if (Timers.factory(o.timer) != null) {
-                b.timers(Timers.factory(o.timer));
-            }
+            b.timers(Timers.factory(o.timer));
             if (o.threads > 0) {
                 b.threads(o.threads);
             }

@@ -1,5 +1,6 @@
 package io.tickwork.server.http;
 
+import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -27,6 +28,13 @@ import java.util.function.Supplier;
  * <p>Thread safety: {@link #start}, {@link #stats}, {@link #close} may be called from any thread.
  */
 public final class HttpServer implements AutoCloseable {
+    /**
+     * Timer resolution for the timeouts, in ms (the loops' clock): a timeout fires at most this
+     * late. With {@link #TIMER_TICKS_PER_WHEEL} a wheel spans about 65 s, so the default idle
+     * (60 s) and header (10 s) timeouts stay on the wheel, off its overflow heap.
+     */
+    public static final long TIMER_TICK_MILLIS = 4;
+    public static final int TIMER_TICKS_PER_WHEEL = 16384;
 
     /** How a loop accepts; a seam so tests can make {@code accept} fail like EMFILE. */
     @FunctionalInterface
@@ -48,7 +56,8 @@ public final class HttpServer implements AutoCloseable {
         int maxBody = 16 * 1024;
         int outputBufferSize = 256 * 1024;
         int backlog = 4096;
-        Supplier<? extends TimerQueue<Object>> timers = FallbackTimerQueue::new;
+        Supplier<? extends TimerQueue<Object>> timers =
+                () -> TimerKind.WHEEL_LINKED_ARRAY.create(TIMER_TICK_MILLIS, TIMER_TICKS_PER_WHEEL);
         HttpHandler handler;
         Consumer<String> log = System.err::println;
         Acceptor acceptor = ServerSocketChannel::accept;

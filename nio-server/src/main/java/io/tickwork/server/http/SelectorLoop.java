@@ -132,10 +132,10 @@ final class SelectorLoop implements Runnable {
                 }
                 if (next == TimerQueue.NO_DEADLINE) {
                     selector.select();
-                } else if (next <= now) {
-                    selector.selectNow();
                 } else {
-                    selector.select(next - now);
+                    // expire(now) ran at the end of the last iteration, so a deadline at or before
+                    // now is a wheel answering the start of the current tick: wait, do not spin
+                    selector.select(Math.max(1, next - now));
                 }
                 now = clock();
                 Iterator<SelectionKey> it = selector.selectedKeys().iterator();

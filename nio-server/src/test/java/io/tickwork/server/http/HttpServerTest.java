@@ -19,6 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import io.tickwork.primitives.timer.TimerKind;
 
 /**
  * The server over real sockets on an ephemeral loopback port, with a small echo handler:
@@ -210,9 +213,10 @@ class HttpServerTest {
         assertTrue(log.stream().anyMatch(l -> l.contains("handler bug")), log.toString());
     }
 
-    @Test
-    void slowlorisGets408AndIsClosed() throws IOException {
-        start(HttpServer.builder(HANDLER).threads(1));
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void slowlorisGets408AndIsClosed(TimerKind kind) throws IOException {
+        start(HttpServer.builder(HANDLER).threads(1).timers(() -> kind.create(4, 16384)));
         try (RawClient slow = new RawClient(server.port()); RawClient good = new RawClient(server.port())) {
             slow.send("GET /echo/x HTTP/1.1\r\nHost: t\r\n");
             good.send(get("/echo/meanwhile"));
@@ -250,9 +254,10 @@ class HttpServerTest {
         }
     }
 
-    @Test
-    void idleKeepAliveConnectionIsClosed() throws IOException {
-        start(1);
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void idleKeepAliveConnectionIsClosed(TimerKind kind) throws IOException {
+        start(HttpServer.builder(HANDLER).threads(1).timers(() -> kind.create(4, 16384)));
         try (RawClient c = new RawClient(server.port())) {
             c.send(get("/echo/x"));
             assertEquals("x", c.read().text());
