@@ -1,0 +1,148 @@
+package io.tickwork.primitives.order;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+
+/**
+ * Serial execution per key on a shared pool: tasks of one key run one at a time, FIFO in the
+ * order of their {@code execute} calls' linearization points; tasks of different keys run in
+ * parallel. Any number of producers. A key costs memory only while it has tasks queued or running:
+ * an idle key's lane is retired and removed from the map, so keys that went idle do not leak.
+ *
+ * <p>Algorithm: one lane per active key in a {@link ConcurrentHashMap}, each lane a chain of
+ * {@link LinkingRunnable} nodes. The steady state costs one map <em>read</em> per task (no map
+ * write, no lock), then a CAS of the lane's tail and the link CAS. When the drainer tombstones the
+ * lane's last node, it retires the lane with {@code CAS(tail, last, RETIRED)} and removes the map
+ * entry. The tail is advanced with a CAS loop rather than {@code getAndSet} precisely so that no
+ * producer can append to a retired lane: {@code RETIRED} is terminal, a producer that sees it
+ * helps remove the entry and retries on a fresh lane, so a key never has two live lanes (which
+ * would break mutual exclusion). Churn cost: a key that goes idle between any two of its tasks
+ * pays a map insert, a lane (24 bytes) and a map removal per burst.
+ *
+ * <p>Guarantees are those of {@link SerialExecutor}, per key: FIFO, mutual exclusion and
+ * happens-before between consecutive tasks of a key, failure isolation, the fairness budget,
+ * rejection reported to the caller with the key left usable, no retention of a finished task.
+ *
+ * <p>Thread safety: fully thread safe. Keys must have consistent {@code equals}/{@code hashCode}
+ * and must not be mutated while they have tasks.
+ *
+ * @param <K> the key type
+ */
+public final class KeyedSerialExecutor<K> {
+    /** A retired lane's tail: terminal, and already tombstoned so a stray link CAS fails. */
+    static final LinkingRunnable RETIRED = new LinkingRunnable(null, null);
+
+    static {
+        RETIRED.link(RETIRED);
+    }
+
+    private final DrainPolicy policy;
+    private final ConcurrentHashMap<K, KeyLane<K>> lanes = new ConcurrentHashMap<>();
+
+    /** Runs on {@code pool} with the default budget and the thread's uncaught-exception handler. */
+    public KeyedSerialExecutor(Executor pool) {
+        this(pool, DrainPolicy.DEFAULT_BUDGET, null);
+    }
+
+    /**
+     * @param pool where tasks run; any {@link Executor}
+     * @param budget tasks one pool thread runs in a row for one key before handing the rest back;
+     *     {@code >= 1}
+     * @param failureHandler receives tasks' failures; null means the running thread's handler
+     */
+    public KeyedSerialExecutor(Executor pool, int budget, Thread.UncaughtExceptionHandler failureHandler) {
+        this.policy = new DrainPolicy(pool, budget, failureHandler);
+    }
+
+    /**
+     * Runs {@code task} after every task of {@code key} whose call linearized before this one.
+     * Linearization point: the successful CAS of the key lane's tail, or the map insert that
+     * creates the lane.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if the pool rejected the submission
+     *     that would have started this task; the task will not run, the key stays usable
+     * @throws NullPointerException if {@code key} or {@code task} is null
+     */
+    public void execute(K key, Runnable task) {
+        Objects.requireNonNull(key, "key");
+        LinkingRunnable node = new LinkingRunnable(Objects.requireNonNull(task, "task"), null);
+        KeyLane<K> lane = lanes.get(key);
+        for (;;) {
+            if (lane == null) {
+                KeyLane<K> fresh = new KeyLane<>(policy, key, this, node);
+                node.lane = fresh; // before the insert publishes the node
+                lane = lanes.putIfAbsent(key, fresh);
+                if (lane == null) {
+                    node.startOrReject();
+                    return;
+                }
+            }
+            LinkingRunnable previous = lane.tail;
+            if (previous == RETIRED) {
+                lanes.remove(key, lane); // help the retiring drainer, then use a fresh lane
+                lane = lanes.get(key);
+                continue;
+            }
+            node.lane = lane;
+            if (lane.casTail(previous, node)) {
+                if (!previous.link(node)) {
+                    node.startOrReject();
+                }
+                return;
+            }
+            // another producer appended first; retry on the same lane
+        }
+    }
+
+    /** Keys that have tasks queued or running, or whose idle lane is being removed; an estimate. */
+    public int activeKeys() {
+        return lanes.size();
+    }
+
+    void retire(KeyLane<K> lane) {
+        lanes.remove(lane.key, lane);
+    }
+
+    /** A key's lane; see the class comment for the retire protocol. */
+    static final class KeyLane<K> extends Lane {
+        private static final VarHandle TAIL;
+
+        static {
+            try {
+                TAIL = MethodHandles.lookup().findVarHandle(KeyLane.class, "tail", LinkingRunnable.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final K key;
+        private final KeyedSerialExecutor<K> owner;
+        volatile LinkingRunnable tail;
+
+        KeyLane(DrainPolicy policy, K key, KeyedSerialExecutor<K> owner, LinkingRunnable first) {
+            super(policy);
+            this.key = key;
+            this.owner = owner;
+            this.tail = first;
+        }
+
+        boolean casTail(LinkingRunnable expected, LinkingRunnable replacement) {
+            return TAIL.compareAndSet(this, expected, replacement);
+        }
+
+        /**
+         * Retires the lane if {@code last} is still its tail. Linearization point: the CAS to
+         * RETIRED; a producer that appended after {@code last} makes it fail, and then that
+         * producer found {@code last} tombstoned and started its own node.
+         */
+        @Override
+        void wentIdle(LinkingRunnable last) {
+            if (casTail(last, RETIRED)) {
+                owner.retire(this);
+            }
+        }
+    }
+}
