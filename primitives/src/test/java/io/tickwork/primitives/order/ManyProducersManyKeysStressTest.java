@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ManyProducersManyKeysStressTest {
     private static final int PRODUCERS = 4;
-    private static final int TASKS_PER_PRODUCER = 100_000;
+    private static final int TASKS_PER_PRODUCER = 250_000;
 
     static Stream<Arguments> configurations() {
         List<Arguments> all = new ArrayList<>();
