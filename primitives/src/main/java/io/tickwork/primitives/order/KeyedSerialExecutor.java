@@ -20,7 +20,15 @@ import java.util.concurrent.Executor;
  * producer can append to a retired lane: {@code RETIRED} is terminal, a producer that sees it
  * helps remove the entry and retries on a fresh lane, so a key never has two live lanes (which
  * would break mutual exclusion). Churn cost: a key that goes idle between any two of its tasks
- * pays a map insert, a lane (24 bytes) and a map removal per burst.
+ * pays a map insert, a lane (32 bytes) and a map removal per burst.
+ *
+ * <p>Scheduling: lanes that become ready are not submitted to the pool one by one; they go
+ * through a {@link LaneDispatcher}, a ready queue served by at most {@code workers} resident
+ * workers on the pool, which linger briefly when out of work. A steady stream of cheap tasks over
+ * many keys therefore costs one XCHG per lane activation instead of a pool submission and a
+ * thread wake-up. Fairness: a key runs at most {@code budget} tasks in a row before going to the
+ * back of the ready queue, and a worker gives its pool thread back after about {@code budget}
+ * tasks.
  *
  * <p>Guarantees are those of {@link SerialExecutor}, per key: FIFO, mutual exclusion and
  * happens-before between consecutive tasks of a key, failure isolation, the fairness budget,
@@ -40,6 +48,7 @@ public final class KeyedSerialExecutor<K> {
     }
 
     private final DrainPolicy policy;
+    private final LaneDispatcher dispatcher;
     private final ConcurrentHashMap<K, KeyLane<K>> lanes = new ConcurrentHashMap<>();
 
     /** Runs on {@code pool} with the default budget and the thread's uncaught-exception handler. */
@@ -48,13 +57,25 @@ public final class KeyedSerialExecutor<K> {
     }
 
     /**
+     * As {@link #KeyedSerialExecutor(Executor, int, Thread.UncaughtExceptionHandler, int)} with
+     * {@code workers} = the pool's parallelism if it is a {@link java.util.concurrent.ForkJoinPool}
+     * or {@link java.util.concurrent.ThreadPoolExecutor} (at most the processor count), else the
+     * processor count.
+     */
+    public KeyedSerialExecutor(Executor pool, int budget, Thread.UncaughtExceptionHandler failureHandler) {
+        this(pool, budget, failureHandler, LaneDispatcher.defaultParallelism(Objects.requireNonNull(pool, "pool")));
+    }
+
+    /**
      * @param pool where tasks run; any {@link Executor}
      * @param budget tasks one pool thread runs in a row for one key before handing the rest back;
      *     {@code >= 1}
      * @param failureHandler receives tasks' failures; null means the running thread's handler
+     * @param workers how many pool threads at most drain keys at once (resident workers); {@code >= 1}
      */
-    public KeyedSerialExecutor(Executor pool, int budget, Thread.UncaughtExceptionHandler failureHandler) {
+    public KeyedSerialExecutor(Executor pool, int budget, Thread.UncaughtExceptionHandler failureHandler, int workers) {
         this.policy = new DrainPolicy(pool, budget, failureHandler);
+        this.dispatcher = new LaneDispatcher(policy, workers);
     }
 
     /**
@@ -109,10 +130,12 @@ public final class KeyedSerialExecutor<K> {
     /** A key's lane; see the class comment for the retire protocol. */
     static final class KeyLane<K> extends Lane {
         private static final VarHandle TAIL;
+        private static final VarHandle RETIRE_PENDING;
 
         static {
             try {
                 TAIL = MethodHandles.lookup().findVarHandle(KeyLane.class, "tail", LinkingRunnable.class);
+                RETIRE_PENDING = MethodHandles.lookup().findVarHandle(KeyLane.class, "retirePending", int.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -121,6 +144,13 @@ public final class KeyedSerialExecutor<K> {
         final K key;
         private final KeyedSerialExecutor<K> owner;
         volatile LinkingRunnable tail;
+        /** 1 while some worker holds this lane in its list of idle lanes to check. */
+        private volatile int retirePending;
+
+        @Override
+        void start(LinkingRunnable head) {
+            owner.dispatcher.schedule(this, head);
+        }
 
         KeyLane(DrainPolicy policy, K key, KeyedSerialExecutor<K> owner, LinkingRunnable first) {
             super(policy);
@@ -134,13 +164,35 @@ public final class KeyedSerialExecutor<K> {
         }
 
         /**
-         * Retires the lane if {@code last} is still its tail. Linearization point: the CAS to
-         * RETIRED; a producer that appended after {@code last} makes it fail, and then that
-         * producer found {@code last} tombstoned and started its own node.
+         * Retiring is deferred to the worker that saw the lane go idle (it checks a bounded
+         * number of idle lanes later, or when it leaves its pool thread), so a key that goes idle
+         * and comes back within a burst keeps its lane and map entry instead of churning them.
          */
         @Override
         void wentIdle(LinkingRunnable last) {
-            if (casTail(last, RETIRED)) {
+        }
+
+        @Override
+        LinkingRunnable awaitSuccessor(LinkingRunnable last) {
+            return owner.dispatcher.awaitSuccessor(last);
+        }
+
+        @Override
+        boolean markRetirePending() {
+            return retirePending == 0 && RETIRE_PENDING.compareAndSet(this, 0, 1);
+        }
+
+        /**
+         * Linearization point: the CAS of the tail from a tombstoned node to RETIRED; a producer
+         * that appended after that node makes it fail, and that producer restarts the lane. The
+         * pending mark is cleared before the tail is read, so a worker that sees the lane go idle
+         * after this check finds the mark clear and queues another check: no idle lane is missed.
+         */
+        @Override
+        void retireIfIdle() {
+            retirePending = 0;
+            LinkingRunnable last = tail;
+            if (last != RETIRED && last.isTombstoned() && casTail(last, RETIRED)) {
                 owner.retire(this);
             }
         }

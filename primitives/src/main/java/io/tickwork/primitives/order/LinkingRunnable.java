@@ -67,33 +67,49 @@ public final class LinkingRunnable implements Runnable {
         return NEXT.compareAndSet(this, (LinkingRunnable) null, successor);
     }
 
-    /**
-     * Starts the chain at this node on the lane's pool. If the pool rejects
-     * ({@link java.util.concurrent.RejectedExecutionException} is rethrown), this node's task is
-     * dropped (the caller reports that by rethrowing), and whatever other producers already linked
-     * behind it runs here, on the calling thread, so that accepted tasks are neither lost nor stuck.
-     */
+    /** Starts the chain at this node; see {@link Lane#start}. */
     void startOrReject() {
-        try {
-            lane.policy.pool.execute(this);
-        } catch (RuntimeException e) { // RejectedExecutionException, or a pool breaking its contract
-            task = null;
-            run(); // closes the chain (idle) or drains the tasks linked meanwhile
-            throw e;
-        }
+        lane.start(this);
     }
 
-    /** Drains the chain from this node; see the class comment. Never throws. */
+    /** The node will not run its task (its submission was rejected); the caller reports that. */
+    void dropTask() {
+        task = null;
+    }
+
+    /**
+     * Pool entry point of a plain lane: drains the chain from this node, handing the rest back
+     * to the pool after each {@code budget} tasks; see the class comment. Never throws.
+     */
     @Override
     public void run() {
         final Lane lane = this.lane;
-        final int budget = lane.policy.budget;
-        LinkingRunnable node = this;
-        int ran = 0;
+        LinkingRunnable from = this;
         for (;;) {
+            LinkingRunnable rest = drain(from, lane.policy.budget);
+            if (rest == null) {
+                return;
+            }
+            try {
+                lane.policy.pool.execute(rest);
+                return;
+            } catch (RuntimeException refused) { // usually RejectedExecutionException
+                from = rest; // the tasks were accepted: keep draining here rather than drop them
+            }
+        }
+    }
+
+    /**
+     * Runs tasks from {@code node} on, at most {@code budget} of them. Returns null if the lane
+     * went idle (its last node tombstoned, {@link Lane#wentIdle} called), or the first node not
+     * yet run if the budget ran out first. Never throws.
+     */
+    static LinkingRunnable drain(LinkingRunnable node, int budget) {
+        final Lane lane = node.lane;
+        for (int ran = 1; ; ran++) {
             Runnable work = node.task;
             if (work != null) {
-                node.task = null;
+                node.task = null; // no retention: the last node stays reachable as the lane's tail
                 try {
                     work.run();
                 } catch (Throwable failure) {
@@ -101,29 +117,28 @@ public final class LinkingRunnable implements Runnable {
                 }
             }
             LinkingRunnable successor = node.next;
-            if (successor == null) {
+            if (successor == null && (successor = lane.awaitSuccessor(node)) == null) {
                 // Linearization point of "lane idle": the tombstone CAS. A producer whose link CAS
-                // loses to it sees the tombstone and submits its node; one that won is our successor.
+                // loses to it sees the tombstone and starts its node; one that won is our successor.
                 if (NEXT.compareAndSet(node, (LinkingRunnable) null, node)) {
                     lane.wentIdle(node);
-                    return;
+                    return null;
                 }
                 successor = node.next;
             }
-            if (++ran >= budget) {
-                ran = 0;
-                try {
-                    lane.policy.pool.execute(successor);
-                    return;
-                } catch (RuntimeException refused) { // usually RejectedExecutionException
-                    // the successor's task was accepted; keep draining here rather than drop it
-                }
+            if (ran >= budget) {
+                return successor;
             }
             node = successor;
         }
     }
 
-    /** For tests: whether this node is tombstoned. */
+    /** The successor if one is linked, else null; a volatile read. */
+    LinkingRunnable successor() {
+        return next;
+    }
+
+    /** Whether this node is tombstoned (finished with nothing linked). */
     boolean isTombstoned() {
         return next == this;
     }
