@@ -39,8 +39,9 @@ import java.util.concurrent.ThreadPoolExecutor;
  * thread, so idle keys are bounded while workers run and released when they stop.
  *
  * <p>Rejection: only starting a worker submits to the pool. If that is rejected while no worker
- * runs, the starting thread drops its own task (the caller gets the exception), and runs the queued
- * lanes itself so that accepted tasks are not stranded.
+ * runs, the starting thread runs the queued lanes itself so that accepted tasks are not stranded,
+ * except its own task, which it drops (and the caller gets the exception) unless another worker
+ * had already run it.
  */
 final class LaneDispatcher {
     private static final VarHandle TAIL;
@@ -82,7 +83,7 @@ final class LaneDispatcher {
 
     LaneDispatcher(DrainPolicy policy, int parallelism) {
         if (parallelism < 1) {
-            throw new IllegalArgumentException("parallelism must be >= 1: " + parallelism);
+            throw new IllegalArgumentException("workers must be >= 1: " + parallelism);
         }
         this.policy = policy;
         this.parallelism = parallelism;
@@ -107,8 +108,8 @@ final class LaneDispatcher {
      * Makes {@code lane} runnable from {@code head}, a node whose task the calling producer owns.
      * Linearization point: the XCHG of the queue tail.
      *
-     * @throws java.util.concurrent.RejectedExecutionException if a worker was needed and the pool
-     *     rejected it; {@code head}'s task then does not run
+     * @throws java.util.concurrent.RejectedExecutionException if a worker was needed, the pool
+     *     rejected it, and {@code head}'s task therefore will not run
      */
     void schedule(Lane lane, LinkingRunnable head) {
         lane.continueAt = head;
@@ -137,9 +138,14 @@ final class LaneDispatcher {
         try {
             policy.pool.execute(worker);
         } catch (RuntimeException rejected) {
-            rejectable.dropTask();
-            worker.work(false); // we hold the worker slot: run what is queued here, then leave
-            throw rejected;
+            // We hold the worker slot: run what is queued here, then leave. Our own head's task is
+            // dropped only if this inline worker is the one that pops it; a worker that ran before
+            // our slot CAS may already have run it, and then the task was accepted after all.
+            worker.rejectable = rejectable;
+            worker.work(false);
+            if (worker.droppedRejectable) {
+                throw rejected;
+            }
         }
     }
 
@@ -227,6 +233,10 @@ final class LaneDispatcher {
 
     /** A resident drainer on one pool thread. */
     private final class Worker implements Runnable {
+        /** Inline worker after a rejection: the node whose task to drop if this worker pops it. */
+        LinkingRunnable rejectable;
+        boolean droppedRejectable;
+
         /** Lanes this worker saw go idle, to retire later if still idle: a ring, oldest evicted. */
         private final Lane[] idle = new Lane[IDLE_SLOTS];
         private int idleNext;
@@ -285,6 +295,11 @@ final class LaneDispatcher {
                 }
                 LinkingRunnable from = lane.continueAt;
                 lane.continueAt = null;
+                if (from == rejectable) {
+                    from.dropTask(); // we own the popped lane, so nobody else can be running it
+                    droppedRejectable = true;
+                    rejectable = null;
+                }
                 LinkingRunnable rest = LinkingRunnable.drain(from, budget);
                 if (rest != null) {
                     lane.continueAt = rest; // budget used up: to the back of the queue

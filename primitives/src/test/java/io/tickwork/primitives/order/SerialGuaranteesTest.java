@@ -238,6 +238,9 @@ class SerialGuaranteesTest {
         assertEquals("budget must be >= 1: 0", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new SingleProducerSerialExecutor(direct, -3, null));
         assertThrows(IllegalArgumentException.class, () -> new KeyedSerialExecutor<String>(direct, 0, null));
+        IllegalArgumentException w = assertThrows(IllegalArgumentException.class,
+                () -> new KeyedSerialExecutor<String>(direct, 1, null, 0));
+        assertEquals("workers must be >= 1: 0", w.getMessage());
         assertThrows(NullPointerException.class, () -> new MultiProducerSerialExecutor(null));
         assertThrows(NullPointerException.class, () -> new MultiProducerSerialExecutor(direct).execute(null));
         assertThrows(NullPointerException.class, () -> new KeyedSerialExecutor<String>(direct).execute(null, () -> { }));
