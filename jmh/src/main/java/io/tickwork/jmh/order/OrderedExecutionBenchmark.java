@@ -48,7 +48,7 @@ import org.openjdk.jmh.infra.Blackhole;
 public class OrderedExecutionBenchmark {
     static final int BATCH = 8192;
 
-    @Param({"multiProducer", "keyed", "singleProducerLinking", "guavaSequential", "clqDrainer", "jctoolsMailbox", "striped"})
+    @Param({"keyed", "group", "multiProducer", "singleProducerLinking", "guavaSequential", "clqDrainer", "jctoolsMailbox", "striped"})
     public String variant;
 
     @Param({"1", "64", "100000"})

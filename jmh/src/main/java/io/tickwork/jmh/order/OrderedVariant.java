@@ -3,6 +3,7 @@ package io.tickwork.jmh.order;
 import com.google.common.util.concurrent.MoreExecutors;
 import io.tickwork.primitives.order.KeyedSerialExecutor;
 import io.tickwork.primitives.order.MultiProducerSerialExecutor;
+import io.tickwork.primitives.order.SerialExecutorGroup;
 import io.tickwork.primitives.order.SingleProducerSerialExecutor;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -32,6 +33,14 @@ enum OrderedVariant {
         @Override
         Keyed create(Executor pool, int keys) {
             return perKey(keys, k -> new MultiProducerSerialExecutor(pool)::execute);
+        }
+    },
+    /** Ours: one executor per key from one {@link SerialExecutorGroup} (shared resident workers). */
+    group(true) {
+        @Override
+        Keyed create(Executor pool, int keys) {
+            SerialExecutorGroup group = new SerialExecutorGroup(pool);
+            return perKey(keys, k -> group.newSerialExecutor()::execute);
         }
     },
     /** Ours: one {@link KeyedSerialExecutor}; keys are looked up per task, idle keys retired. */

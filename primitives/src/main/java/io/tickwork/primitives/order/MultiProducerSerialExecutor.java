@@ -51,6 +51,15 @@ public final class MultiProducerSerialExecutor implements SerialExecutor {
         this.lane = new Lane(new DrainPolicy(pool, budget, failureHandler));
     }
 
+    private MultiProducerSerialExecutor(Lane lane) {
+        this.lane = lane;
+    }
+
+    /** An executor on a {@link SerialExecutorGroup}'s lane, started through its dispatcher. */
+    static MultiProducerSerialExecutor onLane(Lane lane) {
+        return new MultiProducerSerialExecutor(lane);
+    }
+
     /** Linearization point: the {@code getAndSet} of {@code tail}. */
     @Override
     public void execute(Runnable task) {

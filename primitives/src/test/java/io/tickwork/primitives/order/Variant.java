@@ -17,6 +17,13 @@ enum Variant {
             return perKey(() -> new MultiProducerSerialExecutor(pool, budget, handler));
         }
     },
+    GROUP(true) {
+        @Override
+        Target create(Executor pool, int budget, Thread.UncaughtExceptionHandler handler) {
+            SerialExecutorGroup group = new SerialExecutorGroup(pool, budget, handler, 2);
+            return perKey(group::newSerialExecutor);
+        }
+    },
     KEYED(true) {
         @Override
         Target create(Executor pool, int budget, Thread.UncaughtExceptionHandler handler) {
