@@ -10,6 +10,8 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Runs the dictionary server: {@code java -jar tickwork-server.jar [options]}. Prints one line
@@ -28,6 +30,8 @@ public final class Main {
             "  --idle-timeout T     close keep-alive connections idle this long (default 60s; e.g. 300ms, 30s, 2m)",
             "  --header-timeout T   408 and close when a request head takes longer (default 10s)",
             "  --timer KIND         timer queue for the timeouts: " + Timers.names() + " (default " + Timers.DEFAULT + ")",
+"  --workers N          run handlers on a pool of N threads, each connection's responses kept in order\n"
+            + "                       by the ordered-execution primitive (default 0: handlers run on the loops)",
             "  --data FILE          a compiled dictionary (.twd) instead of the embedded WordNet 3.1",
             "  --help               this text");
 
@@ -60,12 +64,21 @@ public final class Main {
             return 1;
         }
         HttpServer server;
+        ExecutorService pool = null;
         try {
             HttpServer.Builder b = HttpServer.builder(new DictionaryHandler(dict))
                     .host(o.host).port(o.port).idleTimeout(o.idleTimeout).headerTimeout(o.headerTimeout);
             b.timers(Timers.factory(o.timer));
             if (o.threads > 0) {
                 b.threads(o.threads);
+            }
+            if (o.workers > 0) {
+                pool = Executors.newFixedThreadPool(o.workers, r -> {
+                    Thread t = new Thread(r, "tickwork-worker");
+                    t.setDaemon(true);
+                    return t;
+                });
+                b.workers(pool);
             }
             server = b.start();
         } catch (IOException e) {
@@ -80,8 +93,9 @@ public final class Main {
         if (host.indexOf(':') >= 0) {
             host = "[" + host + "]";
         }
-        out.printf(Locale.ROOT, "tickwork dictionary: http://%s:%d/  (%,d words, %d selector loops, timer %s, data %s)%n",
-                host, server.port(), dict.wordCount(), server.threads(), o.timer, dict.source());
+        out.printf(Locale.ROOT, "tickwork dictionary: http://%s:%d/  (%,d words, %d selector loops%s, timer %s, data %s)%n",
+                host, server.port(), dict.wordCount(), server.threads(), o.workers > 0 ? ", " + o.workers + " workers" : "",
+                o.timer, dict.source());
         out.flush();
         try {
             stop.await();
@@ -89,6 +103,9 @@ public final class Main {
             Thread.currentThread().interrupt();
         }
         server.close();
+        if (pool != null) {
+            pool.shutdown();
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException alreadyShuttingDown) {
@@ -103,6 +120,7 @@ public final class Main {
         int port = 9090;
         String host = "127.0.0.1";
         int threads = 0;
+        int workers = 0;
         Duration idleTimeout = Duration.ofSeconds(60);
         Duration headerTimeout = Duration.ofSeconds(10);
         String timer = Timers.DEFAULT;
@@ -133,6 +151,7 @@ public final class Main {
                     case "--port": o.port = intIn(a, v, 0, 65535); break;
                     case "--host": o.host = v; break;
                     case "--threads": o.threads = intIn(a, v, 1, 1024); break;
+                    case "--workers": o.workers = intIn(a, v, 0, 1024); break;
                     case "--idle-timeout": o.idleTimeout = duration(a, v); break;
                     case "--header-timeout": o.headerTimeout = duration(a, v); break;
                     case "--timer": o.timer = Timers.check(v); break;

@@ -21,7 +21,10 @@ final class Connection {
     int pendingInLength;
     /** Response bytes the socket did not take yet; while non-null the connection does not read. */
     ByteBuffer pendingOut;
+    /** Close once the output is written (and no response is still being computed). */
     boolean closeAfterWrite;
+    /** Worker mode: requests handed to workers whose responses have not come back yet. */
+    int inFlight;
     boolean closed;
 
     /** Time (loop clock, ms) the current partial request began, or -1 when there is none. */

@@ -10,7 +10,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import io.tickwork.primitives.order.KeyedSerialExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -61,6 +63,7 @@ public final class HttpServer implements AutoCloseable {
         HttpHandler handler;
         Consumer<String> log = System.err::println;
         Acceptor acceptor = ServerSocketChannel::accept;
+        Executor workers;
     }
 
     /** Settings for a server; {@link #start()} binds and starts it. */
@@ -143,6 +146,17 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Worker mode: handlers run on {@code pool} instead of the loop threads (for handlers that
+         * block or compute a lot); each connection's responses stay in request order through a
+         * {@code KeyedSerialExecutor} keyed by connection, at most 64 requests per connection in
+         * flight. The caller owns the pool and shuts it down after {@link HttpServer#close()}.
+         */
+        public Builder workers(Executor pool) {
+            c.workers = Objects.requireNonNull(pool, "pool");
+            return this;
+        }
+
         Builder acceptor(Acceptor acceptor) {
             c.acceptor = acceptor;
             return this;
@@ -174,6 +188,7 @@ public final class HttpServer implements AutoCloseable {
     private final AtomicBoolean acceptFailureLogged = new AtomicBoolean();
     private final AtomicBoolean closing = new AtomicBoolean();
     private final InetSocketAddress address;
+    private KeyedSerialExecutor<Connection> keyed;
 
     private HttpServer(Config config) throws IOException {
         this.config = config;
@@ -222,6 +237,15 @@ public final class HttpServer implements AutoCloseable {
             out += l.publishedBytesOut;
         }
         return new ServerStats(open, accepted, requests, in, out, (System.nanoTime() - startNanos) / 1_000_000, loops.size());
+    }
+
+    /** The one ordered executor all loops share in worker mode (created on first use, at construction). */
+    synchronized KeyedSerialExecutor<Connection> keyedExecutor() {
+        if (keyed == null) {
+            keyed = new KeyedSerialExecutor<>(config.workers, 64,
+                    (t, e) -> log("worker task failed: " + e));
+        }
+        return keyed;
     }
 
     /** Largest output any connection has held back since start (tests of the back-pressure bound). */

@@ -15,6 +15,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import io.tickwork.primitives.order.KeyedSerialExecutor;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 
@@ -74,12 +75,14 @@ final class SelectorLoop implements Runnable {
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     final CountDownLatch terminated = new CountDownLatch(1);
     private final ServerSocketChannel listener;
+    /** Worker mode's ordered executor, or null when handlers run on the loop. */
+    private final KeyedSerialExecutor<Connection> workers;
+    /** Most requests of one connection handed to workers and not yet answered. */
+    static final int MAX_IN_FLIGHT = 64;
     private SelectionKey acceptKey;
     private long acceptBackoff;
 
     private long now;
-    private long dateSecond = Long.MIN_VALUE;
-    private byte[] dateLine;
     private boolean draining;
     private long drainDeadline;
 
@@ -95,6 +98,7 @@ final class SelectorLoop implements Runnable {
         this.config = config;
         this.parser = parser;
         this.listener = listener;
+        this.workers = config.workers == null ? null : server.keyedExecutor();
         this.selector = Selector.open();
         this.timers = config.timers.get();
         // room for the largest partial request plus a full read behind it
@@ -112,6 +116,9 @@ final class SelectorLoop implements Runnable {
 
     /** Runs {@code task} on this loop's thread, soon. Any thread. */
     void execute(Runnable task) {
+        if (!selector.isOpen()) {
+            return; // the loop has ended and closed its connections: nothing left to deliver to
+        }
         tasks.add(task);
         selector.wakeup();
     }
@@ -185,10 +192,11 @@ final class SelectorLoop implements Runnable {
             for (SelectionKey key : new ArrayList<>(selector.keys())) {
                 if (key.attachment() instanceof Connection) {
                     Connection c = (Connection) key.attachment();
-                    if (c.pendingOut == null) {
+                    if (c.pendingOut == null && c.inFlight == 0) {
                         close(c);
                     } else {
                         c.closeAfterWrite = true;
+                        updateInterest(c);
                     }
                 }
             }
@@ -296,10 +304,10 @@ final class SelectorLoop implements Runnable {
             return;
         }
         if (c.closeAfterWrite) {
-            close(c);
+            updateInterest(c); // closes once no response is still being computed
             return;
         }
-        if (c.pendingIn != null && c.requestStart < 0) {
+        if (c.pendingIn != null && c.requestStart < 0 && c.inFlight < MAX_IN_FLIGHT) {
             // requests held back while the output was blocked
             int len = c.pendingInLength;
             System.arraycopy(c.pendingIn, 0, in, 0, len);
@@ -369,7 +377,7 @@ final class SelectorLoop implements Runnable {
             boolean continuing = c.requestStart >= 0;
             int pos = 0;
             boolean needMore = false;
-            while (pos < len && !c.closeAfterWrite) {
+            while (pos < len && !c.closeAfterWrite && c.inFlight < MAX_IN_FLIGHT) {
                 int r = parser.parse(in, pos, len, request);
                 if (r == RequestParser.NEED_MORE) {
                     needMore = true;
@@ -377,10 +385,22 @@ final class SelectorLoop implements Runnable {
                 }
                 requests++;
                 if (r == RequestParser.ERROR) {
-                    errorResponse(c, request.errorStatus, request.errorDetail);
+                    if (workers != null) {
+                        // after the responses still being computed for this connection
+                        byte[] error = errorBytes(request.errorStatus, request.errorDetail);
+                        c.inFlight++;
+                        workers.execute(c, () -> execute(() -> deliver(c, error)));
+                    } else {
+                        errorResponse(c, request.errorStatus, request.errorDetail);
+                    }
                     c.closeAfterWrite = true;
                     pos = len;
                     break;
+                }
+                if (workers != null) {
+                    dispatchToWorker(c, pos, r);
+                    pos += r;
+                    continue;
                 }
                 pos += r;
                 dispatch(c);
@@ -414,7 +434,8 @@ final class SelectorLoop implements Runnable {
             if (c.closed) {
                 return;
             }
-            if (c.pendingOut == null && c.pendingIn != null && c.requestStart < 0 && !c.closeAfterWrite) {
+            if (c.pendingOut == null && c.pendingIn != null && c.requestStart < 0 && !c.closeAfterWrite
+                    && c.inFlight < MAX_IN_FLIGHT) {
                 len = c.pendingInLength; // held-back requests, and the output drained meanwhile
                 System.arraycopy(c.pendingIn, 0, in, 0, len);
                 c.pendingIn = null;
@@ -423,6 +444,112 @@ final class SelectorLoop implements Runnable {
             updateInterest(c);
             return;
         }
+    }
+
+    /**
+     * Worker mode: the request's bytes are copied and parsed again on a pool thread, the handler
+     * runs there, and the encoded response comes back to this loop through {@link #execute}. The
+     * connection is the key of a {@code KeyedSerialExecutor}, so its requests run one at a time in
+     * arrival order and their responses reach the loop's task queue in that order.
+     */
+    private void dispatchToWorker(Connection c, int from, int length) {
+        byte[] copy = Arrays.copyOfRange(in, from, from + length);
+        boolean close = !request.keepAlive || draining;
+        if (close) {
+            c.closeAfterWrite = true;
+        }
+        c.inFlight++;
+        workers.execute(c, () -> {
+            byte[] bytes;
+            try {
+                bytes = WorkerState.get().respond(copy, parser, server, config.handler, close);
+            } catch (RuntimeException | Error e) {
+                server.log("worker failed: " + e);
+                bytes = errorBytes(500, "internal error");
+            }
+            byte[] response = bytes;
+            execute(() -> deliver(c, response));
+        });
+    }
+
+    /** Per pool thread: a request view and a response to fill, like a loop's. */
+    static final class WorkerState {
+        private static final ThreadLocal<WorkerState> STATE = ThreadLocal.withInitial(WorkerState::new);
+        final HttpRequest request = new HttpRequest();
+        final HttpResponse response = new HttpResponse();
+
+        static WorkerState get() {
+            return STATE.get();
+        }
+
+        byte[] respond(byte[] raw, RequestParser parser, HttpServer server, HttpHandler handler, boolean closeDecided) {
+            int r = parser.parse(raw, 0, raw.length, request);
+            if (r <= 0) {
+                throw new IllegalStateException("request parsed on the loop but not on the worker");
+            }
+            request.server = server;
+            HttpResponse res = response;
+            res.reset();
+            if (!request.methodAllowed) {
+                res.status(405).header("Allow", "GET, HEAD");
+                errorBody(res, 405, "method " + new String(raw, request.methodStart, request.methodEnd - request.methodStart,
+                        StandardCharsets.ISO_8859_1) + " is not allowed; use GET or HEAD");
+            } else {
+                try {
+                    handler.handle(request, res);
+                } catch (RuntimeException e) {
+                    server.log("handler failed on " + request.path() + ": " + e);
+                    res.reset();
+                    res.status(500);
+                    errorBody(res, 500, "internal error");
+                }
+            }
+            // a handler's closeConnection() cannot stop requests the loop already handed out, so
+            // in worker mode only the request (and draining) decide the close
+            return encode(res, request.head, closeDecided, request.minorVersion == 0 && !closeDecided);
+        }
+    }
+
+    private static byte[] errorBytes(int status, String detail) {
+        HttpResponse res = new HttpResponse();
+        res.reset();
+        res.status(status);
+        errorBody(res, status, detail);
+        return encode(res, false, true, false);
+    }
+
+    /** Worker mode, on the loop: a response computed by a worker, in request order. */
+    private void deliver(Connection c, byte[] response) {
+        c.inFlight--;
+        if (c.closed) {
+            return;
+        }
+        c.lastActivity = now;
+        if (c.pendingOut != null) {
+            ByteBuffer grown = ByteBuffer.allocate(c.pendingOut.remaining() + response.length);
+            grown.put(c.pendingOut).put(response).flip();
+            c.pendingOut = grown;
+            maxPendingOut = Math.max(maxPendingOut, grown.remaining());
+            return; // OP_WRITE is already on
+        }
+        ByteBuffer b = ByteBuffer.wrap(response);
+        c.pendingOut = b;
+        writePending(c);
+        if (c.closed) {
+            return;
+        }
+        if (c.pendingOut != null) {
+            maxPendingOut = Math.max(maxPendingOut, c.pendingOut.remaining());
+        }
+        if (c.pendingOut == null && c.pendingIn != null && c.requestStart < 0 && !c.closeAfterWrite
+                && c.inFlight < MAX_IN_FLIGHT) {
+            int len = c.pendingInLength; // requests held back while the pipeline was full
+            System.arraycopy(c.pendingIn, 0, in, 0, len);
+            c.pendingIn = null;
+            process(c, len);
+            return;
+        }
+        updateInterest(c);
     }
 
     private void dispatch(Connection c) {
@@ -466,16 +593,18 @@ final class SelectorLoop implements Runnable {
 
     // ------------------------------------------------------------------ output
 
-    private void emit(Connection c, int status, ContentType type, CharSequence extra, byte[] body, int bodyLength,
-                      boolean headRequest, boolean close, boolean keepAlive10) {
+    /** Upper bound of the head {@link #writeHead} writes. */
+    static int headBound(ContentType type, CharSequence extra) {
+        return 512 + type.headerLine.length + extra.length();
+    }
+
+    /** Writes status line and headers into {@code head} (at least {@link #headBound} long); returns the length. */
+    static int writeHead(byte[] head, int status, ContentType type, CharSequence extra, int bodyLength,
+                         boolean close, boolean keepAlive10) {
         int h = 0;
         byte[] statusLine = STATUS_LINES[status];
         if (statusLine == null) {
             statusLine = ("HTTP/1.1 " + status + " Status\r\n").getBytes(StandardCharsets.US_ASCII);
-        }
-        int need = statusLine.length + 256 + type.headerLine.length + extra.length();
-        if (head.length < need) {
-            head = new byte[need * 2];
         }
         h = put(head, h, statusLine);
         h = put(head, h, SERVER);
@@ -493,6 +622,26 @@ final class SelectorLoop implements Runnable {
             h = put(head, h, KEEP_ALIVE);
         }
         h = put(head, h, CRLF);
+        return h;
+    }
+
+    /** A complete response as one array (worker mode: built off the loop, written by it). */
+    static byte[] encode(HttpResponse res, boolean headRequest, boolean close, boolean keepAlive10) {
+        byte[] head = new byte[headBound(res.contentType, res.extraHeaders)];
+        int h = writeHead(head, res.status, res.contentType, res.extraHeaders, res.length, close, keepAlive10);
+        int b = headRequest ? 0 : res.length;
+        byte[] all = Arrays.copyOf(head, h + b);
+        System.arraycopy(res.body, 0, all, h, b);
+        return all;
+    }
+
+    private void emit(Connection c, int status, ContentType type, CharSequence extra, byte[] body, int bodyLength,
+                      boolean headRequest, boolean close, boolean keepAlive10) {
+        int need = headBound(type, extra);
+        if (head.length < need) {
+            head = new byte[need * 2];
+        }
+        int h = writeHead(head, status, type, extra, bodyLength, close, keepAlive10);
         int b = headRequest ? 0 : bodyLength;
         int total = h + b;
         if (c.pendingOut == null && out.remaining() < total) {
@@ -517,12 +666,12 @@ final class SelectorLoop implements Runnable {
         maxPendingOut = Math.max(maxPendingOut, grown.remaining());
     }
 
-    private static int put(byte[] dst, int at, byte[] src) {
+    static int put(byte[] dst, int at, byte[] src) {
         System.arraycopy(src, 0, dst, at, src.length);
         return at + src.length;
     }
 
-    private static int putInt(byte[] dst, int at, int v) {
+    static int putInt(byte[] dst, int at, int v) {
         if (v == 0) {
             dst[at] = '0';
             return at + 1;
@@ -538,16 +687,30 @@ final class SelectorLoop implements Runnable {
         return at + digits;
     }
 
-    private byte[] date() {
+    /** The {@code Date} header line of this second; shared by all loops and workers (a benign race recomputes it). */
+    private static byte[] date() {
         long second = System.currentTimeMillis() / 1000;
-        if (second != dateSecond) {
-            dateSecond = second;
-            dateLine = ("Date: " + DateTimeFormatter.RFC_1123_DATE_TIME.format(
+        DateLine d = dateLine;
+        if (d == null || d.second != second) {
+            d = new DateLine(second, ("Date: " + DateTimeFormatter.RFC_1123_DATE_TIME.format(
                     ZonedDateTime.ofInstant(java.time.Instant.ofEpochSecond(second), ZoneOffset.UTC)) + "\r\n")
-                    .getBytes(StandardCharsets.US_ASCII);
+                    .getBytes(StandardCharsets.US_ASCII));
+            dateLine = d;
         }
-        return dateLine;
+        return d.line;
     }
+
+    private static final class DateLine {
+        final long second;
+        final byte[] line;
+
+        DateLine(long second, byte[] line) {
+            this.second = second;
+            this.line = line;
+        }
+    }
+
+    private static volatile DateLine dateLine;
 
     /** Writes the shared output buffer; what the socket does not take moves into the connection. */
     private void flush(Connection c) {
@@ -599,11 +762,13 @@ final class SelectorLoop implements Runnable {
     }
 
     private void updateInterest(Connection c) {
-        if (c.pendingOut == null && c.closeAfterWrite) {
+        if (c.pendingOut == null && c.closeAfterWrite && c.inFlight == 0) {
             close(c);
             return;
         }
-        int want = c.pendingOut != null ? SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+        // not reading while output is blocked, while the worker pipeline is full, or after a close was decided
+        int want = c.pendingOut != null ? SelectionKey.OP_WRITE
+                : c.inFlight >= MAX_IN_FLIGHT || c.closeAfterWrite ? 0 : SelectionKey.OP_READ;
         if (want != c.interest) {
             c.interest = want;
             c.key.interestOps(want);
