@@ -42,6 +42,7 @@ public final class DictionaryHandler implements HttpHandler {
         final byte[] key = new byte[1024];
         final int[] ids = new int[8];
         final int[] pos = new int[1];
+        final int[] synsetPos = new int[1];
     }
 
     public DictionaryHandler(Dictionary dict) {
@@ -144,7 +145,7 @@ public final class DictionaryHandler implements HttpHandler {
         res.appendAscii(",\"senses\":[");
         boolean first = true;
         for (int i = 0; i < found; i++) {
-            first = senses(s.ids[i], s.pos, res, first);
+            first = senses(s.ids[i], s, res, first);
         }
         res.appendAscii("]}");
     }
@@ -172,7 +173,8 @@ public final class DictionaryHandler implements HttpHandler {
     }
 
     /** Appends word {@code id}'s senses, JSON objects separated by commas; returns whether none was written yet. */
-    private boolean senses(int id, int[] p, HttpResponse res, boolean first) {
+    private boolean senses(int id, Scratch s, HttpResponse res, boolean first) {
+        int[] p = s.pos;
         p[0] = dict.wordRecord(id);
         int count = DictFormat.readVarint(file, p);
         for (int i = 0; i < count; i++) {
@@ -181,7 +183,7 @@ public final class DictionaryHandler implements HttpHandler {
                 res.append((byte) ',');
             }
             first = false;
-            synset(synset, res);
+            synset(synset, s.synsetPos, res);
         }
         return first;
     }
@@ -194,8 +196,8 @@ public final class DictionaryHandler implements HttpHandler {
         }
     }
 
-    private void synset(int id, HttpResponse res) {
-        int[] q = {dict.synsetRecord(id)};
+    private void synset(int id, int[] q, HttpResponse res) {
+        q[0] = dict.synsetRecord(id);
         byte pos = file.get(q[0]++);
         res.append(POS_JSON[pos]);
         string(q, res);
