@@ -14,6 +14,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import io.tickwork.primitives.order.KeyedSerialExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -185,7 +186,9 @@ public final class HttpServer implements AutoCloseable {
     private final List<SelectorLoop> loops = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final long startNanos = System.nanoTime();
-    private final AtomicBoolean acceptFailureLogged = new AtomicBoolean();
+    private final AtomicLong lastAcceptFailureLog = new AtomicLong();
+    private final AtomicLong acceptFailures = new AtomicLong();
+    private final AtomicBoolean acceptRecoveryUnreported = new AtomicBoolean();
     private final AtomicBoolean closing = new AtomicBoolean();
     private final InetSocketAddress address;
     private KeyedSerialExecutor<Connection> keyed;
@@ -261,16 +264,25 @@ public final class HttpServer implements AutoCloseable {
         config.log.accept(message);
     }
 
-    /** Logged once per episode of failing accepts, however many loops see it. */
+    /**
+     * Logged at most once a minute however many loops see it and however often accept flaps
+     * between failing and working at the edge of the descriptor limit; the suppressed count is
+     * reported with the next message.
+     */
     void acceptFailed(IOException e, long backoffMillis) {
-        if (acceptFailureLogged.compareAndSet(false, true)) {
+        acceptFailures.incrementAndGet();
+        long now = System.nanoTime();
+        long last = lastAcceptFailureLog.get();
+        if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1)) && lastAcceptFailureLog.compareAndSet(last, now == 0 ? 1 : now)) {
+            long n = acceptFailures.getAndSet(0);
             log("accept failed (" + e.getMessage() + "); still serving open connections, retrying with back-off from "
-                    + backoffMillis + " ms");
+                    + backoffMillis + " ms" + (n > 1 ? " (" + (n - 1) + " more failures since the last report)" : ""));
+            acceptRecoveryUnreported.set(true);
         }
     }
 
     void acceptRecovered() {
-        if (acceptFailureLogged.compareAndSet(true, false)) {
+        if (acceptRecoveryUnreported.compareAndSet(true, false)) {
             log("accept works again");
         }
     }
