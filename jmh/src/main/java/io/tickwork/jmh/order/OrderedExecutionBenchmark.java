@@ -1,0 +1,177 @@
+package io.tickwork.jmh.order;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Ordered execution, end to end: tasks completed per second when 1 or 2 producer threads submit
+ * to K keys (1, 64, 100000) and a 2-thread pool (ThreadPoolExecutor or ForkJoinPool) runs them,
+ * each variant beside the peers in one {@code @Param} sweep.
+ *
+ * <p>One operation = one producer submits {@value #BATCH} tasks round-robin over the keys, then
+ * waits until every one of them has run; the score is therefore completed tasks per second
+ * ({@code @OperationsPerInvocation}), not submissions per second, and no backlog survives an
+ * operation or an iteration. The task is a preallocated object per (producer, key) that counts
+ * its runs with a plain increment published by a release store: the serial guarantee is what
+ * makes the plain increment correct, so each variant's ordering is exercised, and the task's own
+ * cost is a few nanoseconds. What is deliberately not measured: creating tasks (preallocated),
+ * boxing keys (preallocated), building per-key executors (in setup; the {@code keyed} variant
+ * creates and retires its per-key state by design, and that is measured). Completion is observed
+ * by acquire loads, spin then yield, because the machine has 2 cores shared by producers and pool.
+ *
+ * <p>{@code singleProducerLinking} is skipped (its setup refuses) with 2 producers: concurrent
+ * producers are outside its contract. {@code striped} uses its own 2 threads and ignores {@code pool}.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Benchmark)
+public class OrderedExecutionBenchmark {
+    static final int BATCH = 8192;
+
+    @Param({"keyed", "group", "multiProducer", "singleProducerLinking", "guavaSequential", "clqDrainer", "jctoolsMailbox", "striped"})
+    public String variant;
+
+    @Param({"1", "64", "100000"})
+    public int keys;
+
+    @Param({"threadPool2", "forkJoin2"})
+    public String pool;
+
+    ExecutorService executorPool;
+    OrderedVariant.Keyed target;
+    final AtomicInteger producerIds = new AtomicInteger();
+
+    @Setup(Level.Trial)
+    public void setUp(BenchmarkParams params) {
+        OrderedVariant v = OrderedVariant.valueOf(variant);
+        if (params.getThreads() > 1 && !v.concurrentProducers) {
+            throw new IllegalStateException(variant + " is single-producer: skipped with " + params.getThreads() + " producers");
+        }
+        executorPool = switch (pool) {
+            case "threadPool2" -> new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+            case "forkJoin2" -> new ForkJoinPool(2);
+            default -> throw new IllegalArgumentException("pool must be threadPool2 or forkJoin2: " + pool);
+        };
+        target = v.create(executorPool, keys);
+        producerIds.set(0);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws InterruptedException {
+        target.close();
+        executorPool.shutdownNow();
+        executorPool.awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    /** Runs counted by a plain increment: correct only because a key's tasks are serial. */
+    static final class CountingTask implements Runnable {
+        private static final VarHandle RUNS;
+
+        static {
+            try {
+                RUNS = MethodHandles.lookup().findVarHandle(CountingTask.class, "runs", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private long runs;
+
+        @Override
+        public void run() {
+            RUNS.setRelease(this, runs + 1);
+        }
+
+        long runsAcquire() {
+            return (long) RUNS.getAcquire(this);
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class Producer {
+        CountingTask[] tasks;
+        long[] submitted;
+        int cursor;
+
+        @Setup(Level.Trial)
+        public void setUp(OrderedExecutionBenchmark bench) {
+            int id = bench.producerIds.getAndIncrement();
+            tasks = new CountingTask[bench.keys];
+            submitted = new long[bench.keys];
+            for (int k = 0; k < bench.keys; k++) {
+                tasks[k] = new CountingTask();
+            }
+            cursor = (int) ((long) id * bench.keys / 2); // producers start apart
+        }
+    }
+
+    @Benchmark
+    @Threads(1)
+    @OperationsPerInvocation(BATCH)
+    public void oneProducer(Producer producer, Blackhole bh) {
+        bh.consume(submitBatchAndAwait(producer));
+    }
+
+    @Benchmark
+    @Threads(2)
+    @OperationsPerInvocation(BATCH)
+    public void twoProducers(Producer producer, Blackhole bh) {
+        bh.consume(submitBatchAndAwait(producer));
+    }
+
+    private long submitBatchAndAwait(Producer p) {
+        final OrderedVariant.Keyed target = this.target;
+        final int keys = this.keys;
+        final CountingTask[] tasks = p.tasks;
+        final long[] submitted = p.submitted;
+        final int start = p.cursor;
+        int k = start;
+        for (int i = 0; i < BATCH; i++) {
+            target.execute(k, tasks[k]);
+            submitted[k]++;
+            if (++k == keys) {
+                k = 0;
+            }
+        }
+        p.cursor = k;
+        // wait for the batch: every key it touched must have run all its tasks so far
+        int touched = Math.min(BATCH, keys);
+        long spins = 0;
+        k = start;
+        for (int j = 0; j < touched; j++) {
+            CountingTask task = tasks[k];
+            long expected = submitted[k];
+            while (task.runsAcquire() < expected) {
+                if (++spins % 64 == 0) {
+                    Thread.yield();
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+            if (++k == keys) {
+                k = 0;
+            }
+        }
+        return spins;
+    }
+}

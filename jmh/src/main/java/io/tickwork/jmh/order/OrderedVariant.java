@@ -1,0 +1,174 @@
+package io.tickwork.jmh.order;
+
+import com.google.common.util.concurrent.MoreExecutors;
+import io.tickwork.primitives.order.KeyedSerialExecutor;
+import io.tickwork.primitives.order.MultiProducerSerialExecutor;
+import io.tickwork.primitives.order.SerialExecutorGroup;
+import io.tickwork.primitives.order.SingleProducerSerialExecutor;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
+import org.jctools.queues.MpscUnboundedArrayQueue;
+
+/**
+ * The variant set of {@link OrderedExecutionBenchmark}: ours and the peers, behind one shape
+ * ({@code execute(keyIndex, task)}). Per-key structures are built eagerly in {@link #create}, so
+ * the benchmark does not measure their construction, except for {@code keyed}, whose per-key
+ * state is created and retired on demand by design.
+ */
+enum OrderedVariant {
+    /** Ours, single producer: {@link SingleProducerSerialExecutor} (the seed's protocol) per key. */
+    singleProducerLinking(false) {
+        @Override
+        Keyed create(Executor pool, int keys) {
+            return perKey(keys, k -> new SingleProducerSerialExecutor(pool)::execute);
+        }
+    },
+    /** Ours: {@link MultiProducerSerialExecutor} per key. */
+    multiProducer(true) {
+        @Override
+        Keyed create(Executor pool, int keys) {
+            return perKey(keys, k -> new MultiProducerSerialExecutor(pool)::execute);
+        }
+    },
+    /** Ours: one executor per key from one {@link SerialExecutorGroup} (shared resident workers). */
+    group(true) {
+        @Override
+        Keyed create(Executor pool, int keys) {
+            SerialExecutorGroup group = new SerialExecutorGroup(pool);
+            return perKey(keys, k -> group.newSerialExecutor()::execute);
+        }
+    },
+    /** Ours: one {@link KeyedSerialExecutor}; keys are looked up per task, idle keys retired. */
+    keyed(true) {
+        @Override
+        Keyed create(Executor pool, int keys) {
+            KeyedSerialExecutor<Integer> executor = new KeyedSerialExecutor<>(pool);
+            Integer[] boxed = new Integer[keys];
+            for (int k = 0; k < keys; k++) {
+                boxed[k] = k; // boxed up front: the benchmark must not measure Integer.valueOf
+            }
+            return (key, task) -> executor.execute(boxed[key], task);
+        }
+    },
+    /** Peer: Guava {@code MoreExecutors.newSequentialExecutor(pool)} per key. */
+    guavaSequential(true) {
+        @Override
+        Keyed create(Executor pool, int keys) {
+            return perKey(keys, k -> MoreExecutors.newSequentialExecutor(pool)::execute);
+        }
+    },
+    /** Peer: per key, a ConcurrentLinkedQueue and an AtomicBoolean "scheduled" flag. */
+    clqDrainer(true) {
+        @Override
+        Keyed create(Executor pool, int keys) {
+            return perKey(keys, k -> new FlagDrainer(new ConcurrentLinkedQueue<>(), pool)::execute);
+        }
+    },
+    /** Peer: per key, a JCTools MpscUnboundedArrayQueue mailbox and a "scheduled" flag. */
+    jctoolsMailbox(true) {
+        @Override
+        Keyed create(Executor pool, int keys) {
+            return perKey(keys, k -> new FlagDrainer(new MpscUnboundedArrayQueue<>(32), pool)::execute);
+        }
+    },
+    /**
+     * Peer: key hash picks one of {@link #STRIPES} single-thread executors. Ignores the pool (it
+     * is its own pool), and blocks unrelated keys behind a slow one: fast, but not the same contract.
+     */
+    striped(true) {
+        @Override
+        Keyed create(Executor pool, int keys) {
+            ExecutorService[] stripes = new ExecutorService[STRIPES];
+            for (int i = 0; i < STRIPES; i++) {
+                stripes[i] = Executors.newSingleThreadExecutor();
+            }
+            return new Keyed() {
+                @Override
+                public void execute(int key, Runnable task) {
+                    stripes[key % STRIPES].execute(task);
+                }
+
+                @Override
+                public void close() {
+                    for (ExecutorService s : stripes) {
+                        s.shutdownNow();
+                    }
+                }
+            };
+        }
+    };
+
+    /** As many stripes as the pools have threads. */
+    static final int STRIPES = 2;
+
+    final boolean concurrentProducers;
+
+    OrderedVariant(boolean concurrentProducers) {
+        this.concurrentProducers = concurrentProducers;
+    }
+
+    abstract Keyed create(Executor pool, int keys);
+
+    interface Keyed {
+        void execute(int key, Runnable task);
+
+        default void close() {
+        }
+    }
+
+    interface Submit {
+        void execute(Runnable task);
+    }
+
+    private static Keyed perKey(int keys, IntFunction<Submit> factory) {
+        Submit[] perKey = new Submit[keys];
+        for (int k = 0; k < keys; k++) {
+            perKey[k] = factory.apply(k);
+        }
+        return (key, task) -> perKey[key].execute(task);
+    }
+
+    /**
+     * The drainer a user writes by hand: offer, then schedule if not yet scheduled; the drainer
+     * polls until empty, clears the flag, and re-checks for a task offered in between.
+     */
+    static final class FlagDrainer implements Runnable {
+        private final Queue<Runnable> queue;
+        private final Executor pool;
+        private final AtomicBoolean scheduled = new AtomicBoolean();
+
+        FlagDrainer(Queue<Runnable> queue, Executor pool) {
+            this.queue = queue;
+            this.pool = pool;
+        }
+
+        void execute(Runnable task) {
+            queue.offer(task);
+            if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
+                pool.execute(this);
+            }
+        }
+
+        @Override
+        public void run() {
+            for (;;) {
+                for (Runnable task; (task = queue.poll()) != null; ) {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        // a peer as users write it: swallow and go on
+                    }
+                }
+                scheduled.set(false);
+                if (queue.isEmpty() || !scheduled.compareAndSet(false, true)) {
+                    return;
+                }
+            }
+        }
+    }
+}

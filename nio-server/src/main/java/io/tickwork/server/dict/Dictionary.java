@@ -1,0 +1,355 @@
+package io.tickwork.server.dict;
+
+import io.tickwork.primitives.search.ByteKeyIndex;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The compiled WordNet dictionary ({@link DictFormat}), memory-mapped and read in place: lemma
+ * lookup (case-insensitive, {@code "ice cream"} = {@code "ice_cream"}), inflections from WordNet's
+ * exception lists and its detachment rules ({@code geese -> goose}, {@code ran -> run},
+ * {@code cats -> cat}), prefix ranges, and each word's senses.
+ *
+ * <p><b>Memory:</b> the heap holds this object, two {@link ByteKeyIndex} views and a few buffer
+ * views, whatever the size of the dictionary; words and senses live in the mapped file (page
+ * cache, shared between processes). Nothing is ever copied into per-word objects.
+ *
+ * <p><b>Cost:</b> a lookup is one or two index searches (a few more for detachment rules), no
+ * allocation on the byte[] paths. <b>Thread safety:</b> immutable; every read is absolute, so
+ * any number of threads may share one instance. Callers supply their own scratch arrays.
+ */
+public final class Dictionary {
+    /** Longest query considered, in bytes after percent-decoding; longer ones cannot be lemmas. */
+    public static final int MAX_QUERY = 256;
+
+    private final ByteBuffer file;
+    private final ByteKeyIndex keys;
+    private final ByteKeyIndex exceptions;
+    private final int words, synsets;
+    private final int wordTable, wordData, synTable, synData, excTable, excData;
+    private final String source;
+
+    private Dictionary(ByteBuffer file, String source) {
+        this.file = file.duplicate().order(ByteOrder.BIG_ENDIAN);
+        this.source = source;
+        byte[] magic = new byte[8];
+        this.file.get(0, magic);
+        if (!Arrays.equals(magic, DictFormat.MAGIC)) {
+            throw new IllegalArgumentException("not a tickwork dictionary (magic " + new String(magic, StandardCharsets.ISO_8859_1)
+                    + ", expected TWDICT01): " + source);
+        }
+        this.words = this.file.getInt(8);
+        this.synsets = this.file.getInt(12);
+        this.keys = ByteKeyIndex.wrap(this.file.duplicate().position(sectionOffset(DictFormat.KEYS)));
+        this.exceptions = ByteKeyIndex.wrap(this.file.duplicate().position(sectionOffset(DictFormat.EXC_KEYS)));
+        this.wordTable = sectionOffset(DictFormat.WORDS);
+        this.wordData = sectionOffset(DictFormat.WORD_DATA);
+        this.synTable = sectionOffset(DictFormat.SYNSETS);
+        this.synData = sectionOffset(DictFormat.SYN_DATA);
+        this.excTable = sectionOffset(DictFormat.EXC);
+        this.excData = sectionOffset(DictFormat.EXC_DATA);
+        if (keys.size() != words) {
+            throw new IllegalArgumentException("index holds " + keys.size() + " keys, header says " + words + ": " + source);
+        }
+    }
+
+    private int sectionOffset(int section) {
+        return file.getInt(DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8 + section * 8);
+    }
+
+    private int sectionLength(int section) {
+        return file.getInt(DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8 + section * 8 + 4);
+    }
+
+    /** Maps a compiled dictionary file read-only. */
+    public static Dictionary open(Path path) throws IOException {
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            return new Dictionary(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()), path.toString());
+        }
+    }
+
+    /**
+     * The dictionary shipped in this jar. A jar entry cannot be mapped, so the first start copies
+     * it to {@code ${java.io.tmpdir}/tickwork-wordnet31-<crc>.twd} (atomically; the CRC in the
+     * name makes a stale copy impossible) and every start maps that file. If the copy cannot be
+     * written, the dictionary is read into one direct buffer instead (still off-heap).
+     */
+    public static Dictionary openEmbedded() throws IOException {
+        byte[] bytes;
+        try (InputStream in = Dictionary.class.getResourceAsStream(DictFormat.RESOURCE)) {
+            if (in == null) {
+                throw new IOException("the embedded dictionary " + DictFormat.RESOURCE
+                        + " is missing from the class path (was the build's process-classes phase run?)");
+            }
+            byte[] header = in.readNBytes(DictFormat.HEADER_SIZE);
+            int crc = ByteBuffer.wrap(header).getInt(DictFormat.CRC_POS);
+            Path cached = Paths.get(System.getProperty("java.io.tmpdir"),
+                    "tickwork-wordnet31-" + Integer.toHexString(crc) + ".twd");
+            if (Files.isRegularFile(cached)) {
+                try {
+                    return open(cached);
+                } catch (IOException | RuntimeException e) {
+                    // damaged copy: fall through and rewrite it
+                }
+            }
+            bytes = concat(header, in.readAllBytes());
+            try {
+                Path tmp = Files.createTempFile(cached.getParent(), "tickwork-wordnet31-", ".tmp");
+                Files.write(tmp, bytes);
+                Files.move(tmp, cached, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                return open(cached);
+            } catch (IOException e) {
+                ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+                return new Dictionary(direct, "embedded " + DictFormat.RESOURCE);
+            }
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] r = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
+    /** Wraps compiled bytes already in memory (tests). */
+    static Dictionary wrap(ByteBuffer compiled) {
+        return new Dictionary(compiled, "memory");
+    }
+
+    public int wordCount() {
+        return words;
+    }
+
+    public int synsetCount() {
+        return synsets;
+    }
+
+    /** Size of the compiled data in bytes. */
+    public int sizeBytes() {
+        return file.capacity();
+    }
+
+    public String source() {
+        return source;
+    }
+
+    /** The WordNet 3.1 licence text stored with the data. */
+    public String license() {
+        byte[] b = new byte[sectionLength(DictFormat.LICENSE)];
+        file.get(sectionOffset(DictFormat.LICENSE), b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** The lemma (lower case, spaces between words) of word {@code id}. */
+    public String word(int id) {
+        return keys.keyString(id);
+    }
+
+    ByteKeyIndex keys() {
+        return keys;
+    }
+
+    // ---------------------------------------------------------------- lookup
+
+    /**
+     * Normalizes a query into {@code dst}: ASCII lower case, {@code '_'} and runs of white space
+     * as one space, trimmed. Returns the length, or -1 if it does not fit (longer than
+     * {@link #MAX_QUERY}).
+     */
+    public static int normalize(byte[] src, int off, int len, byte[] dst) {
+        return normalize(src, off, len, dst, false);
+    }
+
+    /**
+     * As {@link #normalize(byte[], int, int, byte[])}; with {@code keepTrailingSpace}, input ending
+     * in white space or {@code '_'} keeps one trailing space (a prefix {@code "ice "} must not match
+     * {@code "iceberg"}).
+     */
+    public static int normalize(byte[] src, int off, int len, byte[] dst, boolean keepTrailingSpace) {
+        int n = 0;
+        boolean space = false;
+        for (int i = off; i < off + len; i++) {
+            byte b = src[i];
+            if (b == '_' || b == ' ' || b == '\t') {
+                space = n > 0;
+                continue;
+            }
+            if (space) {
+                if (n >= dst.length) {
+                    return -1;
+                }
+                dst[n++] = ' ';
+                space = false;
+            }
+            if (n >= dst.length) {
+                return -1;
+            }
+            dst[n++] = (b >= 'A' && b <= 'Z') ? (byte) (b + 32) : b;
+        }
+        if (space && keepTrailingSpace) {
+            if (n >= dst.length) {
+                return -1;
+            }
+            dst[n++] = ' ';
+        }
+        return n;
+    }
+
+    /** Exact lemma lookup of normalized bytes: the word id, or a negative insertion point (binarySearch). */
+    public int find(byte[] key, int off, int len) {
+        return keys.find(key, off, len);
+    }
+
+    // WordNet's detachment rules (morphy): suffix -> replacement, nouns, verbs, adjectives.
+    private static final byte[][][] RULES = rules(
+            "s", "", "ses", "s", "xes", "x", "zes", "z", "ches", "ch", "shes", "sh", "men", "man", "ies", "y",
+            "es", "e", "es", "", "ed", "e", "ed", "", "ing", "e", "ing", "", "er", "", "est", "", "er", "e", "est", "e");
+
+    private static byte[][][] rules(String... pairs) {
+        byte[][][] r = new byte[pairs.length / 2][][];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = new byte[][] {pairs[2 * i].getBytes(StandardCharsets.US_ASCII), pairs[2 * i + 1].getBytes(StandardCharsets.US_ASCII)};
+        }
+        return r;
+    }
+
+    /**
+     * Resolves a normalized query to the words it names: the lemma itself; else the base forms
+     * from the exception lists; else the first lemma reached by a detachment rule. Writes up to
+     * {@code out.length} distinct word ids and returns how many (0: unknown word). {@code scratch}
+     * must hold at least {@code len} bytes.
+     */
+    public int resolve(byte[] q, int len, int[] out, byte[] scratch) {
+        if (len == 0 || out.length == 0) {
+            return 0;
+        }
+        int id = keys.find(q, 0, len);
+        if (id >= 0) {
+            out[0] = id;
+            return 1;
+        }
+        int e = exceptions.find(q, 0, len);
+        if (e >= 0) {
+            int[] pos = {excData + file.getInt(excTable + 4 * e)};
+            int n = DictFormat.readVarint(file, pos);
+            int k = 0;
+            for (int i = 0; i < n && k < out.length; i++) {
+                out[k++] = DictFormat.readVarint(file, pos);
+            }
+            return k;
+        }
+        for (byte[][] rule : RULES) {
+            byte[] suffix = rule[0], repl = rule[1];
+            if (len > suffix.length && endsWith(q, len, suffix)) {
+                int base = len - suffix.length;
+                System.arraycopy(q, 0, scratch, 0, base);
+                System.arraycopy(repl, 0, scratch, base, repl.length);
+                int r = keys.find(scratch, 0, base + repl.length);
+                if (r >= 0) {
+                    out[0] = r;
+                    return 1;
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static boolean endsWith(byte[] q, int len, byte[] suffix) {
+        for (int i = 0; i < suffix.length; i++) {
+            if (q[len - suffix.length + i] != suffix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The first word id whose key starts with {@code prefix}, and one past the last, packed {@code first << 32 | end}. */
+    public long prefixRange(byte[] prefix, int off, int len) {
+        return keys.prefixRange(prefix, off, len);
+    }
+
+    /** Copies word {@code id}'s key into {@code dst}; returns its length. */
+    public int copyWord(int id, byte[] dst, int off) {
+        return keys.copyKey(id, dst, off);
+    }
+
+    public int wordLength(int id) {
+        return keys.keyLength(id);
+    }
+
+    // ---------------------------------------------------------------- senses, read in place
+
+    /** Position of word {@code id}'s record (varint count, varint synset ids) in the file. */
+    int wordRecord(int id) {
+        return wordData + file.getInt(wordTable + 4 * id);
+    }
+
+    /** Position of synset {@code id}'s record in the file. */
+    int synsetRecord(int id) {
+        return synData + file.getInt(synTable + 4 * id);
+    }
+
+    ByteBuffer file() {
+        return file;
+    }
+
+    /** One sense, decoded into objects: for tests and tools, not for the server's hot path. */
+    public record Sense(String pos, String gloss, List<String> examples, List<String> synonyms) {
+    }
+
+    /** The senses of word {@code id} in WordNet order, decoded (allocates; JSON escapes kept). */
+    public List<Sense> senses(int id) {
+        int[] p = {wordRecord(id)};
+        int n = DictFormat.readVarint(file, p);
+        List<Sense> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int s = DictFormat.readVarint(file, p);
+            int[] q = {synsetRecord(s)};
+            String pos = DictFormat.posName(file.get(q[0]++));
+            String gloss = readString(q);
+            List<String> ex = new ArrayList<>();
+            for (int k = DictFormat.readVarint(file, q); k > 0; k--) {
+                ex.add(readString(q));
+            }
+            List<String> syn = new ArrayList<>();
+            for (int k = DictFormat.readVarint(file, q); k > 0; k--) {
+                syn.add(readString(q));
+            }
+            out.add(new Sense(pos, gloss, ex, syn));
+        }
+        return out;
+    }
+
+    private String readString(int[] p) {
+        int len = DictFormat.readVarint(file, p);
+        byte[] b = new byte[len];
+        file.get(p[0], b);
+        p[0] += len;
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** Convenience lookup for tools and tests (allocates): the word ids a query resolves to. */
+    public int[] lookup(String query) {
+        byte[] raw = query.getBytes(StandardCharsets.UTF_8);
+        byte[] norm = new byte[Math.max(MAX_QUERY, raw.length)];
+        int len = normalize(raw, 0, raw.length, norm);
+        if (len < 0) {
+            return new int[0];
+        }
+        int[] out = new int[8];
+        int n = resolve(norm, len, out, new byte[len + 8]);
+        return Arrays.copyOf(out, n);
+    }
+}

@@ -1,0 +1,41 @@
+package io.tickwork.server.http;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+
+/**
+ * One client connection's state, owned by one {@link SelectorLoop} thread. While the connection is
+ * idle it holds no buffer at all ({@code pendingIn} and {@code pendingOut} are null): the loop reads
+ * into and writes from its own shared buffers, and only bytes that must survive to the next event
+ * (a partial request, unsent response bytes) are copied into per-connection arrays sized to fit.
+ * About 100 bytes of heap of its own, beside the JDK's channel and key objects.
+ */
+final class Connection {
+    final SocketChannel channel;
+    SelectionKey key;
+    int interest;
+
+    /** Unparsed bytes: a partial request, or requests held back while output is blocked. */
+    byte[] pendingIn;
+    int pendingInLength;
+    /** Response bytes the socket did not take yet; while non-null the connection does not read. */
+    ByteBuffer pendingOut;
+    /** Close once the output is written (and no response is still being computed). */
+    boolean closeAfterWrite;
+    /** Worker mode: requests handed to workers whose responses have not come back yet. */
+    int inFlight;
+    boolean closed;
+
+    /** Time (loop clock, ms) the current partial request began, or -1 when there is none. */
+    long requestStart = -1;
+    /** Time of the last read or write progress. */
+    long lastActivity;
+    /** Handle of this connection's timer in the loop's queue (0: none) and its deadline. */
+    long timerHandle;
+    long timerDeadline;
+
+    Connection(SocketChannel channel) {
+        this.channel = channel;
+    }
+}

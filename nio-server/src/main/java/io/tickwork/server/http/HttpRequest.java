@@ -1,0 +1,157 @@
+package io.tickwork.server.http;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A parsed request as a view over the bytes it arrived in: method, target (path and query),
+ * version and headers, found by {@link RequestParser} without copying. One instance per selector
+ * loop, overwritten by the next request, so handlers must copy what they keep.
+ *
+ * <p>Only {@code GET} and {@code HEAD} reach a handler; the server answers everything else.
+ * Not thread safe: valid only inside {@link HttpHandler#handle} on the loop thread.
+ */
+public final class HttpRequest {
+    static final int MAX_HEADERS = 100;
+
+    byte[] buf;
+    boolean head;
+    int pathStart, pathEnd, queryStart = -1, queryEnd;
+    int minorVersion;
+    boolean keepAlive;
+    int headerCount;
+    final int[] headerNameStart = new int[MAX_HEADERS], headerNameEnd = new int[MAX_HEADERS];
+    final int[] headerValueStart = new int[MAX_HEADERS], headerValueEnd = new int[MAX_HEADERS];
+
+    // set by the parser for the server, not visible to handlers
+    int methodStart, methodEnd;
+    boolean methodAllowed;
+    long contentLength;
+    int errorStatus;
+    String errorDetail;
+
+    private byte[] scratch = new byte[1024];
+    HttpServer server;
+
+    /** {@code true} for {@code HEAD} (the server drops the body), {@code false} for {@code GET}. */
+    public boolean isHead() {
+        return head;
+    }
+
+    public String method() {
+        return head ? "HEAD" : "GET";
+    }
+
+    /** The raw (still percent-encoded) path, e.g. {@code /d/ice%20cream}. Allocates. */
+    public String path() {
+        return new String(buf, pathStart, pathEnd - pathStart, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Whether the raw path starts with the ASCII {@code prefix}. No allocation. */
+    public boolean pathStartsWith(String prefix) {
+        int n = prefix.length();
+        if (pathEnd - pathStart < n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (buf[pathStart + i] != prefix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the raw path equals the ASCII {@code path}. No allocation. */
+    public boolean pathEquals(String path) {
+        return pathEnd - pathStart == path.length() && pathStartsWith(path);
+    }
+
+    /**
+     * Percent-decodes the raw path from byte {@code skip} on into {@code dst}. Returns the decoded
+     * length, -1 if the encoding is malformed ({@code %} not followed by two hex digits, or the
+     * result is not UTF-8), or -2 if it does not fit in {@code dst}. {@code +} stays {@code +}.
+     */
+    public int decodePath(int skip, byte[] dst) {
+        return PercentDecoder.decode(buf, pathStart + skip, pathEnd, dst, false);
+    }
+
+    /** The raw query string after {@code ?}, or {@code null}. Allocates. */
+    public String query() {
+        return queryStart < 0 ? null : new String(buf, queryStart, queryEnd - queryStart, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * The first value of query parameter {@code name}, decoded ({@code +} is a space), or
+     * {@code null} if absent. Throws {@link IllegalArgumentException} naming the parameter if the
+     * value's encoding is malformed.
+     */
+    public String queryParameter(String name) {
+        if (queryStart < 0) {
+            return null;
+        }
+        int i = queryStart;
+        while (i < queryEnd) {
+            int amp = i;
+            while (amp < queryEnd && buf[amp] != '&') {
+                amp++;
+            }
+            int eq = i;
+            while (eq < amp && buf[eq] != '=') {
+                eq++;
+            }
+            if (eq - i == name.length() && regionEquals(i, name)) {
+                int vs = Math.min(eq + 1, amp);
+                byte[] out = new byte[amp - vs];
+                int n = PercentDecoder.decode(buf, vs, amp, out, true);
+                if (n < 0) {
+                    throw new IllegalArgumentException("malformed percent-encoding in query parameter " + name);
+                }
+                return new String(out, 0, n, StandardCharsets.UTF_8);
+            }
+            i = amp + 1;
+        }
+        return null;
+    }
+
+    private boolean regionEquals(int start, String s) {
+        for (int k = 0; k < s.length(); k++) {
+            if (buf[start + k] != s.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The first value of header {@code name} (case-insensitive), or {@code null}. Allocates. */
+    public String header(String name) {
+        for (int h = 0; h < headerCount; h++) {
+            int s = headerNameStart[h], e = headerNameEnd[h];
+            if (e - s == name.length() && RequestParser.equalsIgnoreCase(buf, s, name)) {
+                return new String(buf, headerValueStart[h], headerValueEnd[h] - headerValueStart[h], StandardCharsets.ISO_8859_1);
+            }
+        }
+        return null;
+    }
+
+    /** {@code "HTTP/1.1"} or {@code "HTTP/1.0"}. */
+    public String version() {
+        return minorVersion == 1 ? "HTTP/1.1" : "HTTP/1.0";
+    }
+
+    /** Whether the connection stays open after this request's response. */
+    public boolean keepAlive() {
+        return keepAlive;
+    }
+
+    /** A per-loop scratch array of at least {@code minSize} bytes, valid during this call. */
+    public byte[] scratch(int minSize) {
+        if (scratch.length < minSize) {
+            scratch = new byte[Math.max(minSize, scratch.length * 2)];
+        }
+        return scratch;
+    }
+
+    /** Counters of the server that received this request. */
+    public ServerStats stats() {
+        return server.stats();
+    }
+}

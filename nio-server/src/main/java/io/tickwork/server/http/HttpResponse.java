@@ -1,0 +1,160 @@
+package io.tickwork.server.http;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The response a {@link HttpHandler} fills in: status, content type, a few extra headers and the
+ * body bytes. One instance per selector loop, reset before every request, so filling it in
+ * allocates nothing once its body array has grown to the largest response.
+ *
+ * <p>Body appenders write raw bytes; {@link #appendJsonString} escapes. Not thread safe: it
+ * belongs to the loop thread that called the handler, and is only valid during that call.
+ */
+public final class HttpResponse {
+    int status;
+    ContentType contentType;
+    byte[] body = new byte[8192];
+    int length;
+    boolean close;
+    final StringBuilder extraHeaders = new StringBuilder();
+
+    void reset() {
+        status = 200;
+        contentType = ContentType.JSON;
+        length = 0;
+        close = false;
+        extraHeaders.setLength(0);
+        if (body.length > (1 << 20)) {
+            body = new byte[8192]; // one huge response must not pin a huge array forever
+        }
+    }
+
+    /** Sets the status code (100..599). */
+    public HttpResponse status(int code) {
+        if (code < 100 || code > 599) {
+            throw new IllegalArgumentException("status must be in 100..599: " + code);
+        }
+        this.status = code;
+        return this;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public HttpResponse contentType(ContentType type) {
+        this.contentType = type;
+        return this;
+    }
+
+    /** Adds a header line; name and value must be printable ASCII without CR/LF. */
+    public HttpResponse header(String name, String value) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c <= ' ' || c >= 0x7F || c == ':') {
+                throw new IllegalArgumentException("header name must be a token: " + name);
+            }
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ((c < 0x20 && c != '\t') || c >= 0x7F) {
+                throw new IllegalArgumentException("header value must be printable ASCII: " + value);
+            }
+        }
+        extraHeaders.append(name).append(": ").append(value).append("\r\n");
+        return this;
+    }
+
+    /** Closes the connection after this response. */
+    public HttpResponse closeConnection() {
+        this.close = true;
+        return this;
+    }
+
+    /** Body bytes so far. */
+    public int length() {
+        return length;
+    }
+
+    private void ensure(int extra) {
+        if (length + extra > body.length) {
+            body = Arrays.copyOf(body, Math.max(body.length * 2, length + extra));
+        }
+    }
+
+    public HttpResponse append(byte b) {
+        ensure(1);
+        body[length++] = b;
+        return this;
+    }
+
+    public HttpResponse append(byte[] b) {
+        return append(b, 0, b.length);
+    }
+
+    public HttpResponse append(byte[] b, int off, int len) {
+        ensure(len);
+        System.arraycopy(b, off, body, length, len);
+        length += len;
+        return this;
+    }
+
+    /** Appends {@code len} bytes read from {@code src} at absolute index {@code index} (e.g. a mapped file). */
+    public HttpResponse append(ByteBuffer src, int index, int len) {
+        ensure(len);
+        src.get(index, body, length, len);
+        length += len;
+        return this;
+    }
+
+    /** Appends a string's chars, which must be ASCII (no escaping). */
+    public HttpResponse appendAscii(CharSequence s) {
+        int n = s.length();
+        ensure(n);
+        for (int i = 0; i < n; i++) {
+            body[length++] = (byte) s.charAt(i);
+        }
+        return this;
+    }
+
+    public HttpResponse appendInt(long v) {
+        return appendAscii(Long.toString(v));
+    }
+
+    /** Appends {@code "..."}: the UTF-8 bytes quoted, with JSON's escapes for quote, backslash and controls. */
+    public HttpResponse appendJsonString(byte[] b, int off, int len) {
+        ensure(len + 2);
+        body[length++] = '"';
+        for (int i = off; i < off + len; i++) {
+            byte c = b[i];
+            if (c == '"' || c == '\\') {
+                ensure(2 + 1);
+                body[length++] = '\\';
+                body[length++] = c;
+            } else if (c >= 0 && c < 0x20) {
+                ensure(6 + 1);
+                body[length++] = '\\';
+                body[length++] = 'u';
+                body[length++] = '0';
+                body[length++] = '0';
+                body[length++] = HEX[c >> 4];
+                body[length++] = HEX[c & 15];
+            } else {
+                ensure(1 + 1);
+                body[length++] = c;
+            }
+        }
+        ensure(1);
+        body[length++] = '"';
+        return this;
+    }
+
+    public HttpResponse appendJsonString(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        return appendJsonString(b, 0, b.length);
+    }
+
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+}

@@ -1,0 +1,321 @@
+package io.tickwork.server.http;
+
+import io.tickwork.primitives.timer.TimerKind;
+import io.tickwork.primitives.timer.TimerQueue;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import io.tickwork.primitives.order.KeyedSerialExecutor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * An HTTP/1.1 server on NIO selector loops: N loop threads (default one per core), no thread per
+ * connection, no buffer per idle connection; keep-alive, pipelining, HTTP/1.0, strict parsing
+ * with the right status for bad input, header and idle timeouts on a {@link TimerQueue} per loop,
+ * back-pressure for clients that do not read, back-off when {@code accept} fails (EMFILE).
+ *
+ * <p>Requests reach one {@link HttpHandler}, called on the loop thread; responses on a connection
+ * go out in request order. {@link #close()} stops gracefully: no new connections, idle ones are
+ * closed, responses in flight are finished (within the drain timeout), then the threads end.
+ *
+ * <p>Thread safety: {@link #start}, {@link #stats}, {@link #close} may be called from any thread.
+ */
+public final class HttpServer implements AutoCloseable {
+    /**
+     * Timer resolution for the timeouts, in ms (the loops' clock): a timeout fires at most this
+     * late. With {@link #TIMER_TICKS_PER_WHEEL} a wheel spans about 65 s, so the default idle
+     * (60 s) and header (10 s) timeouts stay on the wheel, off its overflow heap.
+     */
+    public static final long TIMER_TICK_MILLIS = 4;
+    public static final int TIMER_TICKS_PER_WHEEL = 16384;
+
+    /** How a loop accepts; a seam so tests can make {@code accept} fail like EMFILE. */
+    @FunctionalInterface
+    interface Acceptor {
+        SocketChannel accept(ServerSocketChannel listener) throws IOException;
+    }
+
+    /** Immutable settings, validated by {@link Builder}. */
+    static final class Config {
+        String host = "127.0.0.1";
+        int port = 9090;
+        int threads = Runtime.getRuntime().availableProcessors();
+        long idleTimeoutMillis = 60_000;
+        long headerTimeoutMillis = 10_000;
+        long drainTimeoutMillis = 5_000;
+        int maxRequestLine = 8 * 1024;
+        int maxHeadBytes = 16 * 1024;
+        int maxHeaders = 100;
+        int maxBody = 16 * 1024;
+        int outputBufferSize = 256 * 1024;
+        int backlog = 4096;
+        Supplier<? extends TimerQueue<Object>> timers =
+                () -> TimerKind.WHEEL_LINKED_ARRAY.create(TIMER_TICK_MILLIS, TIMER_TICKS_PER_WHEEL);
+        HttpHandler handler;
+        Consumer<String> log = System.err::println;
+        Acceptor acceptor = ServerSocketChannel::accept;
+        Executor workers;
+    }
+
+    /** Settings for a server; {@link #start()} binds and starts it. */
+    public static final class Builder {
+        private final Config c = new Config();
+
+        private Builder(HttpHandler handler) {
+            c.handler = Objects.requireNonNull(handler, "handler");
+        }
+
+        public Builder host(String host) {
+            c.host = Objects.requireNonNull(host, "host");
+            return this;
+        }
+
+        /** Port to bind, 0 for an ephemeral one. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be in 0..65535: " + port);
+            }
+            c.port = port;
+            return this;
+        }
+
+        /** Number of selector loops (threads), &gt;= 1. */
+        public Builder threads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be >= 1: " + threads);
+            }
+            c.threads = threads;
+            return this;
+        }
+
+        /** Keep-alive connections with no request for this long are closed. */
+        public Builder idleTimeout(Duration d) {
+            c.idleTimeoutMillis = positiveMillis("idleTimeout", d);
+            return this;
+        }
+
+        /** A request head not complete this long after its first byte gets 408 and a close (slowloris). */
+        public Builder headerTimeout(Duration d) {
+            c.headerTimeoutMillis = positiveMillis("headerTimeout", d);
+            return this;
+        }
+
+        /** How long {@link HttpServer#close()} waits for responses in flight. */
+        public Builder drainTimeout(Duration d) {
+            c.drainTimeoutMillis = positiveMillis("drainTimeout", d);
+            return this;
+        }
+
+        /** The timer queue each loop runs its timeouts on (one new queue per loop). */
+        public Builder timers(Supplier<? extends TimerQueue<Object>> timers) {
+            c.timers = Objects.requireNonNull(timers, "timers");
+            return this;
+        }
+
+        /** Limits: request line (414 past it), whole head (431), header count (431), body (413). */
+        public Builder limits(int maxRequestLine, int maxHeadBytes, int maxHeaders, int maxBody) {
+            new RequestParser(maxRequestLine, maxHeadBytes, maxHeaders, maxBody); // validates
+            c.maxRequestLine = maxRequestLine;
+            c.maxHeadBytes = maxHeadBytes;
+            c.maxHeaders = maxHeaders;
+            c.maxBody = maxBody;
+            return this;
+        }
+
+        /** Per-loop output buffer (responses of one read are written from it in one call). */
+        public Builder outputBufferSize(int bytes) {
+            if (bytes < 4096) {
+                throw new IllegalArgumentException("outputBufferSize must be >= 4096: " + bytes);
+            }
+            c.outputBufferSize = bytes;
+            return this;
+        }
+
+        /** Where the server reports problems (accept failures, handler exceptions). */
+        public Builder log(Consumer<String> log) {
+            c.log = Objects.requireNonNull(log, "log");
+            return this;
+        }
+
+        /**
+         * Worker mode: handlers run on {@code pool} instead of the loop threads (for handlers that
+         * block or compute a lot); each connection's responses stay in request order through a
+         * {@code KeyedSerialExecutor} keyed by connection, at most 64 requests per connection in
+         * flight. The caller owns the pool and shuts it down after {@link HttpServer#close()}.
+         */
+        public Builder workers(Executor pool) {
+            c.workers = Objects.requireNonNull(pool, "pool");
+            return this;
+        }
+
+        Builder acceptor(Acceptor acceptor) {
+            c.acceptor = acceptor;
+            return this;
+        }
+
+        /** Binds and starts the loops. */
+        public HttpServer start() throws IOException {
+            return new HttpServer(c);
+        }
+
+        private static long positiveMillis(String name, Duration d) {
+            long ms = d.toMillis();
+            if (ms <= 0) {
+                throw new IllegalArgumentException(name + " must be at least 1 ms: " + d);
+            }
+            return ms;
+        }
+    }
+
+    public static Builder builder(HttpHandler handler) {
+        return new Builder(handler);
+    }
+
+    private final Config config;
+    private final ServerSocketChannel listener;
+    private final List<SelectorLoop> loops = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final long startNanos = System.nanoTime();
+    private final AtomicLong lastAcceptFailureLog = new AtomicLong();
+    private final AtomicLong acceptFailures = new AtomicLong();
+    private final AtomicBoolean acceptRecoveryUnreported = new AtomicBoolean();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final InetSocketAddress address;
+    private KeyedSerialExecutor<Connection> keyed;
+
+    private HttpServer(Config config) throws IOException {
+        this.config = config;
+        RequestParser parser = new RequestParser(config.maxRequestLine, config.maxHeadBytes, config.maxHeaders, config.maxBody);
+        this.listener = ServerSocketChannel.open();
+        try {
+            listener.bind(new InetSocketAddress(config.host, config.port), config.backlog);
+            listener.configureBlocking(false);
+            this.address = (InetSocketAddress) listener.getLocalAddress();
+            for (int i = 0; i < config.threads; i++) {
+                loops.add(new SelectorLoop(this, config, parser, listener));
+            }
+        } catch (IOException | RuntimeException e) {
+            listener.close();
+            for (SelectorLoop l : loops) {
+                l.selector.close();
+            }
+            throw e;
+        }
+        for (int i = 0; i < loops.size(); i++) {
+            Thread t = new Thread(loops.get(i), "tickwork-loop-" + i);
+            threads.add(t);
+            t.start();
+        }
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    public int port() {
+        return address.getPort();
+    }
+
+    public int threads() {
+        return loops.size();
+    }
+
+    public ServerStats stats() {
+        long open = 0, accepted = 0, requests = 0, in = 0, out = 0;
+        for (SelectorLoop l : loops) {
+            open += l.publishedOpen;
+            accepted += l.publishedAccepted;
+            requests += l.publishedRequests;
+            in += l.publishedBytesIn;
+            out += l.publishedBytesOut;
+        }
+        return new ServerStats(open, accepted, requests, in, out, (System.nanoTime() - startNanos) / 1_000_000, loops.size());
+    }
+
+    /** The one ordered executor all loops share in worker mode (created on first use, at construction). */
+    synchronized KeyedSerialExecutor<Connection> keyedExecutor() {
+        if (keyed == null) {
+            keyed = new KeyedSerialExecutor<>(config.workers, 64,
+                    (t, e) -> log("worker task failed: " + e));
+        }
+        return keyed;
+    }
+
+    /** Largest output any connection has held back since start (tests of the back-pressure bound). */
+    long maxPendingOutputBytes() {
+        long m = 0;
+        for (SelectorLoop l : loops) {
+            m = Math.max(m, l.maxPendingOut);
+        }
+        return m;
+    }
+
+    void log(String message) {
+        config.log.accept(message);
+    }
+
+    /**
+     * Logged at most once a minute however many loops see it and however often accept flaps
+     * between failing and working at the edge of the descriptor limit; the suppressed count is
+     * reported with the next message.
+     */
+    void acceptFailed(IOException e, long backoffMillis) {
+        acceptFailures.incrementAndGet();
+        long now = System.nanoTime();
+        long last = lastAcceptFailureLog.get();
+        if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1)) && lastAcceptFailureLog.compareAndSet(last, now == 0 ? 1 : now)) {
+            long n = acceptFailures.getAndSet(0);
+            log("accept failed (" + e.getMessage() + "); still serving open connections, retrying with back-off from "
+                    + backoffMillis + " ms" + (n > 1 ? " (" + (n - 1) + " more failures since the last report)" : ""));
+            acceptRecoveryUnreported.set(true);
+        }
+    }
+
+    void acceptRecovered() {
+        if (acceptRecoveryUnreported.compareAndSet(true, false)) {
+            log("accept works again");
+        }
+    }
+
+    /**
+     * Graceful stop: stops accepting, closes idle connections, finishes responses in flight (up to
+     * the drain timeout), then ends the loop threads. Idempotent; returns when they have ended.
+     */
+    @Override
+    public void close() {
+        if (closing.compareAndSet(false, true)) {
+            for (SelectorLoop l : loops) {
+                l.drain(config.drainTimeoutMillis);
+            }
+        }
+        boolean interrupted = false;
+        for (SelectorLoop l : loops) {
+            while (true) {
+                try {
+                    l.terminated.await(config.drainTimeoutMillis + 5_000, TimeUnit.MILLISECONDS);
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        try {
+            listener.close();
+        } catch (IOException ignored) {
+            // nothing more to release
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

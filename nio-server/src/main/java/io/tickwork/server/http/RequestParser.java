@@ -1,0 +1,312 @@
+package io.tickwork.server.http;
+
+/**
+ * An HTTP/1.1 request-head parser (RFC 9112) over a byte array, stateless between calls: it is
+ * given everything received so far and either finds a complete request (head and body), asks for
+ * more, or names the error. A partial request is re-scanned when more bytes arrive; the limits
+ * bound that work and the bytes a connection may hold.
+ *
+ * <p>Strict where laxness smuggles or hides bugs: one space between request-line parts, header
+ * names are tokens with no space before the colon, no obs-fold, no bare CR, at most one Host and
+ * one Content-Length value, never both Content-Length and Transfer-Encoding. Lenient where RFC
+ * 9112 allows it: bare LF line ends, empty lines before the request line, absolute-form targets.
+ *
+ * <p>Thread safety: immutable (the limits); one instance may serve all loops.
+ */
+final class RequestParser {
+    final int maxRequestLine;
+    final int maxHeadBytes;
+    final int maxHeaders;
+    final int maxBody;
+
+    RequestParser(int maxRequestLine, int maxHeadBytes, int maxHeaders, int maxBody) {
+        if (maxHeaders > HttpRequest.MAX_HEADERS) {
+            throw new IllegalArgumentException("maxHeaders must be <= " + HttpRequest.MAX_HEADERS + ": " + maxHeaders);
+        }
+        if (maxRequestLine > maxHeadBytes) {
+            throw new IllegalArgumentException("maxRequestLine must be <= maxHeadBytes: " + maxRequestLine + " > " + maxHeadBytes);
+        }
+        this.maxRequestLine = maxRequestLine;
+        this.maxHeadBytes = maxHeadBytes;
+        this.maxHeaders = maxHeaders;
+        this.maxBody = maxBody;
+    }
+
+    /** Most bytes a connection may hold unparsed while waiting for the rest of one request. */
+    int maxPending() {
+        return maxHeadBytes + maxBody;
+    }
+
+    static final int NEED_MORE = 0;
+    static final int ERROR = -1;
+
+    /**
+     * Parses one request from {@code b[start, end)} into {@code r}. Returns the bytes it occupies
+     * (head and body, &gt; 0), {@link #NEED_MORE}, or {@link #ERROR} with {@code r.errorStatus}
+     * and {@code r.errorDetail} set (the connection must then be closed after the error response).
+     */
+    int parse(byte[] b, int start, int end, HttpRequest r) {
+        r.buf = b;
+        r.errorStatus = 0;
+        r.errorDetail = null;
+        int p = start;
+        while (p < end && (b[p] == '\r' || b[p] == '\n')) {
+            p++; // RFC 9112 2.2: ignore empty lines before the request line
+            if (p - start > 64) {
+                return error(r, 400, "too many empty lines before the request line");
+            }
+        }
+        int ms = p;
+        while (p < end && isTchar(b[p])) {
+            p++;
+        }
+        if (p == end) {
+            return end - start > maxRequestLine ? error(r, 414, "request line longer than " + maxRequestLine + " bytes") : NEED_MORE;
+        }
+        if (p == ms || b[p] != ' ') {
+            return error(r, 400, "malformed method");
+        }
+        int me = p;
+        int lf = indexOf(b, p, Math.min(end, ms + maxRequestLine + 2), (byte) '\n');
+        if (lf < 0) {
+            if (end - ms > maxRequestLine) {
+                return error(r, 414, "request line longer than " + maxRequestLine + " bytes");
+            }
+            return NEED_MORE;
+        }
+        int le = lf > p && b[lf - 1] == '\r' ? lf - 1 : lf;
+        if (le - ms > maxRequestLine) {
+            return error(r, 414, "request line longer than " + maxRequestLine + " bytes");
+        }
+        // target
+        int ts = me + 1;
+        int te = ts;
+        while (te < le && b[te] != ' ') {
+            int c = b[te] & 0xFF;
+            if (c < 0x21 || c > 0x7E) {
+                return error(r, 400, "invalid byte 0x" + Integer.toHexString(c) + " in request target");
+            }
+            te++;
+        }
+        if (te == ts || te == le) {
+            return error(r, 400, "malformed request line");
+        }
+        // version: exactly "HTTP/d.d"
+        int vs = te + 1;
+        if (le - vs != 8 || b[vs] != 'H' || b[vs + 1] != 'T' || b[vs + 2] != 'T' || b[vs + 3] != 'P' || b[vs + 4] != '/'
+                || !isDigit(b[vs + 5]) || b[vs + 6] != '.' || !isDigit(b[vs + 7])) {
+            return error(r, 400, "malformed HTTP version");
+        }
+        if (b[vs + 5] != '1') {
+            return error(r, 505, "only HTTP/1.x is supported");
+        }
+        r.minorVersion = b[vs + 7] == '0' ? 0 : 1;
+        r.methodStart = ms;
+        r.methodEnd = me;
+        r.head = me - ms == 4 && b[ms] == 'H' && b[ms + 1] == 'E' && b[ms + 2] == 'A' && b[ms + 3] == 'D';
+        r.methodAllowed = r.head || (me - ms == 3 && b[ms] == 'G' && b[ms + 1] == 'E' && b[ms + 2] == 'T');
+        // origin-form, or absolute-form (RFC 9112 3.2.2: a server MUST accept it)
+        int ps = ts;
+        if (b[ts] != '/') {
+            int colon = indexOf(b, ts, te, (byte) ':');
+            if (colon > ts && colon + 2 < te && b[colon + 1] == '/' && b[colon + 2] == '/' && isScheme(b, ts, colon)) {
+                int slash = indexOf(b, colon + 3, te, (byte) '/');
+                int q = indexOf(b, colon + 3, te, (byte) '?');
+                ps = slash >= 0 && (q < 0 || slash < q) ? slash : -1;
+                if (ps < 0) {
+                    return error(r, 400, "absolute-form target without a path");
+                }
+            } else if (!(te - ts == 1 && b[ts] == '*')) {
+                return error(r, 400, "request target must start with '/'");
+            }
+        }
+        int qm = indexOf(b, ps, te, (byte) '?');
+        r.pathStart = ps;
+        r.pathEnd = qm < 0 ? te : qm;
+        r.queryStart = qm < 0 ? -1 : qm + 1;
+        r.queryEnd = te;
+
+        // header fields
+        p = lf + 1;
+        int count = 0;
+        long contentLength = -1;
+        boolean chunkedOrOther = false;
+        boolean close = false, keepAlive = false;
+        int hosts = 0;
+        while (true) {
+            int lineLf = indexOf(b, p, Math.min(end, start + maxHeadBytes + 1), (byte) '\n');
+            if (lineLf < 0) {
+                return end - start > maxHeadBytes ? error(r, 431, "request head larger than " + maxHeadBytes + " bytes") : NEED_MORE;
+            }
+            int e = lineLf > p && b[lineLf - 1] == '\r' ? lineLf - 1 : lineLf;
+            if (e == p) {
+                p = lineLf + 1;
+                break;
+            }
+            if (b[p] == ' ' || b[p] == '\t') {
+                return error(r, 400, "obsolete line folding in header field");
+            }
+            int ns = p;
+            while (p < e && isTchar(b[p])) {
+                p++;
+            }
+            if (p == ns || p == e || b[p] != ':') {
+                return error(r, 400, "malformed header field name");
+            }
+            int ne = p++;
+            while (p < e && (b[p] == ' ' || b[p] == '\t')) {
+                p++;
+            }
+            int vstart = p;
+            int vend = e;
+            while (vend > vstart && (b[vend - 1] == ' ' || b[vend - 1] == '\t')) {
+                vend--;
+            }
+            for (int i = vstart; i < vend; i++) {
+                int c = b[i] & 0xFF;
+                if ((c < 0x20 && c != '\t') || c == 0x7F) {
+                    return error(r, 400, "invalid byte 0x" + Integer.toHexString(c) + " in header field value");
+                }
+            }
+            if (++count > maxHeaders) {
+                return error(r, 431, "more than " + maxHeaders + " header fields");
+            }
+            int h = count - 1;
+            r.headerNameStart[h] = ns;
+            r.headerNameEnd[h] = ne;
+            r.headerValueStart[h] = vstart;
+            r.headerValueEnd[h] = vend;
+            int nlen = ne - ns;
+            if (nlen == 14 && equalsIgnoreCase(b, ns, "content-length")) {
+                long v = parseLength(b, vstart, vend);
+                if (v < 0 || (contentLength >= 0 && contentLength != v)) {
+                    return error(r, 400, "invalid Content-Length");
+                }
+                contentLength = v;
+            } else if (nlen == 17 && equalsIgnoreCase(b, ns, "transfer-encoding")) {
+                chunkedOrOther = true;
+            } else if (nlen == 10 && equalsIgnoreCase(b, ns, "connection")) {
+                close |= containsToken(b, vstart, vend, "close");
+                keepAlive |= containsToken(b, vstart, vend, "keep-alive");
+            } else if (nlen == 4 && equalsIgnoreCase(b, ns, "host")) {
+                hosts++;
+            }
+            p = lineLf + 1;
+        }
+        r.headerCount = count;
+        if (chunkedOrOther && contentLength >= 0) {
+            return error(r, 400, "both Content-Length and Transfer-Encoding");
+        }
+        if (chunkedOrOther) {
+            return error(r, 501, "request bodies with Transfer-Encoding are not accepted");
+        }
+        if (hosts > 1 || (hosts == 0 && r.minorVersion == 1)) {
+            return error(r, 400, hosts == 0 ? "HTTP/1.1 request without Host" : "more than one Host");
+        }
+        if (contentLength > maxBody) {
+            return error(r, 413, "request body larger than " + maxBody + " bytes");
+        }
+        r.contentLength = Math.max(contentLength, 0);
+        r.keepAlive = r.minorVersion == 1 ? !close : keepAlive && !close;
+        if (end - p < r.contentLength) {
+            return NEED_MORE;
+        }
+        return (int) (p + r.contentLength - start);
+    }
+
+    private static int error(HttpRequest r, int status, String detail) {
+        r.errorStatus = status;
+        r.errorDetail = detail;
+        r.keepAlive = false;
+        return ERROR;
+    }
+
+    static int indexOf(byte[] b, int from, int to, byte x) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == x) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isDigit(byte c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static boolean isScheme(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > from && (isDigit(c) || c == '+' || c == '-' || c == '.')))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Digits only, at most 18 of them; -1 otherwise. */
+    private static long parseLength(byte[] b, int from, int to) {
+        if (to == from || to - from > 18) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = from; i < to; i++) {
+            if (!isDigit(b[i])) {
+                return -1;
+            }
+            v = v * 10 + (b[i] - '0');
+        }
+        return v;
+    }
+
+    private static final boolean[] TCHAR = new boolean[128];
+
+    static {
+        for (char c = '0'; c <= '9'; c++) {
+            TCHAR[c] = true;
+        }
+        for (char c = 'a'; c <= 'z'; c++) {
+            TCHAR[c] = true;
+            TCHAR[c - 32] = true;
+        }
+        for (char c : "!#$%&'*+-.^_`|~".toCharArray()) {
+            TCHAR[c] = true;
+        }
+    }
+
+    static boolean isTchar(byte c) {
+        return c > 0 && TCHAR[c];
+    }
+
+    /** {@code b[from, from + lower.length())} equals {@code lower} ignoring ASCII case; {@code lower} is lower case. */
+    static boolean equalsIgnoreCase(byte[] b, int from, String lower) {
+        for (int i = 0; i < lower.length(); i++) {
+            int c = b[from + i];
+            if (c >= 'A' && c <= 'Z') {
+                c += 32;
+            }
+            if (c != lower.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the comma-separated list {@code b[from, to)} holds {@code token} (case-insensitive). */
+    static boolean containsToken(byte[] b, int from, int to, String token) {
+        int i = from;
+        while (i < to) {
+            while (i < to && (b[i] == ' ' || b[i] == '\t' || b[i] == ',')) {
+                i++;
+            }
+            int s = i;
+            while (i < to && b[i] != ',' && b[i] != ' ' && b[i] != '\t') {
+                i++;
+            }
+            if (i - s == token.length() && equalsIgnoreCase(b, s, token)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,159 @@
+package io.tickwork.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(120)
+class MainTest {
+    @Test
+    void optionsAreValidatedNamingTheValue() {
+        Main.Options o = Main.Options.parse(new String[] {"--port", "0", "--threads=3", "--idle-timeout", "300ms", "--host", "0.0.0.0"});
+        assertEquals(0, o.port);
+        assertEquals(3, o.threads);
+        assertEquals(Duration.ofMillis(300), o.idleTimeout);
+        assertEquals(Duration.ofSeconds(90), Main.Options.parse(new String[] {"--header-timeout", "1.5m".replace("1.5m", "90s")}).headerTimeout);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--port", "70000"}));
+        assertTrue(e.getMessage().contains("70000"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--idle-timeout", "soon"}));
+        assertTrue(e.getMessage().contains("soon"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--timer", "sundial"}));
+        assertTrue(e.getMessage().contains("sundial"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--bogus", "1"}));
+    }
+
+    @Test
+    void helpAndBadOptions() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(0, Main.run(new String[] {"--help"}, new PrintStream(out), new PrintStream(err)));
+        assertTrue(out.toString().contains("--idle-timeout"));
+        assertEquals(2, Main.run(new String[] {"--threads", "0"}, new PrintStream(out), new PrintStream(err)));
+        assertTrue(err.toString().contains("--threads must be an integer in 1..1024: 0"), err.toString());
+    }
+
+    /**
+     * Real EMFILE: the server runs under {@code prlimit --nofile=120}, a client opens 200
+     * connections. The server must keep serving an existing connection, log the failure once,
+     * recover when descriptors are free again, and not spin (its CPU time stays small).
+     */
+    @Test
+    void runningOutOfFileDescriptorsKeepsServingAndLogsOnce() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Paths.get("/usr/bin/prlimit")), "needs prlimit (util-linux)");
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder("/usr/bin/prlimit", "--nofile=120:120", java, "-Xmx64m", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "--port", "0", "--threads", "2", "--idle-timeout", "5m")
+                .redirectErrorStream(true).start();
+        List<Socket> many = new ArrayList<>();
+        try {
+            BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            String line = r.readLine();
+            Matcher m = Pattern.compile(".*http://[^:]+:(\\d+)/.*").matcher(line == null ? "" : line);
+            assertTrue(m.matches(), line);
+            int port = Integer.parseInt(m.group(1));
+            try (Socket keep = new Socket("127.0.0.1", port)) {
+                keep.setSoTimeout(10_000);
+                assertEquals(200, request(keep));
+                for (int i = 0; i < 200; i++) {
+                    many.add(new Socket("127.0.0.1", port)); // the backlog takes them; accept runs out of fds
+                }
+                for (int i = 0; i < 5; i++) {
+                    assertEquals(200, request(keep), "existing connection served while accept fails");
+                }
+                for (Socket s : many) {
+                    s.close();
+                }
+                many.clear();
+                try (Socket late = new Socket("127.0.0.1", port)) {
+                    late.setSoTimeout(10_000);
+                    assertEquals(200, request(late), "accepted again once descriptors are free");
+                }
+            }
+            assertEquals(0, new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor());
+            StringBuilder rest = new StringBuilder();
+            for (String l; (l = r.readLine()) != null; ) {
+                rest.append(l).append('\n');
+            }
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+            String log = rest.toString();
+            assertEquals(1, log.split("accept failed", -1).length - 1, log);
+            assertTrue(log.contains("Too many open files"), log);
+            assertTrue(log.contains("accept works again"), log);
+            assertEquals(0, p.exitValue(), log);
+        } finally {
+            for (Socket s : many) {
+                s.close();
+            }
+            p.destroyForcibly();
+        }
+    }
+
+    /** One GET /d/goose on a keep-alive socket; the status code. */
+    private static int request(Socket s) throws java.io.IOException {
+        s.getOutputStream().write("GET /d/goose HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        java.io.InputStream in = s.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) {
+                throw new java.io.EOFException("closed after " + head);
+            }
+            head.append((char) c);
+        }
+        Matcher cl = Pattern.compile("(?i)content-length: (\\d+)").matcher(head);
+        assertTrue(cl.find(), head.toString());
+        assertEquals(Integer.parseInt(cl.group(1)), in.readNBytes(Integer.parseInt(cl.group(1))).length);
+        return Integer.parseInt(head.substring(9, 12));
+    }
+
+    @Test
+    void startsPrintsOneLineServesAndExitsZeroOnSigterm() throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "--port", "0", "--threads", "2", "--idle-timeout", "2s")
+                .redirectErrorStream(true).start();
+        try {
+            BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            String line = r.readLine();
+            Matcher m = Pattern.compile("^tickwork dictionary: (http://localhost:\\d+/|http://127\\.0\\.0\\.1:\\d+/)  \\(147,478 words.*").matcher(line == null ? "" : line);
+            assertTrue(m.matches(), line);
+            HttpClient c = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            HttpResponse<String> res = c.send(HttpRequest.newBuilder(URI.create(m.group(1) + "d/geese")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, res.statusCode());
+            // SIGTERM (Process.destroy would also close our end of its stdout)
+            assertEquals(0, new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor());
+            StringBuilder rest = new StringBuilder();
+            for (String l; (l = r.readLine()) != null; ) {
+                rest.append(l).append('\n');
+            }
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped");
+            assertEquals(0, p.exitValue(), rest.toString());
+            assertTrue(rest.toString().contains("stopped after"), rest.toString());
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,436 @@
+package io.tickwork.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import io.tickwork.primitives.timer.TimerKind;
+
+/**
+ * The server over real sockets on an ephemeral loopback port, with a small echo handler:
+ * {@code /echo/...} answers the path, {@code /big/N} answers N bytes. Timeouts are set to a few
+ * hundred milliseconds so the timeout tests are quick.
+ */
+@Timeout(60)
+class HttpServerTest {
+    private final ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
+    private HttpServer server;
+
+    static final HttpHandler HANDLER = (req, res) -> {
+        if (req.pathStartsWith("/big/")) {
+            int n = Integer.parseInt(req.path().substring(5));
+            byte[] body = new byte[n];
+            for (int i = 0; i < n; i++) {
+                body[i] = (byte) ('a' + i % 26);
+            }
+            res.contentType(ContentType.TEXT).append(body);
+        } else if (req.pathStartsWith("/echo/")) {
+            res.contentType(ContentType.TEXT).appendAscii(req.path().substring(6));
+        } else if (req.pathEquals("/boom")) {
+            throw new IllegalStateException("handler bug");
+        } else {
+            res.status(404).appendAscii("{}");
+        }
+    };
+
+    private HttpServer start(int threads) throws IOException {
+        return start(HttpServer.builder(HANDLER).threads(threads));
+    }
+
+    private HttpServer start(HttpServer.Builder b) throws IOException {
+        server = b.port(0).idleTimeout(Duration.ofMillis(400)).headerTimeout(Duration.ofMillis(300))
+                .drainTimeout(Duration.ofSeconds(10)).log(log::add).start();
+        return server;
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static String get(String path) {
+        return "GET " + path + " HTTP/1.1\r\nHost: t\r\n\r\n";
+    }
+
+    @Test
+    void keepAliveServesManyRequestsOnOneConnection() throws IOException {
+        start(2);
+        try (RawClient c = new RawClient(server.port())) {
+            for (int i = 0; i < 50; i++) {
+                c.send(get("/echo/" + i));
+                RawClient.Response r = c.read();
+                assertEquals(200, r.status());
+                assertEquals(Integer.toString(i), r.text());
+                assertEquals(null, r.header("connection"));
+                assertTrue(r.header("date") != null);
+            }
+        }
+    }
+
+    @Test
+    void connectionCloseAndHttp10() throws IOException {
+        start(1);
+        try (RawClient c = new RawClient(server.port())) {
+            c.send("GET /echo/x HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+            RawClient.Response r = c.read();
+            assertEquals("close", r.header("connection"));
+            assertTrue(c.closedByServer());
+        }
+        try (RawClient c = new RawClient(server.port())) {
+            c.send("GET /echo/y HTTP/1.0\r\n\r\n");
+            assertEquals("y", c.read().text());
+            assertTrue(c.closedByServer());
+        }
+        try (RawClient c = new RawClient(server.port())) {
+            c.send("GET /echo/a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+            RawClient.Response r = c.read();
+            assertEquals("keep-alive", r.header("connection"));
+            c.send("GET /echo/b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+            assertEquals("b", c.read().text());
+        }
+    }
+
+    @Test
+    void headHasContentLengthButNoBody() throws IOException {
+        start(1);
+        try (RawClient c = new RawClient(server.port())) {
+            c.send("HEAD /big/1234 HTTP/1.1\r\nHost: t\r\n\r\n" + get("/echo/after"));
+            RawClient.Response h = c.read(true);
+            assertEquals("1234", h.header("content-length"));
+            assertEquals("after", c.read().text(), "the next response starts right after the HEAD headers");
+        }
+    }
+
+    @Test
+    void thousandPipelinedRequestsInOneWriteAreAnsweredInOrder() throws Exception {
+        start(2);
+        try (RawClient c = new RawClient(server.port())) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < 1000; i++) {
+                sb.append(get("/echo/" + i));
+            }
+            c.send(sb.toString());
+            for (int i = 0; i < 1000; i++) {
+                RawClient.Response r = c.read();
+                assertEquals(200, r.status());
+                assertEquals(Integer.toString(i), r.text());
+            }
+        }
+    }
+
+    @Test
+    void requestSplitAcrossManyWritesIsAssembled() throws IOException {
+        start(1);
+        try (RawClient c = new RawClient(server.port())) {
+            byte[] req = (get("/echo/split") + get("/echo/two")).getBytes(StandardCharsets.US_ASCII);
+            for (byte b : req) {
+                c.send(new byte[] {b});
+            }
+            assertEquals("split", c.read().text());
+            assertEquals("two", c.read().text());
+        }
+    }
+
+    @Test
+    void badInputAnswersAndClosesWithoutHurtingOthers() throws IOException {
+        start(1);
+        String[][] cases = {
+            {"GARBAGE\r\n\r\n", "400"},
+            {"GET / HTTP/1.1\r\n\r\n", "400"},
+            {"GET /" + "a".repeat(9000) + " HTTP/1.1\r\nHost: t\r\n\r\n", "414"},
+            {"GET / HTTP/1.1\r\nHost: t\r\nX: " + "b".repeat(17000) + "\r\n\r\n", "431"},
+            {"GET / HTTP/1.1\r\nHost: t\r\n" + "X: y\r\n".repeat(101) + "\r\n", "431"},
+            {"GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "400"},
+            {"GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 999999\r\n\r\n", "413"},
+            {"GET / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "501"},
+            {"GET / HTTP/3.0\r\nHost: t\r\n\r\n", "505"},
+        };
+        try (RawClient good = new RawClient(server.port())) {
+            for (String[] k : cases) {
+                try (RawClient c = new RawClient(server.port())) {
+                    c.send(k[0]);
+                    RawClient.Response r = c.read();
+                    assertEquals(Integer.parseInt(k[1]), r.status(), r.text());
+                    assertEquals("close", r.header("connection"));
+                    assertTrue(r.text().contains("\"status\":" + k[1]), r.text());
+                    assertTrue(c.closedByServer(), "closed after " + k[1]);
+                }
+                good.send(get("/echo/ok"));
+                assertEquals("ok", good.read().text());
+            }
+        }
+    }
+
+    @Test
+    void unknownMethodIs405WithAllowAndKeepsTheConnection() throws IOException {
+        start(1);
+        try (RawClient c = new RawClient(server.port())) {
+            c.send("POST /echo/x HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc" + get("/echo/next"));
+            RawClient.Response r = c.read();
+            assertEquals(405, r.status());
+            assertEquals("GET, HEAD", r.header("allow"));
+            assertEquals("next", c.read().text(), "the body was consumed, the next request parsed");
+        }
+    }
+
+    @Test
+    void smallBodyOnGetIsConsumed() throws IOException {
+        start(1);
+        try (RawClient c = new RawClient(server.port())) {
+            c.send("GET /echo/a HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nGET /" + get("/echo/b"));
+            assertEquals("a", c.read().text());
+            assertEquals("b", c.read().text());
+        }
+    }
+
+    @Test
+    void handlerExceptionIs500AndTheConnectionLives() throws IOException {
+        start(1);
+        try (RawClient c = new RawClient(server.port())) {
+            c.send(get("/boom") + get("/echo/alive"));
+            assertEquals(500, c.read().status());
+            assertEquals("alive", c.read().text());
+        }
+        assertTrue(log.stream().anyMatch(l -> l.contains("handler bug")), log.toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void slowlorisGets408AndIsClosed(TimerKind kind) throws IOException {
+        start(HttpServer.builder(HANDLER).threads(1).timers(() -> kind.create(4, 16384)));
+        try (RawClient slow = new RawClient(server.port()); RawClient good = new RawClient(server.port())) {
+            slow.send("GET /echo/x HTTP/1.1\r\nHost: t\r\n");
+            good.send(get("/echo/meanwhile"));
+            assertEquals("meanwhile", good.read().text());
+            RawClient.Response r = slow.read();
+            assertEquals(408, r.status());
+            assertEquals("close", r.header("connection"));
+            assertTrue(slow.closedByServer());
+        }
+    }
+
+    @Test
+    void trickleFedHeadStillTimesOutFromItsFirstByte() throws Exception {
+        start(1);
+        try (RawClient slow = new RawClient(server.port())) {
+            // one byte at a time, each well inside the idle timeout: only a deadline counted from
+            // the request's first byte (not from the last byte) stops this
+            CompletableFuture<RawClient.Response> response = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return slow.read();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            String head = "GET /echo/x HTTP/1.1\r\nHost: t\r\nX-Slow: " + "z".repeat(200);
+            for (int i = 0; i < head.length() && !response.isDone(); i++) {
+                try {
+                    slow.send(head.substring(i, i + 1));
+                } catch (IOException closed) {
+                    break;
+                }
+                TimeUnit.MILLISECONDS.sleep(20); // pacing the slow client, not waiting for a result
+            }
+            assertEquals(408, response.get(10, TimeUnit.SECONDS).status());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void idleKeepAliveConnectionIsClosed(TimerKind kind) throws IOException {
+        start(HttpServer.builder(HANDLER).threads(1).timers(() -> kind.create(4, 16384)));
+        try (RawClient c = new RawClient(server.port())) {
+            c.send(get("/echo/x"));
+            assertEquals("x", c.read().text());
+            assertTrue(c.closedByServer(), "closed after the idle timeout");
+        }
+        try (RawClient c = new RawClient(server.port())) {
+            assertTrue(c.closedByServer(), "a connection that never sends is idle too");
+        }
+    }
+
+    @Test
+    void clientDisconnectingMidResponseDoesNotHurtTheServer() throws IOException {
+        start(1);
+        for (int i = 0; i < 5; i++) {
+            try (RawClient c = new RawClient(server.port())) {
+                c.socket.setSoLinger(true, 0); // RST on close
+                c.send(get("/big/4000000"));
+                c.in.readNBytes(1000);
+            }
+        }
+        try (RawClient c = new RawClient(server.port())) {
+            c.send(get("/echo/still-here"));
+            assertEquals("still-here", c.read().text());
+        }
+    }
+
+    @Test
+    void pipeliningClientThatDoesNotReadIsThrottledAndOthersAreServed() throws Exception {
+        // one loop: the stalled connection and the good one share it; an idle timeout long enough
+        // that the stalled output is not closed as a write stall while the good client runs
+        server = HttpServer.builder(HANDLER).threads(1).port(0).idleTimeout(Duration.ofSeconds(20)).log(log::add).start();
+        // several rounds: whether the socket drains between "output blocked" and "look again"
+        // varies from run to run, and both paths must answer every held-back request
+        for (int round = 0; round < 8; round++) {
+            try (RawClient hog = new RawClient(server.port()); RawClient good = new RawClient(server.port())) {
+                hog.socket.setReceiveBufferSize(16 * 1024);
+                StringBuilder sb = new StringBuilder();
+                int n = 300;
+                int size = 100_000 + round;
+                for (int i = 0; i < n; i++) {
+                    sb.append(get("/big/" + size));
+                }
+                // 30 MB of responses asked for; the hog reads nothing for now
+                CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+                    try {
+                        hog.send(sb.toString());
+                    } catch (IOException e) {
+                        throw new RuntimeException(e);
+                    }
+                });
+                for (int i = 0; i < 20; i++) {
+                    good.send(get("/echo/" + i));
+                    assertEquals(Integer.toString(i), good.read().text());
+                }
+                for (int i = 0; i < n; i++) {
+                    RawClient.Response r = hog.read();
+                    assertEquals(size, r.body().length, "round " + round + " response " + i);
+                }
+                writer.join();
+            }
+        }
+        long bound = 256 * 1024 + 100_100 + 1024; // output buffer + one response
+        assertTrue(server.maxPendingOutputBytes() <= bound,
+                "held back " + server.maxPendingOutputBytes() + " bytes for one connection, bound " + bound);
+        assertTrue(server.maxPendingOutputBytes() > 0, "the hog's output was held back at some point");
+    }
+
+    @Test
+    void garbageOnManyConnectionsWhileAGoodOneKeepsWorking() throws Exception {
+        start(2);
+        Random random = new Random(42);
+        try (RawClient good = new RawClient(server.port())) {
+            for (int round = 0; round < 40; round++) {
+                byte[] junk = new byte[1 + random.nextInt(3000)];
+                random.nextBytes(junk);
+                if (round % 4 == 0) {
+                    // plausible prefix, garbage after it
+                    byte[] p = "GET / HTTP/1.1\r\nHost: t\r\n".getBytes(StandardCharsets.US_ASCII);
+                    System.arraycopy(p, 0, junk, 0, Math.min(p.length, junk.length));
+                }
+                try (RawClient bad = new RawClient(server.port())) {
+                    try {
+                        bad.send(junk);
+                    } catch (IOException serverAlreadyClosed) {
+                        // fine: it answered and closed before we finished writing
+                    }
+                    assertTrue(bad.closedByServerEventually(), "round " + round + " seed 42");
+                }
+                good.send(get("/echo/" + round));
+                assertEquals(Integer.toString(round), good.read().text());
+            }
+        }
+    }
+
+    @Test
+    void acceptFailingLikeEmfileBacksOffLogsOnceAndRecovers() throws Exception {
+        AtomicInteger failuresLeft = new AtomicInteger(0);
+        AtomicInteger calls = new AtomicInteger();
+        HttpServer.Acceptor failing = l -> {
+            calls.incrementAndGet();
+            if (failuresLeft.getAndUpdate(x -> Math.max(0, x - 1)) > 0) {
+                throw new IOException("Too many open files");
+            }
+            return l.accept();
+        };
+        server = HttpServer.builder(HANDLER).threads(2).port(0).idleTimeout(Duration.ofSeconds(30))
+                .headerTimeout(Duration.ofSeconds(30)).log(log::add).acceptor(failing).start();
+        try (RawClient existing = new RawClient(server.port())) {
+            existing.send(get("/echo/before"));
+            assertEquals("before", existing.read().text());
+            failuresLeft.set(6);
+            try (RawClient late = new RawClient(server.port())) {
+                // the existing connection is served while accept keeps failing
+                existing.send(get("/echo/during"));
+                assertEquals("during", existing.read().text());
+                late.send(get("/echo/late"));
+                assertEquals("late", late.read().text(), "accepted once accept works again");
+            }
+        }
+        long failures = log.stream().filter(l -> l.startsWith("accept failed")).count();
+        assertEquals(1, failures, log.toString());
+        assertTrue(log.stream().anyMatch(l -> l.contains("accept works again")), log.toString());
+        assertTrue(calls.get() < 50, "backed off instead of spinning: " + calls.get() + " accept calls");
+    }
+
+    @Test
+    void closeFinishesResponsesInFlight() throws Exception {
+        start(1);
+        try (RawClient c = new RawClient(server.port())) {
+            c.socket.setReceiveBufferSize(16 * 1024);
+            c.send(get("/big/3000000"));
+            // the response does not fit in the socket buffers: it is in flight until we read
+            byte[] first = c.in.readNBytes(100);
+            assertEquals(100, first.length);
+            CountDownLatch closed = new CountDownLatch(1);
+            Thread closer = new Thread(() -> {
+                server.close();
+                closed.countDown();
+            });
+            closer.start();
+            try (RawClient refused = new RawClient(server.port(), 2000)) {
+                // may connect (backlog) but is never served; either way not answered
+                refused.send(get("/echo/x"));
+                assertTrue(refused.closedByServer() || !closed.await(0, TimeUnit.MILLISECONDS));
+            } catch (IOException connectionRefused) {
+                // also fine
+            }
+            byte[] rest = c.in.readAllBytes();
+            String all = new String(first, StandardCharsets.ISO_8859_1) + new String(rest, StandardCharsets.ISO_8859_1);
+            int bodyStart = all.indexOf("\r\n\r\n") + 4;
+            assertEquals(3000000, all.length() - bodyStart, "the whole body arrived before the close");
+            assertTrue(closed.await(20, TimeUnit.SECONDS));
+            assertFalse(all.isEmpty());
+        }
+        server = null;
+    }
+
+    @Test
+    void statsCountRequestsAndConnections() throws IOException {
+        start(2);
+        try (RawClient c = new RawClient(server.port())) {
+            for (int i = 0; i < 10; i++) {
+                c.send(get("/echo/" + i));
+                c.read();
+            }
+            ServerStats s = server.stats();
+            assertTrue(s.requests() >= 9, s.toString()); // published once per loop iteration
+            assertEquals(2, s.loops());
+            assertTrue(s.bytesIn() > 0 && s.bytesOut() > 0, s.toString());
+        }
+    }
+
+    static List<String> lines(String s) {
+        return new ArrayList<>(Arrays.asList(s.split("\r\n")));
+    }
+}

@@ -1,0 +1,147 @@
+package io.tickwork.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RequestParserTest {
+    private final RequestParser parser = new RequestParser(1024, 4096, 20, 1000);
+    private final HttpRequest r = new HttpRequest();
+
+    private int parse(String s) {
+        byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
+        return parser.parse(b, 0, b.length, r);
+    }
+
+    @Test
+    void simpleGet() {
+        String req = "GET /d/ice%20cream?x=1&limit=5 HTTP/1.1\r\nHost: a\r\nX-Y:  z \r\n\r\n";
+        assertEquals(req.length(), parse(req));
+        assertEquals("/d/ice%20cream", r.path());
+        assertEquals("x=1&limit=5", r.query());
+        assertEquals("5", r.queryParameter("limit"));
+        assertEquals("z", r.header("x-y"));
+        assertTrue(r.keepAlive());
+        assertFalse(r.isHead());
+        assertTrue(r.methodAllowed);
+    }
+
+    @Test
+    void pipelinedRequestsAreParsedOneAtATime() {
+        String one = "GET /a HTTP/1.1\r\nHost: a\r\n\r\n";
+        String two = "HEAD /b HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n";
+        byte[] b = (one + two + "GET /c HT").getBytes(StandardCharsets.ISO_8859_1);
+        int n1 = parser.parse(b, 0, b.length, r);
+        assertEquals(one.length(), n1);
+        int n2 = parser.parse(b, n1, b.length, r);
+        assertEquals(two.length(), n2);
+        assertTrue(r.isHead());
+        assertFalse(r.keepAlive());
+        assertEquals("/b", r.path());
+        assertEquals(RequestParser.NEED_MORE, parser.parse(b, n1 + n2, b.length, r));
+    }
+
+    @Test
+    void http10ClosesUnlessKeepAlive() {
+        parse("GET / HTTP/1.0\r\n\r\n");
+        assertFalse(r.keepAlive());
+        parse("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n");
+        assertTrue(r.keepAlive());
+    }
+
+    @Test
+    void bareLineFeedsLeadingEmptyLinesAndAbsoluteFormAreAccepted() {
+        String req = "\r\nGET http://example.com/d/x?y HTTP/1.1\nHost: example.com\n\n";
+        assertEquals(req.length(), parse(req));
+        assertEquals("/d/x", r.path());
+        assertEquals("y", r.query());
+    }
+
+    @Test
+    void bodyIsConsumedWithTheRequest() {
+        String req = "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello";
+        assertEquals(RequestParser.NEED_MORE, parse(req.substring(0, req.length() - 1)));
+        assertEquals(req.length(), parse(req));
+    }
+
+    @Test
+    void unknownMethodParsesButIsNotAllowed() {
+        String req = "DELETE / HTTP/1.1\r\nHost: a\r\n\r\n";
+        assertEquals(req.length(), parse(req));
+        assertFalse(r.methodAllowed);
+    }
+
+    @Test
+    void missingQueryParameterIsNull() {
+        parse("GET /s/a HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertNull(r.queryParameter("limit"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "GET  / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+        "GET / HTTP/1.1 \\r\\nHost: a\\r\\n\\r\\n | 400",
+        "GET / HTTX/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+        "GET / HTTP/2.0\\r\\nHost: a\\r\\n\\r\\n | 505",
+        "GET nothing HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+        "G(T / HTTP/1.1\\r\\n\\r\\n | 400",
+        "GET / HTTP/1.1\\r\\n\\r\\n | 400",
+        "GET / HTTP/1.1\\r\\nHost: a\\r\\nHost: b\\r\\n\\r\\n | 400",
+        "GET / HTTP/1.1\\r\\nHost : a\\r\\n\\r\\n | 400",
+        "GET / HTTP/1.1\\r\\nHost: a\\r\\n folded\\r\\n\\r\\n | 400",
+        "GET / HTTP/1.1\\r\\nHost: a\\rb\\r\\n\\r\\n | 400",
+        "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 3\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\nabc | 400",
+        "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 501",
+        "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1, 2\\r\\n\\r\\n | 400",
+        "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nContent-Length: 2\\r\\n\\r\\n | 400",
+        "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1001\\r\\n\\r\\n | 413",
+        "GET /\u0001 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+    })
+    void badInputGetsTheRightStatus(String raw, int status) {
+        assertEquals(RequestParser.ERROR, parse(raw.replace("\\r", "\r").replace("\\n", "\n")));
+        assertEquals(status, r.errorStatus, r.errorDetail);
+        assertFalse(r.keepAlive);
+    }
+
+    @Test
+    void limits() {
+        assertEquals(RequestParser.ERROR, parse("GET /" + "a".repeat(1100) + " HTTP/1.1\r\n"));
+        assertEquals(414, r.errorStatus);
+        assertEquals(RequestParser.ERROR, parse("GET /" + "a".repeat(1100)));
+        assertEquals(414, r.errorStatus, "no line end yet, but already too long");
+        assertEquals(RequestParser.ERROR, parse("GET / HTTP/1.1\r\nHost: a\r\nX: " + "b".repeat(5000) + "\r\n\r\n"));
+        assertEquals(431, r.errorStatus);
+        assertEquals(RequestParser.ERROR, parse("GET / HTTP/1.1\r\nHost: a\r\nX: " + "b".repeat(5000)));
+        assertEquals(431, r.errorStatus, "incomplete head already past the limit");
+        StringBuilder many = new StringBuilder("GET / HTTP/1.1\r\nHost: a\r\n");
+        for (int i = 0; i < 21; i++) {
+            many.append("X").append(i).append(": v\r\n");
+        }
+        assertEquals(RequestParser.ERROR, parse(many.append("\r\n").toString()));
+        assertEquals(431, r.errorStatus);
+    }
+
+    @Test
+    void percentDecoding() {
+        parse("GET /d/%C3%A9t%C3%A9+x HTTP/1.1\r\nHost: a\r\n\r\n");
+        byte[] dst = new byte[64];
+        int n = r.decodePath(3, dst);
+        assertEquals("été+x", new String(dst, 0, n, StandardCharsets.UTF_8));
+        parse("GET /d/%zz HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertEquals(-1, r.decodePath(3, dst));
+        parse("GET /d/%C3 HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertEquals(-1, r.decodePath(3, dst), "truncated UTF-8");
+        parse("GET /d/%C0%AF HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertEquals(-1, r.decodePath(3, dst), "overlong UTF-8");
+        parse("GET /d/a%2 HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertEquals(-1, r.decodePath(3, dst));
+        parse("GET /s/x?q=a+b%21 HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertEquals("a b!", r.queryParameter("q"));
+    }
+}

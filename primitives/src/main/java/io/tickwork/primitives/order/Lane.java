@@ -1,0 +1,69 @@
+package io.tickwork.primitives.order;
+
+/**
+ * One serial order of tasks: the unit whose tasks run one at a time. A
+ * {@link MultiProducerSerialExecutor} or {@link SingleProducerSerialExecutor} is one lane; a
+ * {@link KeyedSerialExecutor} has one lane per active key. Nodes point to their lane so that the
+ * thread draining them finds the policy and can tell the lane it went idle.
+ *
+ * <p>A plain lane starts a chain by submitting its first node to the pool. A lane of a
+ * {@link LaneDispatcher} (the keyed executor's) instead queues itself, intrusively through
+ * {@link #readyNext}, for one of a few resident workers; {@link #continueAt} is the node to start
+ * from. Both fields belong to whoever currently owns the lane's chain: the producer that started
+ * it, then the queue, then one worker.
+ */
+class Lane {
+    final DrainPolicy policy;
+    /** The node to drain from when this lane is next run; set by the chain's owner. */
+    LinkingRunnable continueAt;
+    /** Next lane in the dispatcher's ready queue. */
+    volatile Lane readyNext;
+
+    Lane(DrainPolicy policy) {
+        this.policy = policy;
+    }
+
+    /**
+     * Starts the chain at {@code head}, whose task this thread owns. If the pool rejects, the
+     * head's task is dropped, whatever was linked behind it runs here, and the rejection is rethrown.
+     */
+    void start(LinkingRunnable head) {
+        try {
+            policy.pool.execute(head);
+        } catch (RuntimeException rejected) { // RejectedExecutionException, or a pool breaking its contract
+            head.dropTask();
+            head.run(); // closes the chain (idle) or drains the tasks linked meanwhile
+            throw rejected;
+        }
+    }
+
+    /**
+     * Called by the drainer when {@code last} has no successor yet, before it tombstones it: a
+     * chance to wait briefly for a producer that is about to link one, which keeps the chain
+     * going instead of paying an idle/restart cycle. Plain lanes do not wait.
+     *
+     * @return the successor if one got linked, else null
+     */
+    LinkingRunnable awaitSuccessor(LinkingRunnable last) {
+        return null;
+    }
+
+    /**
+     * Called by the drainer right after it tombstoned {@code last}, the lane's last node: the lane
+     * has no task queued or running. Plain lanes do nothing; keyed lanes try to retire.
+     */
+    void wentIdle(LinkingRunnable last) {
+    }
+
+    /**
+     * Dispatched lanes: a worker that saw this lane go idle asks to check it later (see
+     * {@link LaneDispatcher}); returns false if a check is already pending with some worker.
+     */
+    boolean markRetirePending() {
+        return false;
+    }
+
+    /** Dispatched lanes: retires the lane if it is still idle; clears the pending mark first. */
+    void retireIfIdle() {
+    }
+}

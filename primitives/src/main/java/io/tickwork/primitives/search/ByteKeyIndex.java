@@ -1,0 +1,640 @@
+package io.tickwork.primitives.search;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * A sorted, immutable index over many byte-string keys (normally UTF-8) stored back to back in one
+ * buffer, searched without creating a {@code String} or any other object per probe. It answers
+ * exact lookup ({@link #find}, with {@link java.util.Arrays#binarySearch}'s contract), lower bound,
+ * and prefix ranges ({@link #lowerBound} .. {@link #prefixEnd}). It is built for the dictionary
+ * server: {@link #writeTo} lays the whole index out in a self-describing binary format and
+ * {@link #wrap} searches such an image in place, zero-copy, e.g. in a slice of a memory-mapped file.
+ *
+ * <p><b>Order.</b> Keys are compared as unsigned bytes, lexicographically (a shorter key that is a
+ * prefix of a longer one sorts first). For UTF-8 this is Unicode code-point order. With
+ * {@code asciiCaseInsensitive}, bytes {@code 'A'..'Z'} compare as {@code 'a'..'z'} (only ASCII is
+ * folded; other bytes, including every byte of a multi-byte UTF-8 sequence, compare unchanged), in
+ * the keys and in the queries. {@link #build} requires the keys in non-decreasing order under the
+ * chosen order and rejects anything else naming the index and both keys. Equal keys (including keys
+ * equal only after folding) are allowed; lookups answer the first of them (lower-bound semantics).
+ * Keys keep their original bytes: {@link #keyString} returns them as given.
+ *
+ * <p><b>How it searches.</b> Beside the offsets, the index stores each key's first 8 bytes
+ * (case-folded when folding) as one big-endian {@code long}, and above that array a static B+ tree
+ * of those longs with 64-byte nodes (8 longs, one cache line). A lookup computes the query's 8-byte
+ * prefix once, descends {@code ceil(log8(n))} nodes comparing 8 longs each (no branch on the data
+ * except the loop), and lands on the first key whose prefix is not smaller. Only keys whose first 8
+ * bytes equal the query's are compared byte by byte (usually one key; a run of keys sharing 8 bytes
+ * is galloped and binary-searched). So a lookup touches about {@code log8(n)} cache lines of the
+ * tree, one line of the prefix array, and the key's offset and bytes only when the prefixes tie.
+ *
+ * <p><b>Cost.</b> {@link #build}: O(total key bytes) time, and the serialized image is
+ * {@code 32 + 8 * ~(8n/7) + 4 * (n + 1) + total key bytes} bytes. {@link #wrap}: O(1), checks the
+ * header and the sizes only (see {@link #verify()} for a full O(bytes) check). Lookups: O(log n)
+ * long comparisons plus O(key length) byte comparisons for ties; no allocation.
+ *
+ * <p><b>Serialized format, version 1</b> (all integers little-endian, offsets relative to the
+ * start of the image):
+ * <pre>
+ *   0  int   magic    0x4B425754 (the bytes "TWBK")
+ *   4  int   version  1
+ *   8  int   flags    bit 0: ASCII case-insensitive; other bits must be 0
+ *  12  int   count    n, number of keys
+ *  16  int   keyBytes total length of all keys
+ *  20  int   levels   number of B+ tree levels including the prefix array (1 + upper levels)
+ *  24  int   treeLongs total longs in all levels (upper levels root first, then the prefix array)
+ *  28  int   reserved 0
+ *  32  long[treeLongs] tree: upper levels root first, each padded to a multiple of 8 with
+ *                      Long.MAX_VALUE, then the prefix array (n entries padded likewise). A prefix is
+ *                      the key's first 8 (folded) bytes big-endian, zero-padded, XOR Long.MIN_VALUE
+ *                      (so signed order equals unsigned byte order); an upper-level entry is the
+ *                      largest value in its child node.
+ *  32+8*treeLongs  int[n + 1] offsets: key i is keyBytes[offsets[i] .. offsets[i + 1])
+ *  then            byte[keyBytes] the keys, back to back, in sorted order
+ * </pre>
+ *
+ * <p><b>Thread safety:</b> immutable; any number of threads may search one instance concurrently
+ * (it reads its buffer with absolute gets only, through a private view). The bytes under a
+ * {@link #wrap}ped buffer must not change while the index is used; if they do, lookups may answer
+ * wrongly or throw {@link IndexOutOfBoundsException}, but never read outside the buffer.
+ */
+public final class ByteKeyIndex {
+
+    /** The bytes "TWBK" read as a little-endian int. */
+    static final int MAGIC = 0x4B425754;
+    static final int VERSION = 1;
+    static final int FLAG_ASCII_CASE_INSENSITIVE = 1;
+    static final int HEADER_SIZE = 32;
+    /** Longs per tree node: 8 longs are one 64-byte cache line. */
+    static final int FANOUT = 8;
+    private static final int LOG_FANOUT = 3;
+    private static final long PAD = Long.MAX_VALUE;
+
+    private final ByteBuffer buf;
+    private final int n;
+    private final boolean fold;
+    private final int keyBytes;
+    /** Byte offset of each tree level in {@link #buf}, root first; the last is the prefix array. */
+    private final int[] levelBase;
+    private final int prefixBase;
+    private final int offsetsBase;
+    private final int keysBase;
+    private final int serializedSize;
+    /** Prefix of the last key, or Long.MIN_VALUE when empty: queries above it need no descent. */
+    private final long lastPrefix;
+
+    private ByteKeyIndex(ByteBuffer image, int n, boolean fold, int keyBytes, int[] levelBase,
+                         int treeLongs) {
+        this.buf = image;
+        this.n = n;
+        this.fold = fold;
+        this.keyBytes = keyBytes;
+        this.levelBase = levelBase;
+        this.prefixBase = levelBase[levelBase.length - 1];
+        this.offsetsBase = HEADER_SIZE + 8 * treeLongs;
+        this.keysBase = offsetsBase + 4 * (n + 1);
+        this.serializedSize = keysBase + keyBytes;
+        this.lastPrefix = n == 0 ? Long.MIN_VALUE : image.getLong(prefixBase + 8 * (n - 1));
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // building, serializing, wrapping
+
+    /**
+     * Builds an index over {@code sortedKeys}, which must be in non-decreasing order under the
+     * chosen comparison (see the class comment). The keys are copied; the list and its arrays may
+     * be reused afterwards.
+     *
+     * @throws IllegalArgumentException if the keys are not sorted (naming the index and both keys),
+     *                                  or the image would exceed 2 GiB
+     * @throws NullPointerException     if the list or a key is null
+     */
+    public static ByteKeyIndex build(List<byte[]> sortedKeys, boolean asciiCaseInsensitive) {
+        int n = sortedKeys.size();
+        long total = 0;
+        byte[] prev = null;
+        for (int i = 0; i < n; i++) {
+            byte[] k = sortedKeys.get(i);
+            if (k == null) {
+                throw new NullPointerException("key " + i + " is null");
+            }
+            if (prev != null && compare(prev, k, asciiCaseInsensitive) > 0) {
+                throw new IllegalArgumentException("keys not sorted"
+                        + (asciiCaseInsensitive ? " (ASCII case-insensitive order)" : " (unsigned byte order)")
+                        + " at index " + i + ": key[" + (i - 1) + "] = " + describe(prev)
+                        + " > key[" + i + "] = " + describe(k));
+            }
+            total += k.length;
+            prev = k;
+        }
+        int[] shape = shape(n);
+        long size = HEADER_SIZE + 8L * shape[1] + 4L * (n + 1) + total;
+        if (size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("index too large: " + size + " bytes (max 2^31-1); "
+                    + n + " keys, " + total + " key bytes");
+        }
+        ByteBuffer image = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
+        image.putInt(0, MAGIC).putInt(4, VERSION)
+                .putInt(8, asciiCaseInsensitive ? FLAG_ASCII_CASE_INSENSITIVE : 0)
+                .putInt(12, n).putInt(16, (int) total).putInt(20, shape[0]).putInt(24, shape[1])
+                .putInt(28, 0);
+        int[] levelBase = levelBases(n, shape[0]);
+        int prefixBase = levelBase[levelBase.length - 1];
+        int offsetsBase = HEADER_SIZE + 8 * shape[1];
+        int keysBase = offsetsBase + 4 * (n + 1);
+        int off = 0;
+        for (int i = 0; i < n; i++) {
+            byte[] k = sortedKeys.get(i);
+            image.putLong(prefixBase + 8 * i, prefix(k, 0, k.length, asciiCaseInsensitive));
+            image.putInt(offsetsBase + 4 * i, off);
+            image.put(keysBase + off, k);
+            off += k.length;
+        }
+        image.putInt(offsetsBase + 4 * n, off);
+        int leafLongs = roundUp(n);
+        for (int i = n; i < leafLongs; i++) {
+            image.putLong(prefixBase + 8 * i, PAD);
+        }
+        // upper levels bottom-up: entry e = the largest value (the last) of node e one level down
+        for (int lv = levelBase.length - 2; lv >= 0; lv--) {
+            int below = levelBase[lv + 1];
+            int belowNodes = levelLongs(levelBase, lv + 1, shape[1]) / FANOUT;
+            int len = roundUp(belowNodes);
+            for (int e = 0; e < len; e++) {
+                long v = e < belowNodes ? image.getLong(below + 8 * (e * FANOUT + FANOUT - 1)) : PAD;
+                image.putLong(levelBase[lv] + 8 * e, v);
+            }
+        }
+        return new ByteKeyIndex(image, n, asciiCaseInsensitive, (int) total, levelBase, shape[1]);
+    }
+
+    /**
+     * Searches a serialized index in place, without copying: {@code serialized}'s bytes from its
+     * position on must start with an image written by {@link #writeTo} (possibly followed by other
+     * data). The buffer's position, limit and byte order are not changed; the index keeps a view of
+     * exactly {@link #serializedSize()} bytes. Heap, direct and memory-mapped buffers all work.
+     *
+     * <p>Checks the header and that the sizes fit the buffer, in O(1); call {@link #verify()} to
+     * also check offsets, order and tree (O(total bytes)) before trusting a file from elsewhere.
+     *
+     * @throws IllegalArgumentException if the header is wrong (naming the field, its value and what
+     *                                  was expected) or the buffer is too short
+     */
+    public static ByteKeyIndex wrap(ByteBuffer serialized) {
+        ByteBuffer b = serialized.slice().order(ByteOrder.LITTLE_ENDIAN);
+        if (b.remaining() < HEADER_SIZE) {
+            throw new IllegalArgumentException("buffer too short for a ByteKeyIndex header: "
+                    + b.remaining() + " bytes remaining, need " + HEADER_SIZE);
+        }
+        int magic = b.getInt(0);
+        if (magic != MAGIC) {
+            throw new IllegalArgumentException(String.format(
+                    "not a ByteKeyIndex: magic 0x%08X, expected 0x%08X (\"TWBK\")", magic, MAGIC));
+        }
+        int version = b.getInt(4);
+        if (version != VERSION) {
+            throw new IllegalArgumentException("unsupported ByteKeyIndex version " + version
+                    + ", this reader understands " + VERSION);
+        }
+        int flags = b.getInt(8);
+        if ((flags & ~FLAG_ASCII_CASE_INSENSITIVE) != 0) {
+            throw new IllegalArgumentException(String.format(
+                    "unknown ByteKeyIndex flags 0x%08X (known: 0x%08X)", flags, FLAG_ASCII_CASE_INSENSITIVE));
+        }
+        int n = b.getInt(12);
+        if (n < 0) {
+            throw new IllegalArgumentException("ByteKeyIndex count must be >= 0: " + n);
+        }
+        int keyBytes = b.getInt(16);
+        if (keyBytes < 0) {
+            throw new IllegalArgumentException("ByteKeyIndex keyBytes must be >= 0: " + keyBytes);
+        }
+        int[] shape = shape(n);
+        if (b.getInt(20) != shape[0]) {
+            throw new IllegalArgumentException("ByteKeyIndex levels " + b.getInt(20) + " inconsistent with count "
+                    + n + ": expected " + shape[0]);
+        }
+        if (b.getInt(24) != shape[1]) {
+            throw new IllegalArgumentException("ByteKeyIndex treeLongs " + b.getInt(24)
+                    + " inconsistent with count " + n + ": expected " + shape[1]);
+        }
+        if (b.getInt(28) != 0) {
+            throw new IllegalArgumentException("ByteKeyIndex reserved field must be 0: " + b.getInt(28));
+        }
+        long size = HEADER_SIZE + 8L * shape[1] + 4L * (n + 1) + keyBytes;
+        if (size > b.remaining()) {
+            throw new IllegalArgumentException("buffer too short for ByteKeyIndex of " + n + " keys and "
+                    + keyBytes + " key bytes: need " + size + " bytes, " + b.remaining() + " remaining");
+        }
+        ByteBuffer image = b.limit((int) size).slice().order(ByteOrder.LITTLE_ENDIAN);
+        int offsetsBase = HEADER_SIZE + 8 * shape[1];
+        int last = image.getInt(offsetsBase + 4 * n);
+        if (last != keyBytes || image.getInt(offsetsBase) != 0) {
+            throw new IllegalArgumentException("ByteKeyIndex offsets inconsistent: offsets[0] = "
+                    + image.getInt(offsetsBase) + " (expected 0), offsets[" + n + "] = " + last
+                    + " (expected keyBytes = " + keyBytes + ")");
+        }
+        return new ByteKeyIndex(image, n, (flags & FLAG_ASCII_CASE_INSENSITIVE) != 0, keyBytes,
+                levelBases(n, shape[0]), shape[1]);
+    }
+
+    /**
+     * Checks everything {@link #wrap} does not: offsets non-decreasing and inside the key bytes,
+     * keys sorted, stored prefixes and tree levels consistent with the keys. O(total bytes).
+     *
+     * @return this, for chaining after {@code wrap}
+     * @throws IllegalArgumentException naming the first inconsistency found
+     */
+    public ByteKeyIndex verify() {
+        int prevOff = 0;
+        for (int i = 0; i <= n; i++) {
+            int o = offsetAt(i);
+            if (o < prevOff || o > keyBytes) {
+                throw new IllegalArgumentException("ByteKeyIndex offsets[" + i + "] = " + o
+                        + " outside [" + prevOff + ", " + keyBytes + "]");
+            }
+            prevOff = o;
+        }
+        byte[] prev = null;
+        for (int i = 0; i < n; i++) {
+            byte[] k = new byte[keyLength(i)];
+            copyKey(i, k, 0);
+            if (prev != null && compare(prev, k, fold) > 0) {
+                throw new IllegalArgumentException("ByteKeyIndex keys not sorted at index " + i + ": "
+                        + describe(prev) + " > " + describe(k));
+            }
+            long p = prefix(k, 0, k.length, fold);
+            if (buf.getLong(prefixBase + 8 * i) != p) {
+                throw new IllegalArgumentException("ByteKeyIndex prefix " + i + " does not match key " + describe(k));
+            }
+            prev = k;
+        }
+        ByteKeyIndex rebuilt = rebuildTree();
+        for (int i = 0; i < serializedSize; i++) {
+            if (rebuilt.buf.get(i) != buf.get(i)) {
+                throw new IllegalArgumentException("ByteKeyIndex image differs from a rebuild at byte " + i);
+            }
+        }
+        return this;
+    }
+
+    private ByteKeyIndex rebuildTree() {
+        java.util.ArrayList<byte[]> keys = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            byte[] k = new byte[keyLength(i)];
+            copyKey(i, k, 0);
+            keys.add(k);
+        }
+        return build(keys, fold);
+    }
+
+    /** Bytes {@link #writeTo} writes. */
+    public int serializedSize() {
+        return serializedSize;
+    }
+
+    /**
+     * Writes the serialized image (format in the class comment) at {@code dst}'s position and
+     * advances the position by {@link #serializedSize()}; {@code dst}'s byte order is irrelevant.
+     *
+     * @throws java.nio.BufferOverflowException if fewer bytes remain
+     */
+    public void writeTo(ByteBuffer dst) {
+        dst.put(buf.duplicate().clear().limit(serializedSize));
+    }
+
+    /** The serialized image as a new array. */
+    public byte[] toByteArray() {
+        byte[] out = new byte[serializedSize];
+        buf.duplicate().clear().get(out);
+        return out;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // queries
+
+    /** Number of keys. */
+    public int size() {
+        return n;
+    }
+
+    /** Whether ASCII letters compare case-insensitively. */
+    public boolean asciiCaseInsensitive() {
+        return fold;
+    }
+
+    /**
+     * Exact lookup of {@code key[off .. off+len)}, with {@link java.util.Arrays#binarySearch}'s
+     * contract: the index of a key equal to the query (the first one if several are equal), or
+     * {@code -(insertion point) - 1}, the insertion point being the index of the first greater key
+     * ({@link #size()} if none). No allocation.
+     */
+    public int find(byte[] key, int off, int len) {
+        java.util.Objects.checkFromIndexSize(off, len, key.length);
+        return search(key, off, len);
+    }
+
+    /** {@link #find(byte[], int, int)} over the whole array. */
+    public int find(byte[] key) {
+        return search(key, 0, key.length);
+    }
+
+    /** Index of the first key not less than {@code key[off .. off+len)}; {@link #size()} if none. */
+    public int lowerBound(byte[] key, int off, int len) {
+        java.util.Objects.checkFromIndexSize(off, len, key.length);
+        int r = search(key, off, len);
+        return r >= 0 ? r : -r - 1;
+    }
+
+    /**
+     * One past the last key starting with {@code prefix[off .. off+len)}: the keys with that prefix
+     * are exactly the indexes {@code lowerBound(prefix) .. prefixEnd(prefix) - 1} (an empty range
+     * when the two are equal). An empty prefix ends at {@link #size()}.
+     */
+    public int prefixEnd(byte[] prefix, int off, int len) {
+        java.util.Objects.checkFromIndexSize(off, len, prefix.length);
+        if (n == 0) {
+            return 0;
+        }
+        if (len == 0) {
+            return n;
+        }
+        long q = prefix(prefix, off, len, fold);
+        if (len < 8) {
+            // every key starting with the prefix has its 8-byte prefix in [q, q | low bits]
+            long max = q | (-1L >>> (8 * len));
+            return max == Long.MAX_VALUE ? n : lowerBoundPrefix(max + 1);
+        }
+        int i = lowerBoundPrefix(q);
+        if (i == n || prefixAt(i) != q) {
+            return i;
+        }
+        int hi = runEnd(i, q);
+        int lo = i;
+        while (lo < hi) { // first key in the run whose first len bytes are greater than the prefix
+            int mid = (lo + hi) >>> 1;
+            if (compareKey(mid, prefix, off, len, true) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * The range of keys starting with {@code prefix[off .. off+len)}, packed as
+     * {@code (long) first << 32 | end} (end exclusive; empty if {@code first == end}).
+     */
+    public long prefixRange(byte[] prefix, int off, int len) {
+        int first = lowerBound(prefix, off, len);
+        int end = prefixEnd(prefix, off, len);
+        return (long) first << 32 | end;
+    }
+
+    /** Length in bytes of key {@code i}. */
+    public int keyLength(int i) {
+        java.util.Objects.checkIndex(i, n);
+        return offsetAt(i + 1) - offsetAt(i);
+    }
+
+    /**
+     * Byte offset of key {@code i} inside the serialized image (the view {@link #wrap} keeps), for
+     * callers that send key bytes straight from a mapped file.
+     */
+    public int keyPosition(int i) {
+        java.util.Objects.checkIndex(i, n);
+        return keysBase + offsetAt(i);
+    }
+
+    /**
+     * Copies key {@code i}'s original bytes into {@code dst} at {@code dstOff}.
+     *
+     * @return the number of bytes copied, {@link #keyLength(int)}
+     */
+    public int copyKey(int i, byte[] dst, int dstOff) {
+        int len = keyLength(i);
+        buf.get(keysBase + offsetAt(i), dst, dstOff, len);
+        return len;
+    }
+
+    /** Key {@code i} decoded as UTF-8 (allocates; for display and tests, not for searching). */
+    public String keyString(int i) {
+        byte[] k = new byte[keyLength(i)];
+        copyKey(i, k, 0);
+        return new String(k, StandardCharsets.UTF_8);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // search internals
+
+    private int search(byte[] key, int off, int len) {
+        if (n == 0) {
+            return -1;
+        }
+        long q = prefix(key, off, len, fold);
+        int i = lowerBoundPrefix(q);
+        if (i == n || prefixAt(i) != q) {
+            return -i - 1;
+        }
+        int c = compareKey(i, key, off, len, false);
+        if (c >= 0) {
+            return c == 0 ? i : -i - 1;
+        }
+        // key i shares the 8-byte prefix but is smaller: binary search the rest of the run
+        int lo = i + 1;
+        int hi = runEnd(i, q);
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compareKey(mid, key, off, len, false) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if (lo < n && prefixAt(lo) == q && compareKey(lo, key, off, len, false) == 0) {
+            return lo;
+        }
+        return -lo - 1;
+    }
+
+    /** First index whose stored prefix is >= q, or n; descends the B+ tree. */
+    private int lowerBoundPrefix(long q) {
+        if (q > lastPrefix) {
+            return n;
+        }
+        // q <= the last real prefix, so the first entry >= q is real at every level
+        int e = 0;
+        final ByteBuffer b = buf;
+        for (int base : levelBase) {
+            int node = base + (e << (LOG_FANOUT + 3));
+            int cnt = 0;
+            for (int j = 0; j < FANOUT; j++) {
+                cnt += b.getLong(node + (j << 3)) < q ? 1 : 0;
+            }
+            e = (e << LOG_FANOUT) + cnt;
+        }
+        return e;
+    }
+
+    /** First index after i (whose prefix is q) with a different prefix, or n: gallop then bisect. */
+    private int runEnd(int i, long q) {
+        int good = i;
+        long probe = i + 1L;
+        int step = 1;
+        while (probe < n && prefixAt((int) probe) == q) {
+            good = (int) probe;
+            step <<= 1;
+            probe = (long) good + step;
+        }
+        int lo = good + 1;
+        int hi = (int) Math.min(probe, n);
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (prefixAt(mid) == q) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * Compares key i with {@code q[off .. off+len)}; with {@code truncate}, only key i's first len
+     * bytes (0 means key i starts with the query). Callers know the 8-byte prefixes are equal, so
+     * the first min(8, both lengths) bytes are equal and skipped.
+     */
+    private int compareKey(int i, byte[] q, int off, int len, boolean truncate) {
+        int start = offsetAt(i);
+        int klen = offsetAt(i + 1) - start;
+        if (truncate && klen > len) {
+            klen = len;
+        }
+        int m = Math.min(klen, len);
+        int p = keysBase + start;
+        final ByteBuffer b = buf;
+        if (fold) {
+            for (int j = Math.min(8, m); j < m; j++) {
+                int x = foldByte(b.get(p + j) & 0xFF);
+                int y = foldByte(q[off + j] & 0xFF);
+                if (x != y) {
+                    return x - y;
+                }
+            }
+        } else {
+            for (int j = Math.min(8, m); j < m; j++) {
+                int x = b.get(p + j) & 0xFF;
+                int y = q[off + j] & 0xFF;
+                if (x != y) {
+                    return x - y;
+                }
+            }
+        }
+        return klen - len;
+    }
+
+    private long prefixAt(int i) {
+        return buf.getLong(prefixBase + (i << 3));
+    }
+
+    private int offsetAt(int i) {
+        return buf.getInt(offsetsBase + (i << 2));
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // shared helpers (package-private for tests)
+
+    /** First 8 (folded) bytes big-endian, zero padded, sign-flipped so signed order = byte order. */
+    static long prefix(byte[] k, int off, int len, boolean fold) {
+        long p = 0;
+        int m = Math.min(8, len);
+        if (fold) {
+            for (int j = 0; j < m; j++) {
+                p = (p << 8) | foldByte(k[off + j] & 0xFF);
+            }
+        } else {
+            for (int j = 0; j < m; j++) {
+                p = (p << 8) | (k[off + j] & 0xFF);
+            }
+        }
+        if (m < 8) {
+            p <<= 8 * (8 - m);
+        }
+        return p ^ Long.MIN_VALUE;
+    }
+
+    static int foldByte(int b) {
+        return (char) (b - 'A') < 26 ? b | 0x20 : b;
+    }
+
+    /** The index order: unsigned bytes, optionally ASCII-folded, shorter prefix first. */
+    static int compare(byte[] a, byte[] b, boolean fold) {
+        int m = Math.min(a.length, b.length);
+        for (int j = 0; j < m; j++) {
+            int x = a[j] & 0xFF;
+            int y = b[j] & 0xFF;
+            if (fold) {
+                x = foldByte(x);
+                y = foldByte(y);
+            }
+            if (x != y) {
+                return x - y;
+            }
+        }
+        return a.length - b.length;
+    }
+
+    private static String describe(byte[] k) {
+        StringBuilder sb = new StringBuilder();
+        sb.append('"').append(new String(k, 0, Math.min(k.length, 64), StandardCharsets.UTF_8)
+                .replace("\"", "\\\"")).append(k.length > 64 ? "...\"" : "\"");
+        sb.append(" (").append(k.length).append(" bytes)");
+        return sb.toString();
+    }
+
+    private static int roundUp(int x) {
+        return (x + FANOUT - 1) & -FANOUT;
+    }
+
+    /** {levels, treeLongs} for n keys: the padded prefix array plus upper levels up to one node. */
+    static int[] shape(int n) {
+        int len = Math.max(FANOUT, roundUp(n));
+        int levels = 1;
+        long total = len;
+        while (len > FANOUT) {
+            len = roundUp(len / FANOUT);
+            levels++;
+            total += len;
+        }
+        if (total > (Integer.MAX_VALUE - HEADER_SIZE) / 8) {
+            throw new IllegalArgumentException("too many keys for a ByteKeyIndex: " + n);
+        }
+        return new int[] {levels, (int) total};
+    }
+
+    /** Byte offset of each level, root first; the last level is the prefix array. */
+    private static int[] levelBases(int n, int levels) {
+        int[] lengths = new int[levels];
+        int len = Math.max(FANOUT, roundUp(n));
+        for (int lv = levels - 1; lv >= 0; lv--) {
+            lengths[lv] = len;
+            len = roundUp(len / FANOUT);
+        }
+        int[] base = new int[levels];
+        int at = HEADER_SIZE;
+        for (int lv = 0; lv < levels; lv++) {
+            base[lv] = at;
+            at += 8 * lengths[lv];
+        }
+        return base;
+    }
+
+    private static int levelLongs(int[] levelBase, int lv, int treeLongs) {
+        int end = lv + 1 < levelBase.length ? levelBase[lv + 1] : HEADER_SIZE + 8 * treeLongs;
+        return (end - levelBase[lv]) / 8;
+    }
+}

@@ -1,0 +1,367 @@
+package io.tickwork.primitives.order;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** One test per documented guarantee, for every variant, on the pools users run them on. */
+class SerialGuaranteesTest {
+    private static final long AWAIT_SECONDS = 60;
+
+    static Stream<Arguments> variantsOnPools() {
+        List<Arguments> all = new ArrayList<>();
+        for (Variant v : Variant.values()) {
+            all.add(Arguments.of(v, "threadPool(4)", (IntFunction<ExecutorService>) Pools::threadPool));
+            all.add(Arguments.of(v, "forkJoin(4)", (IntFunction<ExecutorService>) Pools::forkJoin));
+        }
+        return all.stream();
+    }
+
+    /**
+     * FIFO per key and happens-before between consecutive tasks: each key's log is a plain
+     * ArrayList written by whichever pool thread runs the task; it must read 0..n-1 at the end.
+     */
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("variantsOnPools")
+    void tasksOfAKeyRunInSubmissionOrderAndSeeTheirPredecessorsWrites(
+            Variant variant, String poolName, IntFunction<ExecutorService> pools) throws Exception {
+        ExecutorService pool = pools.apply(4);
+        int keys = 8;
+        int perKey = 20_000;
+        List<List<Integer>> logs = new ArrayList<>();
+        for (int k = 0; k < keys; k++) {
+            logs.add(new ArrayList<>()); // deliberately not thread safe
+        }
+        CountDownLatch done = new CountDownLatch(keys * perKey);
+        Variant.Target target = variant.create(pool, 7, null); // small budget: many hand-offs between threads
+        for (int i = 0; i < perKey; i++) {
+            for (int k = 0; k < keys; k++) {
+                List<Integer> log = logs.get(k);
+                int seq = i;
+                target.execute(k, () -> {
+                    log.add(seq);
+                    done.countDown();
+                });
+            }
+        }
+        assertTrue(done.await(AWAIT_SECONDS, TimeUnit.SECONDS), "tasks did not finish");
+        Pools.shutdownAndAwait(pool); // also orders the logs' last writes before the reads below
+        for (int k = 0; k < keys; k++) {
+            List<Integer> log = logs.get(k);
+            assertEquals(perKey, log.size(), "key " + k);
+            for (int i = 0; i < perKey; i++) {
+                assertEquals(i, log.get(i), "key " + k + " position " + i);
+            }
+        }
+    }
+
+    /** Mutual exclusion per key while different keys do run in parallel. */
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("variantsOnPools")
+    void tasksOfAKeyNeverOverlap(Variant variant, String poolName, IntFunction<ExecutorService> pools) throws Exception {
+        ExecutorService pool = pools.apply(4);
+        int keys = 4;
+        int perKey = 20_000;
+        AtomicInteger[] inFlight = new AtomicInteger[keys];
+        for (int k = 0; k < keys; k++) {
+            inFlight[k] = new AtomicInteger();
+        }
+        AtomicInteger overlaps = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(keys * perKey);
+        Variant.Target target = variant.create(pool, 3, null);
+        for (int i = 0; i < perKey; i++) {
+            for (int k = 0; k < keys; k++) {
+                AtomicInteger mine = inFlight[k];
+                target.execute(k, () -> {
+                    if (mine.incrementAndGet() != 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    Thread.onSpinWait();
+                    mine.decrementAndGet();
+                    done.countDown();
+                });
+            }
+        }
+        assertTrue(done.await(AWAIT_SECONDS, TimeUnit.SECONDS), "tasks did not finish");
+        Pools.shutdownAndAwait(pool);
+        assertEquals(0, overlaps.get(), "overlapping runs of one key");
+    }
+
+    /** Defect 1: a chain of 1,000,000 linked tasks drains in one frame, no StackOverflowError. */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void aMillionLinkedTasksDrainWithoutGrowingTheStack(Variant variant) throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        // budget larger than the chain: one pool thread drains all of it in one run() call
+        Variant.Target target = variant.create(pool, Integer.MAX_VALUE, (t, e) -> failure.compareAndSet(null, e));
+        CountDownLatch gate = new CountDownLatch(1);
+        int chain = 1_000_000;
+        int[] ran = {0}; // plain: the executor's happens-before makes this safe
+        int[] outOfOrder = {0};
+        AtomicInteger maxDepth = new AtomicInteger();
+        target.execute(0, () -> awaitUninterruptibly(gate)); // holds the drainer so the rest links
+        for (int i = 0; i < chain; i++) {
+            int seq = i;
+            target.execute(0, () -> {
+                if (ran[0]++ != seq) {
+                    outOfOrder[0]++;
+                }
+                if (seq % 100_000 == 0) {
+                    maxDepth.accumulateAndGet(Thread.currentThread().getStackTrace().length, Math::max);
+                }
+            });
+        }
+        gate.countDown();
+        Pools.shutdownAndAwait(pool);
+        assertNull(failure.get(), () -> "a task failed: " + failure.get());
+        assertEquals(chain, ran[0]);
+        assertEquals(0, outOfOrder[0]);
+        assertTrue(maxDepth.get() < 64, "stack depth grew with the chain: " + maxDepth.get());
+    }
+
+    /**
+     * Defect 2: a throwing task is reported to the handler and the next task runs; a throwing
+     * handler does not stall the key either.
+     */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void aThrowingTaskIsReportedAndTheNextTaskRuns(Variant variant) throws Exception {
+        ExecutorService pool = Pools.threadPool(2);
+        List<Throwable> reported = Collections.synchronizedList(new ArrayList<>());
+        Variant.Target target = variant.create(pool, 16, (thread, e) -> {
+            reported.add(e);
+            throw new IllegalStateException("handler fails too");
+        });
+        RuntimeException boom = new RuntimeException("boom");
+        CountDownLatch after = new CountDownLatch(2);
+        target.execute(1, () -> {
+            throw boom;
+        });
+        target.execute(1, after::countDown);
+        target.execute(1, () -> {
+            throw new AssertionError("an Error is reported too");
+        });
+        target.execute(1, after::countDown);
+        assertTrue(after.await(AWAIT_SECONDS, TimeUnit.SECONDS), "the key stalled after a failure");
+        Pools.shutdownAndAwait(pool);
+        assertEquals(2, reported.size());
+        assertSame(boom, reported.get(0));
+        assertTrue(reported.get(1) instanceof AssertionError);
+    }
+
+    /** Default handler: the running thread's uncaught-exception handler. */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void failuresGoToTheThreadsUncaughtExceptionHandlerByDefault(Variant variant) throws Exception {
+        AtomicReference<Throwable> seen = new AtomicReference<>();
+        ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "order-test");
+            t.setUncaughtExceptionHandler((thread, e) -> seen.set(e));
+            return t;
+        });
+        Variant.Target target = variant.create(pool);
+        RuntimeException boom = new RuntimeException("boom");
+        CountDownLatch next = new CountDownLatch(1);
+        target.execute(5, () -> {
+            throw boom;
+        });
+        target.execute(5, next::countDown);
+        assertTrue(next.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+        Pools.shutdownAndAwait(pool);
+        assertSame(boom, seen.get());
+    }
+
+    /**
+     * Defect 4, fairness: on a one-thread pool, a key with a long backlog runs exactly
+     * {@code budget} tasks in a row, then another key's task gets the thread.
+     */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void aBusyKeyYieldsThePoolAfterItsBudget(Variant variant) throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        int budget = 10;
+        Variant.Target target = variant.create(pool, budget, null);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(101);
+        target.execute(1, () -> {
+            awaitUninterruptibly(gate);
+            log.add("busy");
+            done.countDown();
+        });
+        for (int i = 1; i < 100; i++) {
+            target.execute(1, () -> {
+                log.add("busy");
+                done.countDown();
+            });
+        }
+        target.execute(2, () -> {
+            log.add("other");
+            done.countDown();
+        });
+        gate.countDown();
+        // not shut down before the end: a hand-off to a shut-down pool drains inline instead
+        assertTrue(done.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+        Pools.shutdownAndAwait(pool);
+        assertEquals(101, log.size());
+        assertEquals(budget, log.indexOf("other"), "the other key waited for more than the budget: " + log);
+    }
+
+    @Test
+    void budgetMustBePositive() {
+        Executor direct = Runnable::run;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new MultiProducerSerialExecutor(direct, 0, null));
+        assertEquals("budget must be >= 1: 0", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new SingleProducerSerialExecutor(direct, -3, null));
+        assertThrows(IllegalArgumentException.class, () -> new KeyedSerialExecutor<String>(direct, 0, null));
+        IllegalArgumentException w = assertThrows(IllegalArgumentException.class,
+                () -> new KeyedSerialExecutor<String>(direct, 1, null, 0));
+        assertEquals("workers must be >= 1: 0", w.getMessage());
+        assertThrows(NullPointerException.class, () -> new MultiProducerSerialExecutor(null));
+        assertThrows(NullPointerException.class, () -> new MultiProducerSerialExecutor(direct).execute(null));
+        assertThrows(NullPointerException.class, () -> new KeyedSerialExecutor<String>(direct).execute(null, () -> { }));
+    }
+
+    private interface Executor extends java.util.concurrent.Executor {
+    }
+
+    /**
+     * Defect 4, rejection: the caller learns of it, the task never runs, and the key is not
+     * stuck: a later submission runs, and so do later ones, in order.
+     */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void aRejectedSubmissionIsReportedAndTheKeyStaysUsable(Variant variant) {
+        Pools.Manual pool = new Pools.Manual();
+        Variant.Target target = variant.create(pool);
+        List<String> log = new ArrayList<>();
+        pool.rejecting.set(true);
+        assertThrows(RejectedExecutionException.class, () -> target.execute(9, () -> log.add("rejected")));
+        if (target.liveKeys() >= 0) {
+            assertEquals(0, target.liveKeys(), "a rejected key must not stay registered");
+        }
+        pool.rejecting.set(false);
+        target.execute(9, () -> log.add("a"));
+        target.execute(9, () -> log.add("b"));
+        pool.runAll();
+        assertEquals(List.of("a", "b"), log);
+        if (target.liveKeys() >= 0) {
+            assertEquals(0, target.liveKeys(), "idle key still registered");
+        }
+    }
+
+    /**
+     * Rejection racing with another producer: a task linked behind the rejected one (its
+     * {@code execute} returned normally) is not lost; it runs, on the thread that saw the rejection.
+     */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void tasksLinkedBehindARejectedOneStillRun(Variant variant) {
+        Pools.Manual pool = new Pools.Manual();
+        Variant.Target target = variant.create(pool);
+        List<String> log = new ArrayList<>();
+        pool.rejecting.set(true);
+        // while the pool is deciding to reject "first", "second" gets linked behind it
+        pool.beforeReject = () -> target.execute(3, () -> log.add("second"));
+        assertThrows(RejectedExecutionException.class, () -> target.execute(3, () -> log.add("first")));
+        assertEquals(List.of("second"), log);
+        pool.rejecting.set(false);
+        target.execute(3, () -> log.add("third"));
+        pool.runAll();
+        assertEquals(List.of("second", "third"), log);
+    }
+
+    /** A rejected fairness hand-off keeps draining on the current thread: accepted work is never dropped. */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void aRejectedHandOffKeepsDrainingInline(Variant variant) {
+        Pools.Manual pool = new Pools.Manual();
+        Variant.Target target = variant.create(pool, 2, null);
+        List<Integer> log = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            int seq = i;
+            target.execute(4, () -> log.add(seq));
+        }
+        Runnable drainer = pool.take();
+        assertNull(pool.take(), "one submission for a burst");
+        pool.rejecting.set(true);
+        drainer.run();
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6), log);
+        if (target.liveKeys() >= 0) {
+            assertEquals(0, target.liveKeys());
+        }
+    }
+
+    /** The last-run task (and what it captured) is unreachable from the executor once it ran. */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void aFinishedTaskIsNotRetained(Variant variant) throws Exception {
+        Pools.Manual pool = new Pools.Manual();
+        Variant.Target target = variant.create(pool);
+        WeakReference<Object> captured = submitTaskCapturing(target);
+        pool.runAll();
+        for (int i = 0; i < 50 && captured.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10); // gives the collector time; not waiting for a result of ours
+        }
+        assertNull(captured.get(), "the executor still retains the last task's captures");
+        java.lang.ref.Reference.reachabilityFence(target);
+    }
+
+    private static WeakReference<Object> submitTaskCapturing(Variant.Target target) {
+        Object payload = new byte[1 << 16];
+        int[] sink = {0};
+        target.execute(11, () -> sink[0] += payload.hashCode());
+        return new WeakReference<>(payload);
+    }
+
+    /** Idle keys are removed: after a burst over many keys drains, the keyed executor holds none. */
+    @Test
+    void idleKeysAreRemoved() throws Exception {
+        ExecutorService pool = Pools.threadPool(2);
+        KeyedSerialExecutor<Integer> keyed = new KeyedSerialExecutor<>(pool);
+        CountDownLatch done = new CountDownLatch(100_000);
+        for (int i = 0; i < 100_000; i++) {
+            keyed.execute(i % 10_000, done::countDown);
+        }
+        assertTrue(done.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+        Pools.shutdownAndAwait(pool); // the drainers retire lanes after their last task returns
+        assertEquals(0, keyed.activeKeys());
+        assertFalse(keyed.activeKeys() > 0);
+    }
+
+    static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            if (!latch.await(AWAIT_SECONDS, TimeUnit.SECONDS)) {
+                throw new AssertionError("gate never opened");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}
