@@ -33,9 +33,6 @@ import java.util.function.Consumer;
 final class RbTreeTimer<T> implements TimerQueue<T> {
 
     private static final int NIL = 0;
-    private static final byte FREE = 0;
-    private static final byte IN_TREE = 1;
-    private static final byte DEFERRED = 2;
 
     /** Record layout in {@link #nodes}: node {@code x} starts at {@code x << 3}. */
     private static final int KEY = 0;
@@ -54,14 +51,19 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
     private int freeNodeTop;
     private int nodeHighWater = 1;
 
-    // timers, indexed by id >= 1 (0 is NIL as a list link)
+    /**
+     * Timer records, timer {@code e >= 1} at {@code e << 2} (0 is NIL as a list link): deadline,
+     * next and previous timer of its node's FIFO, and generation (high 32 bits) with owning node
+     * (low 32 bits; NIL while deferred). One record so expiring a timer touches one line here and
+     * one in {@link #payload}, not one per field. A timer is free when its payload is null.
+     */
+    private long[] timers;
+    private static final int T_DEADLINE = 0;
+    private static final int T_NEXT = 1;
+    private static final int T_PREV = 2;
+    private static final int T_META = 3;
+    private static final long OWNER_MASK = 0xFFFF_FFFFL;
     private Object[] payload;
-    private int[] gen;
-    private byte[] state;
-    private long[] deadline;
-    private int[] owner;
-    private int[] next;
-    private int[] prev;
     private int[] freeIds;
     private int freeTop;
     private int highWater = 1;
@@ -79,13 +81,8 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         int cap = 64;
         nodes = new long[cap << 3];
         freeNodes = new int[cap];
+        timers = new long[cap << 2];
         payload = new Object[cap];
-        gen = new int[cap];
-        state = new byte[cap];
-        deadline = new long[cap];
-        owner = new int[cap];
-        next = new int[cap];
-        prev = new int[cap];
         freeIds = new int[cap];
     }
 
@@ -129,21 +126,33 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         nodes[i] = red ? nodes[i] | RED : nodes[i] & ~RED;
     }
 
+    private int owner(int e) {
+        return (int) timers[(e << 2) + T_META];
+    }
+
+    private void setOwner(int e, int z) {
+        int i = (e << 2) + T_META;
+        timers[i] = (timers[i] & ~OWNER_MASK) | z;
+    }
+
+    private int gen(int e) {
+        return (int) (timers[(e << 2) + T_META] >>> 32);
+    }
+
+    private int next(int e) {
+        return (int) timers[(e << 2) + T_NEXT];
+    }
+
     // ---- pools ----
 
     private int allocateTimer() {
         if (freeTop > 0) {
             return freeIds[--freeTop];
         }
-        if (highWater == gen.length) {
-            int cap = gen.length * 2;
+        if (highWater == payload.length) {
+            int cap = payload.length * 2;
+            timers = Arrays.copyOf(timers, cap << 2);
             payload = Arrays.copyOf(payload, cap);
-            gen = Arrays.copyOf(gen, cap);
-            state = Arrays.copyOf(state, cap);
-            deadline = Arrays.copyOf(deadline, cap);
-            owner = Arrays.copyOf(owner, cap);
-            next = Arrays.copyOf(next, cap);
-            prev = Arrays.copyOf(prev, cap);
             freeIds = Arrays.copyOf(freeIds, cap);
         }
         return highWater++;
@@ -153,8 +162,7 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
     private T freeTimer(int e) {
         T p = (T) payload[e];
         payload[e] = null;
-        state[e] = FREE;
-        gen[e]++;
+        timers[(e << 2) + T_META] += 1L << 32; // generation++: old handles stop matching
         freeIds[freeTop++] = e;
         size--;
         return p;
@@ -185,32 +193,36 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
     private void append(int z, int e) {
         int b = z << 3;
         int t = (int) nodes[b + TAIL];
-        owner[e] = z;
-        next[e] = NIL;
-        prev[e] = t;
+        long[] tr = timers;
+        int r = e << 2;
+        tr[r + T_META] = (tr[r + T_META] & ~OWNER_MASK) | z;
+        tr[r + T_NEXT] = NIL;
+        tr[r + T_PREV] = t;
         if (t == NIL) {
             nodes[b + HEAD] = e;
         } else {
-            next[t] = e;
+            tr[(t << 2) + T_NEXT] = e;
         }
         nodes[b + TAIL] = e;
     }
 
     /** Unlinks timer {@code e} from its node; if that empties the node, the node leaves the tree. */
     private void unlink(int e) {
-        int z = owner[e];
+        long[] tr = timers;
+        int r = e << 2;
+        int z = (int) tr[r + T_META];
         int b = z << 3;
-        int n = next[e];
-        int p = prev[e];
+        int n = (int) tr[r + T_NEXT];
+        int p = (int) tr[r + T_PREV];
         if (p == NIL) {
             nodes[b + HEAD] = n;
         } else {
-            next[p] = n;
+            tr[(p << 2) + T_NEXT] = n;
         }
         if (n == NIL) {
             nodes[b + TAIL] = p;
         } else {
-            prev[n] = p;
+            tr[(n << 2) + T_PREV] = p;
         }
         if (nodes[b + HEAD] == NIL) {
             if (z == first) {
@@ -230,9 +242,9 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         }
         int e = allocateTimer();
         this.payload[e] = payload;
-        this.deadline[e] = deadline;
+        timers[(e << 2) + T_DEADLINE] = deadline;
         size++;
-        long handle = ((long) gen[e] << 32) | e;
+        long handle = ((long) gen(e) << 32) | e;
         if (expiring && deadline <= expiringNow) {
             // the running expire would hand it out at once (and a self-rescheduling timer would
             // loop); it joins the tree when expire returns
@@ -240,7 +252,7 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
                 deferred = Arrays.copyOf(deferred, deferredCount * 2);
             }
             deferred[deferredCount++] = handle;
-            state[e] = DEFERRED;
+            setOwner(e, NIL);
         } else {
             insert(e, deadline);
         }
@@ -250,10 +262,10 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
     @Override
     public boolean cancel(long handle) {
         int e = (int) handle;
-        if (e < 1 || e >= highWater || gen[e] != (int) (handle >>> 32) || state[e] == FREE) {
+        if (e < 1 || e >= highWater || gen(e) != (int) (handle >>> 32) || payload[e] == null) {
             return false;
         }
-        if (state[e] == IN_TREE) {
+        if (owner(e) != NIL) { // else deferred: flushDeferred skips it, its generation moved on
             unlink(e);
         }
         freeTimer(e);
@@ -294,8 +306,8 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         for (int i = 0; i < deferredCount; i++) {
             long h = deferred[i];
             int e = (int) h;
-            if (gen[e] == (int) (h >>> 32) && state[e] == DEFERRED) {
-                insert(e, deadline[e]);
+            if (gen(e) == (int) (h >>> 32) && payload[e] != null) {
+                insert(e, timers[(e << 2) + T_DEADLINE]);
             }
         }
         deferredCount = 0;
@@ -335,7 +347,6 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
 
     /** Appends timer {@code e} to the node of deadline {@code k}, adding the node if there is none. */
     private void insert(int e, long k) {
-        state[e] = IN_TREE;
         int y = NIL;
         int x = root;
         boolean goLeft = false;
@@ -591,8 +602,8 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         if (e == NIL) {
             throw new AssertionError("node " + n + " without timers");
         }
-        for (; e != NIL; e = next[e]) {
-            if (owner[e] != n || deadline[e] != key(n) || state[e] != IN_TREE) {
+        for (; e != NIL; e = next(e)) {
+            if (owner(e) != n || timers[(e << 2) + T_DEADLINE] != key(n) || payload[e] == null) {
                 throw new AssertionError("timer " + e + " misfiled under node " + n);
             }
         }
