@@ -5,7 +5,8 @@ import java.util.function.Consumer;
 
 /**
  * A hashed timing wheel whose slots are {@link LinkedArrayList}s of handles sharing one chunk pool
- * ({@link TimerKind#WHEEL_LINKED_ARRAY}); the fastest variant, and the default to pick.
+ * ({@link TimerKind#WHEEL_LINKED_ARRAY}); the default to pick: close to the ring's expiry speed
+ * without its sizing decision or fixed footprint.
  *
  * <p><b>Algorithm:</b> Varghese &amp; Lauck's hashed wheel (scheme 4), see {@link WheelTimer}: one
  * slot per tick over one revolution, a bitmap of non-empty slots, far deadlines in a heap. A slot
