@@ -20,7 +20,9 @@ import java.util.function.Consumer;
  *
  * <p><b>Caveats:</b> cancel leaves a tombstone (the handle's generation no longer matches) that
  * costs a read when its tick drains, unless the cancelled timer was the last one added to its slot,
- * in which case it is taken back at once (schedule-then-cancel leaves nothing behind). Timers in one
+ * in which case it is taken back at once (schedule-then-cancel leaves nothing behind). A slot more
+ * than half tombstones is compacted (O(1) amortised per cancel), so re-armed idle timeouts whose
+ * tick never comes cannot grow memory without bound. Timers in one
  * tick come out in no particular order. Memory is the peak number of timers per slot rounded up to
  * chunks, across slots.
  *
@@ -50,9 +52,17 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
         LinkedArrayList list = slots[slot];
         if (list.peekLast() == handle) {
             list.removeLast();
-            if (list.isEmpty()) {
-                clearOccupied(slot);
+        } else if (worthCompacting(slot, list.size())) {
+            // keep the live handles, in order; the tombstones' chunks go back to the pool
+            for (int i = list.size(); i > 0; i--) {
+                long h = list.poll();
+                if (live(h)) {
+                    list.offer(h);
+                }
             }
+        }
+        if (list.isEmpty()) {
+            clearOccupied(slot);
         }
     }
 
@@ -65,7 +75,7 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
             long h = list.poll();
             int id = (int) h - 1;
             if (gens[id] == (int) (h >>> 32)) {
-                T p = take(id);
+                T p = take(slot, id);
                 fired++;
                 consumer.accept(p);
             }

@@ -260,4 +260,42 @@ class TimerQueueEdgeCaseTest {
         assertEquals(20_000, q.size());
         assertTrue(allocated < 1024, kind + " allocated " + allocated + " bytes in 3,000 warm ticks");
     }
+
+    /**
+     * Idle timeouts re-armed forever on a clock that never reaches them: each re-arm cancels an
+     * older timer (a tombstone for ring and linked-array slots) and schedules a new one in the same
+     * tick. Memory must stay bounded by the live timers, not grow with the number of re-arms.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void reArmedIdleTimeoutsDoNotGrowMemory(TimerKind kind) {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        TimerQueue<Object> q = kind.create(1, 64, 16);
+        q.expire(0, p -> { });
+        Object payload = new Object();
+        int connections = 1000;
+        long[] timers = new long[connections];
+        for (int i = 0; i < connections; i++) {
+            timers[i] = q.schedule(50, payload);
+        }
+        SplittableRandom rnd = new SplittableRandom(3);
+        long before = 0;
+        for (int round = 0; round < 2; round++) {
+            if (round == 1) {
+                before = threads.getCurrentThreadAllocatedBytes();
+            }
+            for (int i = 0; i < 200_000; i++) {
+                int c = rnd.nextInt(connections);
+                assertTrue(q.cancel(timers[c]));
+                timers[c] = q.schedule(50, payload);
+            }
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(connections, q.size());
+        assertTrue(allocated < 4096, kind + " allocated " + allocated + " bytes in 200,000 re-arms");
+        List<Object> fired = new ArrayList<>();
+        q.expire(50, fired::add);
+        assertEquals(connections, fired.size());
+    }
 }
