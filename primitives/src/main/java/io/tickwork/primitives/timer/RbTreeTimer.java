@@ -8,17 +8,24 @@ import java.util.function.Consumer;
  * no span to size, deadlines handed out in exact order (equal deadlines in scheduling order).
  *
  * <p><b>Algorithm:</b> the red-black tree of Cormen, Leiserson, Rivest &amp; Stein ("Introduction
- * to Algorithms", ch. 13; Guibas &amp; Sedgewick 1978), with a sentinel {@code NIL} node, plus a
- * pointer to the leftmost node so that the next deadline and each expiry step start at the minimum
- * without a descent. Nodes are not objects but indices into parallel primitive arrays (links,
- * colour, deadline, payload, generation) reused through a free stack: no allocation once the arrays
- * have grown to the peak, no boxing of deadlines, and the links of a node sit in a few dense arrays
- * rather than scattered 40-byte objects. That is the difference from {@code TreeMap}, which also
- * needs a unique key per timer, so a wrapper object and a comparator call per step.
+ * to Algorithms", ch. 13; Guibas &amp; Sedgewick 1978), with a sentinel {@code NIL} node and a
+ * pointer to the leftmost node, so the next deadline and each expiry start at the minimum without a
+ * descent. A tree node holds one <em>distinct</em> deadline and a FIFO list of the timers due then.
+ * Why: run loops schedule on a coarse clock (milliseconds, or ticks of a virtual one), so many
+ * timers share a deadline; with 200,000 timers over 1,000 distinct deadlines the tree has 1,000
+ * nodes that stay in cache, and a schedule is a short descent plus a list append instead of an
+ * 18-level descent with a cache miss per level. With all-distinct deadlines it degrades to a plain
+ * red-black tree plus one list hop.
  *
- * <p><b>Cost:</b> schedule O(log n), cancel O(log n) (O(1) lookup by handle, then delete), expire
- * O(log n) amortised per timer handed out, {@link #nextDeadline} O(1). Handles are
- * {@code generation << 32 | node}; see {@link WheelTimer} for why generations make stale handles
+ * <p><b>Layout:</b> nothing is an object. A tree node is a 64-byte record in one {@code long[]}
+ * (deadline, left, right, parent and colour, list head and tail), so a descent step reads one cache
+ * line; timers are ints into parallel arrays (list links, owning node, payload, generation). Both
+ * are reused through free stacks: no allocation once the arrays have grown to the peak.
+ *
+ * <p><b>Cost:</b> schedule O(log d) for d distinct pending deadlines (O(1) rebalancing amortised);
+ * cancel O(1), or O(log d) when it empties its node; expire O(1) per timer plus O(log d) per
+ * distinct deadline handed out; {@link #nextDeadline} O(1). Handles are
+ * {@code generation << 32 | timer}; see {@link WheelTimer} for why generations make stale handles
  * harmless.
  *
  * <p><b>Thread safety:</b> none; one thread owns the queue.
@@ -26,21 +33,39 @@ import java.util.function.Consumer;
 final class RbTreeTimer<T> implements TimerQueue<T> {
 
     private static final int NIL = 0;
-    private static final byte FREE = 0;
-    private static final byte IN_TREE = 1;
-    private static final byte DEFERRED = 2;
 
-    private int[] left;
-    private int[] right;
-    private int[] parent;
-    private boolean[] red;
-    private long[] key;
+    /** Record layout in {@link #nodes}: node {@code x} starts at {@code x << 3}. */
+    private static final int KEY = 0;
+    private static final int LEFT = 1;
+    private static final int RIGHT = 2;
+    /** Parent index in the low 32 bits, colour in bit 32. */
+    private static final int PARENT = 3;
+    /** First and last timer of the node's FIFO. */
+    private static final int HEAD = 4;
+    private static final int TAIL = 5;
+    private static final long RED = 1L << 32;
+
+    /** Tree node records; node 0 is NIL (black; its parent is scratch space for delete). */
+    private long[] nodes;
+    private int[] freeNodes;
+    private int freeNodeTop;
+    private int nodeHighWater = 1;
+
+    /**
+     * Timer records, timer {@code e >= 1} at {@code e << 2} (0 is NIL as a list link): deadline,
+     * next and previous timer of its node's FIFO, and generation (high 32 bits) with owning node
+     * (low 32 bits; NIL while deferred). One record so expiring a timer touches one line here and
+     * one in {@link #payload}, not one per field. A timer is free when its payload is null.
+     */
+    private long[] timers;
+    private static final int T_DEADLINE = 0;
+    private static final int T_NEXT = 1;
+    private static final int T_PREV = 2;
+    private static final int T_META = 3;
+    private static final long OWNER_MASK = 0xFFFF_FFFFL;
     private Object[] payload;
-    private int[] gen;
-    private byte[] state;
     private int[] freeIds;
     private int freeTop;
-    /** Node 0 is NIL, entries start at 1. */
     private int highWater = 1;
 
     private int root = NIL;
@@ -54,57 +79,172 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
 
     RbTreeTimer() {
         int cap = 64;
-        left = new int[cap];
-        right = new int[cap];
-        parent = new int[cap];
-        red = new boolean[cap];
-        key = new long[cap];
+        nodes = new long[cap << 3];
+        freeNodes = new int[cap];
+        timers = new long[cap << 2];
         payload = new Object[cap];
-        gen = new int[cap];
-        state = new byte[cap];
         freeIds = new int[cap];
     }
 
-    private int allocate() {
+    // ---- record access ----
+
+    private long key(int x) {
+        return nodes[(x << 3) + KEY];
+    }
+
+    private int left(int x) {
+        return (int) nodes[(x << 3) + LEFT];
+    }
+
+    private int right(int x) {
+        return (int) nodes[(x << 3) + RIGHT];
+    }
+
+    private int parent(int x) {
+        return (int) nodes[(x << 3) + PARENT];
+    }
+
+    private boolean isRed(int x) {
+        return (nodes[(x << 3) + PARENT] & RED) != 0;
+    }
+
+    private void setLeft(int x, int v) {
+        nodes[(x << 3) + LEFT] = v;
+    }
+
+    private void setRight(int x, int v) {
+        nodes[(x << 3) + RIGHT] = v;
+    }
+
+    private void setParent(int x, int p) {
+        int i = (x << 3) + PARENT;
+        nodes[i] = (nodes[i] & RED) | p;
+    }
+
+    private void setRed(int x, boolean red) {
+        int i = (x << 3) + PARENT;
+        nodes[i] = red ? nodes[i] | RED : nodes[i] & ~RED;
+    }
+
+    private int owner(int e) {
+        return (int) timers[(e << 2) + T_META];
+    }
+
+    private void setOwner(int e, int z) {
+        int i = (e << 2) + T_META;
+        timers[i] = (timers[i] & ~OWNER_MASK) | z;
+    }
+
+    private int gen(int e) {
+        return (int) (timers[(e << 2) + T_META] >>> 32);
+    }
+
+    private int next(int e) {
+        return (int) timers[(e << 2) + T_NEXT];
+    }
+
+    // ---- pools ----
+
+    private int allocateTimer() {
         if (freeTop > 0) {
             return freeIds[--freeTop];
         }
-        if (highWater == key.length) {
-            int cap = key.length * 2;
-            left = Arrays.copyOf(left, cap);
-            right = Arrays.copyOf(right, cap);
-            parent = Arrays.copyOf(parent, cap);
-            red = Arrays.copyOf(red, cap);
-            key = Arrays.copyOf(key, cap);
+        if (highWater == payload.length) {
+            int cap = payload.length * 2;
+            timers = Arrays.copyOf(timers, cap << 2);
             payload = Arrays.copyOf(payload, cap);
-            gen = Arrays.copyOf(gen, cap);
-            state = Arrays.copyOf(state, cap);
             freeIds = Arrays.copyOf(freeIds, cap);
         }
         return highWater++;
     }
 
     @SuppressWarnings("unchecked")
-    private T free(int z) {
-        T p = (T) payload[z];
-        payload[z] = null;
-        state[z] = FREE;
-        gen[z]++;
-        freeIds[freeTop++] = z;
+    private T freeTimer(int e) {
+        T p = (T) payload[e];
+        payload[e] = null;
+        timers[(e << 2) + T_META] += 1L << 32; // generation++: old handles stop matching
+        freeIds[freeTop++] = e;
         size--;
         return p;
     }
+
+    private int allocateNode(long k) {
+        int z;
+        if (freeNodeTop > 0) {
+            z = freeNodes[--freeNodeTop];
+        } else {
+            if (nodeHighWater == freeNodes.length) {
+                int cap = freeNodes.length * 2;
+                nodes = Arrays.copyOf(nodes, cap << 3);
+                freeNodes = Arrays.copyOf(freeNodes, cap);
+            }
+            z = nodeHighWater++;
+        }
+        nodes[(z << 3) + KEY] = k;
+        return z;
+    }
+
+    private void freeNode(int z) {
+        freeNodes[freeNodeTop++] = z;
+    }
+
+    // ---- a node's FIFO of timers ----
+
+    private void append(int z, int e) {
+        int b = z << 3;
+        int t = (int) nodes[b + TAIL];
+        long[] tr = timers;
+        int r = e << 2;
+        tr[r + T_META] = (tr[r + T_META] & ~OWNER_MASK) | z;
+        tr[r + T_NEXT] = NIL;
+        tr[r + T_PREV] = t;
+        if (t == NIL) {
+            nodes[b + HEAD] = e;
+        } else {
+            tr[(t << 2) + T_NEXT] = e;
+        }
+        nodes[b + TAIL] = e;
+    }
+
+    /** Unlinks timer {@code e} from its node; if that empties the node, the node leaves the tree. */
+    private void unlink(int e) {
+        long[] tr = timers;
+        int r = e << 2;
+        int z = (int) tr[r + T_META];
+        int b = z << 3;
+        int n = (int) tr[r + T_NEXT];
+        int p = (int) tr[r + T_PREV];
+        if (p == NIL) {
+            nodes[b + HEAD] = n;
+        } else {
+            tr[(p << 2) + T_NEXT] = n;
+        }
+        if (n == NIL) {
+            nodes[b + TAIL] = p;
+        } else {
+            tr[(n << 2) + T_PREV] = p;
+        }
+        if (nodes[b + HEAD] == NIL) {
+            if (z == first) {
+                first = successorOfFirst(z);
+            }
+            delete(z);
+            freeNode(z);
+        }
+    }
+
+    // ---- TimerQueue ----
 
     @Override
     public long schedule(long deadline, T payload) {
         if (payload == null) {
             throw new NullPointerException("payload");
         }
-        int z = allocate();
-        this.payload[z] = payload;
-        key[z] = deadline;
+        int e = allocateTimer();
+        this.payload[e] = payload;
+        timers[(e << 2) + T_DEADLINE] = deadline;
         size++;
-        long handle = ((long) gen[z] << 32) | z;
+        long handle = ((long) gen(e) << 32) | e;
         if (expiring && deadline <= expiringNow) {
             // the running expire would hand it out at once (and a self-rescheduling timer would
             // loop); it joins the tree when expire returns
@@ -112,26 +252,23 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
                 deferred = Arrays.copyOf(deferred, deferredCount * 2);
             }
             deferred[deferredCount++] = handle;
-            state[z] = DEFERRED;
+            setOwner(e, NIL);
         } else {
-            insert(z);
+            insert(e, deadline);
         }
         return handle;
     }
 
     @Override
     public boolean cancel(long handle) {
-        int z = (int) handle;
-        if (z < 1 || z >= highWater || gen[z] != (int) (handle >>> 32) || state[z] == FREE) {
+        int e = (int) handle;
+        if (e < 1 || e >= highWater || gen(e) != (int) (handle >>> 32) || payload[e] == null) {
             return false;
         }
-        if (state[z] == IN_TREE) {
-            if (z == first) {
-                first = successorOfFirst(z);
-            }
-            delete(z);
+        if (owner(e) != NIL) { // else deferred: flushDeferred skips it, its generation moved on
+            unlink(e);
         }
-        free(z);
+        freeTimer(e);
         return true;
     }
 
@@ -148,11 +285,11 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         int fired = 0;
         try {
             int z;
-            long[] k = key;
-            while ((z = first) != NIL && k[z] <= now) {
-                first = successorOfFirst(z);
-                delete(z);
-                T p = free(z);
+            while ((z = first) != NIL && key(z) <= now) {
+                // one timer at a time, so a consumer that throws or cancels leaves a sound tree
+                int e = (int) nodes[(z << 3) + HEAD];
+                unlink(e);
+                T p = freeTimer(e);
                 fired++;
                 consumer.accept(p);
             }
@@ -168,9 +305,9 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
     private void flushDeferred() {
         for (int i = 0; i < deferredCount; i++) {
             long h = deferred[i];
-            int z = (int) h;
-            if (gen[z] == (int) (h >>> 32) && state[z] == DEFERRED) {
-                insert(z);
+            int e = (int) h;
+            if (gen(e) == (int) (h >>> 32) && payload[e] != null) {
+                insert(e, timers[(e << 2) + T_DEADLINE]);
             }
         }
         deferredCount = 0;
@@ -185,7 +322,7 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         if (first == NIL || deferredCount != 0) {
             return Long.MIN_VALUE; // only inside expire's consumer: deferred timers are due
         }
-        return key[first];
+        return key(first);
     }
 
     @Override
@@ -197,248 +334,256 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
 
     /** The in-order successor of the leftmost node, which has no left child. */
     private int successorOfFirst(int z) {
-        int r = right[z];
+        int r = right(z);
         if (r == NIL) {
-            return parent[z];
+            return parent(z);
         }
-        while (left[r] != NIL) {
-            r = left[r];
+        int l;
+        while ((l = left(r)) != NIL) {
+            r = l;
         }
         return r;
     }
 
-    private void insert(int z) {
-        long k = key[z];
+    /** Appends timer {@code e} to the node of deadline {@code k}, adding the node if there is none. */
+    private void insert(int e, long k) {
         int y = NIL;
         int x = root;
-        long[] keys = key;
+        boolean goLeft = false;
+        long[] n = nodes;
         while (x != NIL) {
+            int b = x << 3;
+            long xk = n[b + KEY];
+            if (k == xk) {
+                append(x, e);
+                return;
+            }
             y = x;
-            // equal deadlines go right: they come out in scheduling order
-            x = k < keys[x] ? left[x] : right[x];
+            goLeft = k < xk;
+            x = (int) n[b + (goLeft ? LEFT : RIGHT)];
         }
-        parent[z] = y;
+        int z = allocateNode(k);
+        n = nodes;
+        int b = z << 3;
+        n[b + LEFT] = NIL;
+        n[b + RIGHT] = NIL;
+        n[b + PARENT] = RED | y;
+        n[b + HEAD] = NIL;
+        n[b + TAIL] = NIL;
+        append(z, e);
         if (y == NIL) {
             root = z;
-        } else if (k < keys[y]) {
-            left[y] = z;
+        } else if (goLeft) {
+            setLeft(y, z);
         } else {
-            right[y] = z;
+            setRight(y, z);
         }
-        left[z] = NIL;
-        right[z] = NIL;
-        red[z] = true;
-        state[z] = IN_TREE;
-        if (first == NIL || k < keys[first]) {
+        if (first == NIL || k < key(first)) {
             first = z;
         }
         insertFixup(z);
     }
 
     private void insertFixup(int z) {
-        int[] l = left;
-        int[] r = right;
-        int[] p = parent;
-        boolean[] rd = red;
-        while (rd[p[z]]) {
-            int zp = p[z];
-            int g = p[zp];
-            if (zp == l[g]) {
-                int y = r[g];
-                if (rd[y]) {
-                    rd[zp] = false;
-                    rd[y] = false;
-                    rd[g] = true;
+        int zp;
+        while (isRed(zp = parent(z))) {
+            int g = parent(zp);
+            if (zp == left(g)) {
+                int y = right(g);
+                if (isRed(y)) {
+                    setRed(zp, false);
+                    setRed(y, false);
+                    setRed(g, true);
                     z = g;
                 } else {
-                    if (z == r[zp]) {
+                    if (z == right(zp)) {
                         z = zp;
                         rotateLeft(z);
-                        zp = p[z];
-                        g = p[zp];
+                        zp = parent(z);
+                        g = parent(zp);
                     }
-                    rd[zp] = false;
-                    rd[g] = true;
+                    setRed(zp, false);
+                    setRed(g, true);
                     rotateRight(g);
                 }
             } else {
-                int y = l[g];
-                if (rd[y]) {
-                    rd[zp] = false;
-                    rd[y] = false;
-                    rd[g] = true;
+                int y = left(g);
+                if (isRed(y)) {
+                    setRed(zp, false);
+                    setRed(y, false);
+                    setRed(g, true);
                     z = g;
                 } else {
-                    if (z == l[zp]) {
+                    if (z == left(zp)) {
                         z = zp;
                         rotateRight(z);
-                        zp = p[z];
-                        g = p[zp];
+                        zp = parent(z);
+                        g = parent(zp);
                     }
-                    rd[zp] = false;
-                    rd[g] = true;
+                    setRed(zp, false);
+                    setRed(g, true);
                     rotateLeft(g);
                 }
             }
         }
-        rd[root] = false;
+        setRed(root, false);
     }
 
     private void rotateLeft(int x) {
-        int y = right[x];
-        int yl = left[y];
-        right[x] = yl;
+        int y = right(x);
+        int yl = left(y);
+        setRight(x, yl);
         if (yl != NIL) {
-            parent[yl] = x;
+            setParent(yl, x);
         }
-        int xp = parent[x];
-        parent[y] = xp;
+        int xp = parent(x);
+        setParent(y, xp);
         if (xp == NIL) {
             root = y;
-        } else if (x == left[xp]) {
-            left[xp] = y;
+        } else if (x == left(xp)) {
+            setLeft(xp, y);
         } else {
-            right[xp] = y;
+            setRight(xp, y);
         }
-        left[y] = x;
-        parent[x] = y;
+        setLeft(y, x);
+        setParent(x, y);
     }
 
     private void rotateRight(int x) {
-        int y = left[x];
-        int yr = right[y];
-        left[x] = yr;
+        int y = left(x);
+        int yr = right(y);
+        setLeft(x, yr);
         if (yr != NIL) {
-            parent[yr] = x;
+            setParent(yr, x);
         }
-        int xp = parent[x];
-        parent[y] = xp;
+        int xp = parent(x);
+        setParent(y, xp);
         if (xp == NIL) {
             root = y;
-        } else if (x == right[xp]) {
-            right[xp] = y;
+        } else if (x == right(xp)) {
+            setRight(xp, y);
         } else {
-            left[xp] = y;
+            setLeft(xp, y);
         }
-        right[y] = x;
-        parent[x] = y;
+        setRight(y, x);
+        setParent(x, y);
     }
 
     private void transplant(int u, int v) {
-        int up = parent[u];
+        int up = parent(u);
         if (up == NIL) {
             root = v;
-        } else if (u == left[up]) {
-            left[up] = v;
+        } else if (u == left(up)) {
+            setLeft(up, v);
         } else {
-            right[up] = v;
+            setRight(up, v);
         }
-        parent[v] = up; // also for v == NIL: deleteFixup starts from NIL's parent
+        setParent(v, up); // also for v == NIL: deleteFixup starts from NIL's parent
     }
 
     private void delete(int z) {
         int y = z;
-        boolean yRed = red[y];
+        boolean yRed = isRed(y);
         int x;
-        if (left[z] == NIL) {
-            x = right[z];
+        if (left(z) == NIL) {
+            x = right(z);
             transplant(z, x);
-        } else if (right[z] == NIL) {
-            x = left[z];
+        } else if (right(z) == NIL) {
+            x = left(z);
             transplant(z, x);
         } else {
-            y = right[z];
-            while (left[y] != NIL) {
-                y = left[y];
+            y = right(z);
+            int l;
+            while ((l = left(y)) != NIL) {
+                y = l;
             }
-            yRed = red[y];
-            x = right[y];
-            if (parent[y] == z) {
-                parent[x] = y;
+            yRed = isRed(y);
+            x = right(y);
+            if (parent(y) == z) {
+                setParent(x, y);
             } else {
                 transplant(y, x);
-                right[y] = right[z];
-                parent[right[y]] = y;
+                setRight(y, right(z));
+                setParent(right(y), y);
             }
             transplant(z, y);
-            left[y] = left[z];
-            parent[left[y]] = y;
-            red[y] = red[z];
+            setLeft(y, left(z));
+            setParent(left(y), y);
+            setRed(y, isRed(z));
         }
         if (!yRed) {
             deleteFixup(x);
         }
-        red[NIL] = false;
+        setRed(NIL, false);
     }
 
     private void deleteFixup(int x) {
-        int[] l = left;
-        int[] r = right;
-        int[] p = parent;
-        boolean[] rd = red;
-        while (x != root && !rd[x]) {
-            int xp = p[x];
-            if (x == l[xp]) {
-                int w = r[xp];
-                if (rd[w]) {
-                    rd[w] = false;
-                    rd[xp] = true;
+        while (x != root && !isRed(x)) {
+            int xp = parent(x);
+            if (x == left(xp)) {
+                int w = right(xp);
+                if (isRed(w)) {
+                    setRed(w, false);
+                    setRed(xp, true);
                     rotateLeft(xp);
-                    w = r[xp];
+                    w = right(xp);
                 }
-                if (!rd[l[w]] && !rd[r[w]]) {
-                    rd[w] = true;
+                if (!isRed(left(w)) && !isRed(right(w))) {
+                    setRed(w, true);
                     x = xp;
                 } else {
-                    if (!rd[r[w]]) {
-                        rd[l[w]] = false;
-                        rd[w] = true;
+                    if (!isRed(right(w))) {
+                        setRed(left(w), false);
+                        setRed(w, true);
                         rotateRight(w);
-                        w = r[xp];
+                        w = right(xp);
                     }
-                    rd[w] = rd[xp];
-                    rd[xp] = false;
-                    rd[r[w]] = false;
+                    setRed(w, isRed(xp));
+                    setRed(xp, false);
+                    setRed(right(w), false);
                     rotateLeft(xp);
                     x = root;
                 }
             } else {
-                int w = l[xp];
-                if (rd[w]) {
-                    rd[w] = false;
-                    rd[xp] = true;
+                int w = left(xp);
+                if (isRed(w)) {
+                    setRed(w, false);
+                    setRed(xp, true);
                     rotateRight(xp);
-                    w = l[xp];
+                    w = left(xp);
                 }
-                if (!rd[r[w]] && !rd[l[w]]) {
-                    rd[w] = true;
+                if (!isRed(right(w)) && !isRed(left(w))) {
+                    setRed(w, true);
                     x = xp;
                 } else {
-                    if (!rd[l[w]]) {
-                        rd[r[w]] = false;
-                        rd[w] = true;
+                    if (!isRed(left(w))) {
+                        setRed(right(w), false);
+                        setRed(w, true);
                         rotateLeft(w);
-                        w = l[xp];
+                        w = left(xp);
                     }
-                    rd[w] = rd[xp];
-                    rd[xp] = false;
-                    rd[l[w]] = false;
+                    setRed(w, isRed(xp));
+                    setRed(xp, false);
+                    setRed(left(w), false);
                     rotateRight(xp);
                     x = root;
                 }
             }
         }
-        rd[x] = false;
+        setRed(x, false);
     }
 
     /** For tests: checks the red-black invariants and the leftmost pointer; returns the black height. */
     int checkInvariants() {
-        if (red[root]) {
+        if (isRed(root)) {
             throw new AssertionError("red root");
         }
+        if (isRed(NIL)) {
+            throw new AssertionError("red NIL");
+        }
         int m = root;
-        while (m != NIL && left[m] != NIL) {
-            m = left[m];
+        while (m != NIL && left(m) != NIL) {
+            m = left(m);
         }
         if (m != first) {
             throw new AssertionError("first=" + first + " but leftmost=" + m);
@@ -450,20 +595,29 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         if (n == NIL) {
             return 1;
         }
-        if (key[n] < lo || key[n] > hi) {
+        if (key(n) < lo || key(n) > hi) {
             throw new AssertionError("order violated at node " + n);
         }
-        if (red[n] && (red[left[n]] || red[right[n]])) {
+        int e = (int) nodes[(n << 3) + HEAD];
+        if (e == NIL) {
+            throw new AssertionError("node " + n + " without timers");
+        }
+        for (; e != NIL; e = next(e)) {
+            if (owner(e) != n || timers[(e << 2) + T_DEADLINE] != key(n) || payload[e] == null) {
+                throw new AssertionError("timer " + e + " misfiled under node " + n);
+            }
+        }
+        if (isRed(n) && (isRed(left(n)) || isRed(right(n)))) {
             throw new AssertionError("red node " + n + " has a red child");
         }
-        if (left[n] != NIL && parent[left[n]] != n || right[n] != NIL && parent[right[n]] != n) {
+        if (left(n) != NIL && parent(left(n)) != n || right(n) != NIL && parent(right(n)) != n) {
             throw new AssertionError("parent link broken at " + n);
         }
-        int lh = blackHeight(left[n], lo, key[n]);
-        int rh = blackHeight(right[n], key[n], hi);
+        int lh = blackHeight(left(n), lo, key(n));
+        int rh = blackHeight(right(n), key(n), hi);
         if (lh != rh) {
             throw new AssertionError("black heights differ at " + n + ": " + lh + " vs " + rh);
         }
-        return lh + (red[n] ? 0 : 1);
+        return lh + (isRed(n) ? 0 : 1);
     }
 }

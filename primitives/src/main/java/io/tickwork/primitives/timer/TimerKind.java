@@ -8,18 +8,20 @@ import java.util.stream.Collectors;
  * The {@link TimerQueue} implementations, by name, with their factories: what a {@code --timer}
  * option parses ({@link #parse}) and what tests and benchmarks iterate over.
  *
- * <p>Which to pick (see {@code docs/results/timer.md} for the measurements):
+ * <p>Which to pick (measurements and the table in {@code docs/results/timer.md}):
  * <ul>
  *   <li>{@link #WHEEL_LINKED_ARRAY}: the default for run loops. O(1) everything, no allocation
- *       once warm, sequential memory access on expiry, never overflows.</li>
- *   <li>{@link #WHEEL_RING}: the same with a fixed-size ring per slot; as fast while a tick's timers
- *       fit in {@code slotCapacity}, slower (a spill list) beyond it, and the rings cost
+ *       once warm, sequential memory access on expiry, never overflows, memory follows the load.</li>
+ *   <li>{@link #WHEEL_RING}: the fastest expiry while a tick's timers fit in {@code slotCapacity}
+ *       (one contiguous array per tick); beyond it a tick spills to a chunk list, and the rings cost
  *       {@code ticksPerWheel * slotCapacity * 8} bytes once every slot has been used.</li>
- *   <li>{@link #WHEEL_LIST}: an intrusive doubly-linked list per slot; cancel unlinks at once, so
- *       it keeps no cancelled entries around (best when most timers are cancelled long before
- *       they are due), at the price of pointer chasing on expiry.</li>
- *   <li>{@link #RB_TREE}: exact deadlines, no tick rounding and no span to size; O(log n) per
- *       operation. Pick it when timers are few, or spread over a range no wheel covers.</li>
+ *   <li>{@link #WHEEL_LIST}: an intrusive doubly-linked list per slot; the fastest schedule+cancel
+ *       and cancel unlinks at once, so it keeps no cancelled entries around (idle timeouts, where
+ *       most timers are cancelled long before they are due), at the price of pointer chasing on
+ *       expiry.</li>
+ *   <li>{@link #RB_TREE}: exact deadlines, no tick rounding and no span to size; O(log d) in the
+ *       number of distinct deadlines. Pick it when exact order matters, or deadlines spread over a
+ *       range no wheel covers.</li>
  * </ul>
  *
  * <p>Wheels round a deadline up to the next multiple of {@code tickDuration} and hold

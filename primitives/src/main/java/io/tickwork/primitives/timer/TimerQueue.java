@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  *   <li><b>Cancel</b> returns {@code true} exactly once, for a timer that had not fired; after the
  *       timer fired or was cancelled, or for a handle that was never issued, it is a harmless
  *       {@code false}. Handles are not reused while the queue lives (a stale handle never cancels
- *       a younger timer).</li>
+ *       a younger timer). Implementations tag handles with a 32-bit generation per internal slot,
+ *       so "never" means until one slot has been recycled 2^32 times.</li>
  *   <li><b>Time going backwards</b> ({@code now} smaller than in an earlier call) is ignored: the
  *       call expires nothing it would not have expired at the larger, earlier {@code now}.</li>
  *   <li><b>Re-entrancy.</b> The consumer passed to {@code expire} may call {@link #schedule} and
@@ -70,13 +71,21 @@ public interface TimerQueue<T> {
      * handed out stay pending and fire on the next call.
      *
      * @return how many timers were handed out
+     * @throws IllegalStateException if called from its own consumer
      */
     int expire(long now, Consumer<? super T> consumer);
 
     /**
-     * A time no later than the earliest pending deadline (wheels may answer the start of the tick
-     * that holds it), so a selector loop may block until then without firing late;
-     * {@link #NO_DEADLINE} when nothing is pending.
+     * When {@link #expire} will next hand something out: the earliest {@code now} at which a call
+     * fires at least one pending timer, so a selector loop blocks until then and neither fires later
+     * than the guarantees above nor wakes up to find nothing due. For the tree that is the earliest
+     * deadline itself; for wheels it is that deadline rounded up to its tick boundary (at most one
+     * tick after the deadline, the lateness already allowed above; answering the deadline itself
+     * would make a loop spin for up to a tick, since nothing in that tick fires before its boundary).
+     * A wheel may answer earlier than that (a tick that holds only cancelled timers), never later.
+     * For a timer already due it answers a time in the past (so the loop does not block), and
+     * {@link #NO_DEADLINE} when nothing is pending (or the only timers are due at
+     * {@code Long.MAX_VALUE}, which means the same to a loop).
      */
     long nextDeadline();
 

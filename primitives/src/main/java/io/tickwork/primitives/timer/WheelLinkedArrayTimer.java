@@ -5,7 +5,8 @@ import java.util.function.Consumer;
 
 /**
  * A hashed timing wheel whose slots are {@link LinkedArrayList}s of handles sharing one chunk pool
- * ({@link TimerKind#WHEEL_LINKED_ARRAY}); the fastest variant, and the default to pick.
+ * ({@link TimerKind#WHEEL_LINKED_ARRAY}); the default to pick: close to the ring's expiry speed
+ * without its sizing decision or fixed footprint.
  *
  * <p><b>Algorithm:</b> Varghese &amp; Lauck's hashed wheel (scheme 4), see {@link WheelTimer}: one
  * slot per tick over one revolution, a bitmap of non-empty slots, far deadlines in a heap. A slot
@@ -19,7 +20,9 @@ import java.util.function.Consumer;
  *
  * <p><b>Caveats:</b> cancel leaves a tombstone (the handle's generation no longer matches) that
  * costs a read when its tick drains, unless the cancelled timer was the last one added to its slot,
- * in which case it is taken back at once (schedule-then-cancel leaves nothing behind). Timers in one
+ * in which case it is taken back at once (schedule-then-cancel leaves nothing behind). A slot more
+ * than half tombstones is compacted (O(1) amortised per cancel), so re-armed idle timeouts whose
+ * tick never comes cannot grow memory without bound. Timers in one
  * tick come out in no particular order. Memory is the peak number of timers per slot rounded up to
  * chunks, across slots.
  *
@@ -49,9 +52,17 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
         LinkedArrayList list = slots[slot];
         if (list.peekLast() == handle) {
             list.removeLast();
-            if (list.isEmpty()) {
-                clearOccupied(slot);
+        } else if (worthCompacting(slot, list.size())) {
+            // keep the live handles, in order; the tombstones' chunks go back to the pool
+            for (int i = list.size(); i > 0; i--) {
+                long h = list.poll();
+                if (live(h)) {
+                    list.offer(h);
+                }
             }
+        }
+        if (list.isEmpty()) {
+            clearOccupied(slot);
         }
     }
 
@@ -64,7 +75,7 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
             long h = list.poll();
             int id = (int) h - 1;
             if (gens[id] == (int) (h >>> 32)) {
-                T p = take(id);
+                T p = take(slot, id);
                 fired++;
                 consumer.accept(p);
             }

@@ -81,7 +81,7 @@ final class WheelListTimer<T> extends WheelTimer<T> {
         int node;
         while ((node = next[slot]) != slot) {
             unlink(node);
-            T p = take(node - base);
+            T p = take(slot, node - base);
             fired++;
             consumer.accept(p);
         }

@@ -19,8 +19,8 @@ import java.util.function.Consumer;
  * {@code ticksPerWheel * slotCapacity * 8} bytes whether or not the load needs it: that fixed
  * footprint is the price of never chaining chunks within a tick.
  *
- * <p><b>Caveats:</b> cancel leaves a tombstone unless the timer was the last added to its slot (see
- * {@link WheelLinkedArrayTimer}). Timers in one tick come out in no particular order.
+ * <p><b>Caveats:</b> cancel leaves a tombstone unless the timer was the last added to its slot, and
+ * a slot more than half tombstones is compacted (see {@link WheelLinkedArrayTimer}). Timers in one tick come out in no particular order.
  *
  * <p><b>Thread safety:</b> none; one thread owns the queue.
  */
@@ -59,15 +59,32 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
     void remove(int slot, int id, long handle) {
         LinkedArrayList spill = spills[slot];
         RingQueue ring = rings[slot];
-        if (spill != null && !spill.isEmpty()) {
-            if (spill.peekLast() == handle) {
+        boolean spilled = spill != null && !spill.isEmpty();
+        if (spilled ? spill.peekLast() == handle : ring.peekLast() == handle) {
+            if (spilled) {
                 spill.removeLast();
+            } else {
+                ring.removeLast();
             }
-        } else if (ring.peekLast() == handle) {
-            ring.removeLast();
-            if (ring.isEmpty()) {
-                clearOccupied(slot);
+        } else if (worthCompacting(slot, ring.size() + (spilled ? spill.size() : 0))) {
+            // keep the live handles: the ring's first, then the spill's into the ring while it fits
+            for (int i = ring.size(); i > 0; i--) {
+                long h = ring.poll();
+                if (live(h)) {
+                    ring.offer(h);
+                }
             }
+            if (spilled) {
+                for (int i = spill.size(); i > 0; i--) {
+                    long h = spill.poll();
+                    if (live(h) && !ring.offer(h)) {
+                        spill.offer(h);
+                    }
+                }
+            }
+        }
+        if (ring.isEmpty() && (spill == null || spill.isEmpty())) {
+            clearOccupied(slot);
         }
     }
 
@@ -80,7 +97,7 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
             long h = ring.poll();
             int id = (int) h - 1;
             if (gens[id] == (int) (h >>> 32)) {
-                T p = take(id);
+                T p = take(slot, id);
                 fired++;
                 consumer.accept(p);
             }
@@ -91,7 +108,7 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
                 long h = spill.poll();
                 int id = (int) h - 1;
                 if (gens[id] == (int) (h >>> 32)) {
-                    T p = take(id);
+                    T p = take(slot, id);
                     fired++;
                     consumer.accept(p);
                 }

@@ -70,6 +70,12 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
 
     private final TickHeap heap;
 
+    /**
+     * Live (not cancelled, not fired) entries per slot, so a slot that keeps tombstones (ring and
+     * linked-array cancel only marks) knows when it is mostly dead and worth compacting.
+     */
+    final int[] slotLive;
+
     private boolean expiring;
     private long expiringNowTick;
     private long[] deferredHandles = new long[8];
@@ -92,6 +98,7 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
         where = new int[cap];
         freeIds = new int[cap];
         heap = new TickHeap(cap);
+        slotLive = new int[ticksPerWheel];
     }
 
     // ---- what a slot is, per subclass ----
@@ -99,7 +106,10 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
     /** Stores a live entry in {@code slot}; must mark the slot occupied. */
     abstract void add(int slot, int id, long handle);
 
-    /** A live entry in {@code slot} is cancelled (called before it is freed). */
+    /**
+     * A live entry in {@code slot} was cancelled: it has been freed already (its generation moved on,
+     * so it counts as a tombstone) and {@link #slotLive} no longer counts it.
+     */
     abstract void remove(int slot, int id, long handle);
 
     /**
@@ -199,12 +209,28 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
         size--;
     }
 
-    /** Frees a live entry and returns its payload, for {@link #drain}. */
+    /** Frees a live entry of {@code slot} and returns its payload, for {@link #drain}. */
     @SuppressWarnings("unchecked")
-    final T take(int id) {
+    final T take(int slot, int id) {
         T p = (T) payload[id];
         free(id);
+        slotLive[slot]--;
         return p;
+    }
+
+    /** Whether a handle read back from a slot is still live (not a tombstone). */
+    final boolean live(long handle) {
+        return gen[(int) handle - 1] == (int) (handle >>> 32);
+    }
+
+    /**
+     * Whether a slot storing {@code stored} entries, tombstones included, should be compacted: when
+     * more than half are dead (plus slack, so small slots are left alone). Compacting then costs
+     * O(stored) once per ~stored/2 cancels, O(1) amortised, and bounds a slot's memory to about
+     * twice its live entries even if the clock never reaches it (idle timeouts re-armed forever).
+     */
+    final boolean worthCompacting(int slot, int stored) {
+        return stored > 2 * slotLive[slot] + 32;
     }
 
     final long handle(int id) {
@@ -242,6 +268,7 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
         if (Long.compareUnsigned(tick - c, ticksPerWheel) < 0) {
             int slot = (int) tick & wheelMask;
             where[id] = slot;
+            slotLive[slot]++;
             add(slot, id, handle);
         } else {
             where[id] = IN_HEAP;
@@ -277,13 +304,15 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
             return false;
         }
         int w = where[id];
-        if (w >= 0) {
-            remove(w, id, handle);
-        } else if (w == IN_HEAP) {
+        if (w == IN_HEAP) {
             heap.remove(id);
         }
         // DEFERRED: flushDeferred skips it, its generation no longer matches
         free(id);
+        if (w >= 0) {
+            slotLive[w]--;
+            remove(w, id, handle);
+        }
         return true;
     }
 
@@ -345,6 +374,7 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
             int id = h.pop();
             int slot = (int) tick & wheelMask;
             where[id] = slot;
+            slotLive[slot]++;
             add(slot, id, handle(id));
         }
     }

@@ -1,0 +1,301 @@
+package io.tickwork.primitives.timer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The edge cases of the {@link TimerQueue} contract, each for every {@link TimerKind}. */
+class TimerQueueEdgeCaseTest {
+
+    private static List<Integer> expire(TimerQueue<Integer> q, long now) {
+        List<Integer> out = new ArrayList<>();
+        int n = q.expire(now, out::add);
+        assertEquals(out.size(), n, "expire's count");
+        return out;
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void sameDeadlineManyTimesBeyondRingAndChunkSizes(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 64, 8);
+        expire(q, 0);
+        Set<Integer> expected = new HashSet<>();
+        for (int i = 0; i < 10_000; i++) {
+            long h = q.schedule(500, i);
+            if (i % 7 == 0) {
+                assertTrue(q.cancel(h));
+            } else {
+                expected.add(i);
+            }
+        }
+        assertEquals(expected.size(), q.size());
+        assertEquals(List.of(), expire(q, 499));
+        List<Integer> fired = expire(q, 500);
+        assertEquals(expected.size(), fired.size(), "fired each once");
+        assertEquals(expected, new HashSet<>(fired));
+        assertTrue(q.isEmpty());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void hugeBurstInOneTickWithDefaults(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create();
+        expire(q, 1000);
+        for (int i = 0; i < 100_000; i++) {
+            q.schedule(1001, i);
+        }
+        assertEquals(100_000, expire(q, 1001).size());
+        assertEquals(TimerQueue.NO_DEADLINE, q.nextDeadline());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void cancelDuringExpiryStopsTheOthers(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 16, 2);
+        long[] handles = new long[5];
+        for (int i = 0; i < 5; i++) {
+            handles[i] = q.schedule(10, i);
+        }
+        List<Integer> fired = new ArrayList<>();
+        int n = q.expire(10, p -> {
+            fired.add(p);
+            assertFalse(q.cancel(handles[p]), "cancel of the timer being handed out");
+            for (int i = 0; i < 5; i++) {
+                if (i != p) {
+                    assertTrue(q.cancel(handles[i]), "cancel of a pending sibling");
+                }
+            }
+        });
+        assertEquals(1, n);
+        assertEquals(1, fired.size());
+        assertTrue(q.isEmpty());
+        assertEquals(List.of(), expire(q, 100));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void selfReschedulingTimerFiresOncePerExpire(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 16, 2);
+        q.schedule(5, 1);
+        Consumer<Integer> again = p -> q.schedule(5, p); // deadline in the past: next expire
+        for (int round = 0; round < 3; round++) {
+            assertEquals(1, q.expire(10, again), "round " + round);
+            assertEquals(1, q.size());
+        }
+        // scheduled from the consumer in the future: not this call either
+        q.expire(10, p -> q.schedule(11, p));
+        assertEquals(0, q.expire(10, p -> { }));
+        assertEquals(1, q.expire(11, p -> { }));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void farFutureTimersFireInOrderAfterLongJumps(TimerKind kind) {
+        TimerQueue<Long> q = kind.create(1, 16, 4);
+        q.expire(0, p -> { });
+        long[] deadlines = {1_000_000_000_000L, 17, 1_000_000_000_000_000L, 40, Long.MAX_VALUE - 1, 5_000};
+        for (long d : deadlines) {
+            q.schedule(d, d);
+        }
+        List<Long> fired = new ArrayList<>();
+        long[] nows = {16, 17, 4_999, 5_000, 999_999_999_999L, 1_000_000_000_000L, Long.MAX_VALUE - 2,
+            Long.MAX_VALUE - 1};
+        int[] expectedCount = {0, 1, 2, 3, 3, 4, 5, 6};
+        for (int i = 0; i < nows.length; i++) {
+            long now = nows[i];
+            q.expire(now, d -> {
+                assertTrue(d <= now, "early: " + d + " at " + now);
+                fired.add(d);
+            });
+            assertEquals(expectedCount[i], fired.size(), "fired by now=" + now);
+        }
+        assertEquals(List.of(17L, 40L, 5_000L, 1_000_000_000_000L, 1_000_000_000_000_000L, Long.MAX_VALUE - 1),
+                fired);
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void longMaxValueFiresOnlyAtLongMaxValue(TimerKind kind) {
+        for (long tick : new long[] {1, 10, 1 << 20}) {
+            TimerQueue<Integer> q = kind.create(tick, 64);
+            q.expire(0, p -> { });
+            q.schedule(Long.MAX_VALUE, 1);
+            assertEquals(List.of(), expire(q, Long.MAX_VALUE - 1), "tick " + tick);
+            assertEquals(List.of(1), expire(q, Long.MAX_VALUE), "tick " + tick);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void longMinValueFiresOnTheNextExpire(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 64);
+        q.schedule(Long.MIN_VALUE, 1);
+        assertEquals(Long.MIN_VALUE, q.nextDeadline());
+        assertEquals(List.of(1), expire(q, Long.MIN_VALUE));
+        q.schedule(Long.MIN_VALUE, 2);
+        assertEquals(List.of(2), expire(q, -5));
+        q.schedule(Long.MIN_VALUE, 3);
+        assertEquals(List.of(3), expire(q, 0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void timeGoingBackwardsIsIgnored(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 64);
+        q.schedule(900, 0);
+        assertEquals(List.of(0), expire(q, 1000));
+        q.schedule(1500, 1);
+        assertEquals(List.of(), expire(q, 500));
+        assertEquals(List.of(), expire(q, Long.MIN_VALUE));
+        assertEquals(List.of(), expire(q, 1499));
+        assertEquals(List.of(1), expire(q, 1500));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void staleAndUnknownHandlesCancelNothing(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 64);
+        long a = q.schedule(10, 1);
+        assertTrue(q.cancel(a));
+        assertFalse(q.cancel(a), "second cancel");
+        long b = q.schedule(10, 2); // may reuse a's slot: a must still not cancel it
+        assertNotEquals(a, b);
+        assertFalse(q.cancel(a), "stale handle after reuse");
+        assertEquals(List.of(2), expire(q, 10));
+        assertFalse(q.cancel(b), "cancel after fire");
+        for (long h : new long[] {0, -1, 1, Long.MAX_VALUE, Long.MIN_VALUE, 1L << 32}) {
+            assertFalse(q.cancel(h), "unknown handle " + h);
+        }
+        assertEquals(0, q.size());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aThrowingConsumerLeavesTheRestPending(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 64);
+        for (int i = 0; i < 3; i++) {
+            q.schedule(10 + i, i);
+        }
+        assertThrows(IllegalStateException.class, () -> q.expire(20, p -> {
+            throw new IllegalStateException("boom");
+        }));
+        assertEquals(2, q.size());
+        assertEquals(List.of(1, 2), expire(q, 20));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void nextDeadlineIsWhenExpireWillHandItOut(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(10, 64);
+        assertEquals(TimerQueue.NO_DEADLINE, q.nextDeadline());
+        q.expire(0, p -> { });
+        long h = q.schedule(15, 1);
+        long nd = q.nextDeadline();
+        assertEquals(kind.isWheel() ? 20 : 15, nd);
+        assertEquals(List.of(1), expire(q, nd));
+        h = q.schedule(1_000_000, 2);
+        assertEquals(1_000_000, q.nextDeadline()); // beyond the span: from the overflow heap
+        assertTrue(q.cancel(h));
+        assertEquals(TimerQueue.NO_DEADLINE, q.nextDeadline());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void misuseFailsLoudly(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create();
+        assertThrows(NullPointerException.class, () -> q.schedule(1, null));
+        q.schedule(1, 1);
+        assertThrows(IllegalStateException.class, () -> q.expire(1, p -> q.expire(1, x -> { })));
+    }
+
+    /** The run-loop promise behind the ring and linked-array designs: a warm queue allocates nothing. */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void steadyStateAllocatesNothing(TimerKind kind) {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        TimerQueue<Object> q = kind.create(1, 1024, 512);
+        Object payload = new Object();
+        SplittableRandom rnd = new SplittableRandom(7);
+        long[] offsets = new long[1 << 16];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = 1 + rnd.nextInt(1000);
+        }
+        int[] fired = {0};
+        Consumer<Object> count = p -> fired[0]++;
+        for (int i = 0; i < 20_000; i++) {
+            q.schedule(offsets[i & 0xFFFF], payload);
+        }
+        long now = 0;
+        int next = 0;
+        long before = 0;
+        for (int round = 0; round < 2; round++) {
+            if (round == 1) {
+                before = threads.getCurrentThreadAllocatedBytes();
+            }
+            for (int t = 0; t < 3000; t++) {
+                now++;
+                fired[0] = 0;
+                q.expire(now, count);
+                for (int i = 0; i < fired[0]; i++) {
+                    q.schedule(now + offsets[next++ & 0xFFFF], payload);
+                }
+                long h = q.schedule(now + offsets[next++ & 0xFFFF], payload);
+                q.cancel(h);
+            }
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(20_000, q.size());
+        assertTrue(allocated < 1024, kind + " allocated " + allocated + " bytes in 3,000 warm ticks");
+    }
+
+    /**
+     * Idle timeouts re-armed forever on a clock that never reaches them: each re-arm cancels an
+     * older timer (a tombstone for ring and linked-array slots) and schedules a new one in the same
+     * tick. Memory must stay bounded by the live timers, not grow with the number of re-arms.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void reArmedIdleTimeoutsDoNotGrowMemory(TimerKind kind) {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        TimerQueue<Object> q = kind.create(1, 64, 16);
+        q.expire(0, p -> { });
+        Object payload = new Object();
+        int connections = 1000;
+        long[] timers = new long[connections];
+        for (int i = 0; i < connections; i++) {
+            timers[i] = q.schedule(50, payload);
+        }
+        SplittableRandom rnd = new SplittableRandom(3);
+        long before = 0;
+        for (int round = 0; round < 2; round++) {
+            if (round == 1) {
+                before = threads.getCurrentThreadAllocatedBytes();
+            }
+            for (int i = 0; i < 200_000; i++) {
+                int c = rnd.nextInt(connections);
+                assertTrue(q.cancel(timers[c]));
+                timers[c] = q.schedule(50, payload);
+            }
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(connections, q.size());
+        assertTrue(allocated < 4096, kind + " allocated " + allocated + " bytes in 200,000 re-arms");
+        List<Object> fired = new ArrayList<>();
+        q.expire(50, fired::add);
+        assertEquals(connections, fired.size());
+    }
+}
