@@ -1,0 +1,114 @@
+package io.tickwork.primitives.search;
+
+/**
+ * The {@link IntSearch} variants, each a factory from a sorted array. All of them copy the input
+ * (later changes to the caller's array do not affect the search) and reject unsorted input with an
+ * {@link IllegalArgumentException} naming the first index where {@code a[i] > a[i + 1]} and both
+ * values; duplicates are allowed. Building is O(n) time on top of that O(n) check.
+ *
+ * <p>Which to use (measured in {@code docs/results/search.md}): {@link #STATIC_BPLUS_TREE} is the
+ * fastest at every size we measured and the choice for large read-mostly sets;
+ * {@link #EYTZINGER} is close behind for small and mid-size sets and uses no extra memory;
+ * {@link #BRANCHLESS} is the best plain sorted-array search (use it when the sorted array itself must
+ * stay the storage, e.g. it is shared with other code). {@link #RECURSIVE}, {@link #THREE_BRANCH} and
+ * {@link #TWO_BRANCH} are the textbook baselines the study starts from.
+ */
+public enum IntSearchKind {
+
+    /**
+     * Textbook recursive 3-way binary search (exit on equality, then step left to the first
+     * occurrence). Memory: one copy of the array. Baseline only: recursion costs a call per level.
+     */
+    RECURSIVE {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new RecursiveIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * Iterative 3-way binary search as {@link java.util.Arrays#binarySearch}: two comparisons per
+     * step, exits early on equality (then checks the left neighbour for the first occurrence).
+     * Memory: one copy. Early exit rarely pays: half the keys live in the last level.
+     */
+    THREE_BRANCH {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new ThreeBranchIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * Iterative 2-way lower-bound search: one comparison per step, always about log2(n) steps, then
+     * one equality check. Memory: one copy. The comparison is a data-dependent branch the CPU
+     * mispredicts half the time.
+     */
+    TWO_BRANCH {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new TwoBranchIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * Branchless lower-bound search: the loop runs exactly floor(log2(n)) + 1 times, and each step
+     * moves its base by {@code half & mask} where the mask is the sign of {@code a[mid] - key}
+     * computed in {@code long}; no data-dependent branch, so no mispredictions, and the next load
+     * address depends only on arithmetic. Memory: one copy.
+     */
+    BRANCHLESS {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new BranchlessIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * Eytzinger (BFS, heap-order) layout after Khuong &amp; Morin, "Array Layouts for
+     * Comparison-Based Searching" (2017): node k's children are 2k and 2k+1, so the first levels
+     * share a few cache lines and each step is a branch-free {@code k = 2k + (b[k] < key)}. The
+     * answer is mapped back to the sorted index arithmetically (no rank table). Build: O(n) in-order
+     * fill. Memory: n + 1 ints, no copy of the sorted array kept.
+     */
+    EYTZINGER {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new EytzingerIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * Static B+ tree (an "S+ tree", after Algorithmica's "Static B-Trees"): the sorted array
+     * padded to 16-int (64-byte, one cache line) nodes is the leaf level, and above it each level
+     * holds the largest key of every node below. A lookup descends ceil(log16(n)) nodes, counting in
+     * each, without branches, how many of its 16 keys are smaller than the key; so it touches about
+     * log16(n) cache lines instead of binary search's log2(n). Build: O(n). Memory: about
+     * n * 16/15 ints plus padding (under 7% over the sorted array).
+     */
+    STATIC_BPLUS_TREE {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new StaticBPlusTreeIntSearch(copySorted(sorted));
+        }
+    };
+
+    /**
+     * Builds this variant over {@code sorted} (copied).
+     *
+     * @throws IllegalArgumentException if {@code sorted} is not in non-decreasing order
+     * @throws NullPointerException     if {@code sorted} is null
+     */
+    public abstract IntSearch build(int[] sorted);
+
+    /** Checks non-decreasing order, naming the first violation, and returns a private copy. */
+    static int[] copySorted(int[] a) {
+        int[] c = a.clone();
+        for (int i = 0; i + 1 < c.length; i++) {
+            if (c[i] > c[i + 1]) {
+                throw new IllegalArgumentException("input not sorted at index " + i + ": a[" + i + "] = "
+                        + c[i] + " > a[" + (i + 1) + "] = " + c[i + 1]);
+            }
+        }
+        return c;
+    }
+}
