@@ -25,8 +25,8 @@ import java.util.List;
  * <p><b>How it searches.</b> Beside the offsets, the index stores each key's first 8 bytes
  * (case-folded when folding) as one big-endian {@code long}, and above that array a static B+ tree
  * of those longs with 64-byte nodes (8 longs, one cache line). A lookup computes the query's 8-byte
- * prefix once, descends {@code ceil(log8(n))} nodes comparing 8 longs each (no branch on the data
- * except the loop), and lands on the first key whose prefix is not smaller. Only keys whose first 8
+ * prefix once, descends {@code ceil(log8(n))} nodes with three branch-free halvings each, and
+ * lands on the first key whose prefix is not smaller. Only keys whose first 8
  * bytes equal the query's are compared byte by byte (usually one key; a run of keys sharing 8 bytes
  * is galloped and binary-searched). So a lookup touches about {@code log8(n)} cache lines of the
  * tree, one line of the prefix array, and the key's offset and bytes only when the prefixes tie.
@@ -471,11 +471,12 @@ public final class ByteKeyIndex {
         final ByteBuffer b = buf;
         for (int base : levelBase) {
             int node = base + (e << (LOG_FANOUT + 3));
-            int cnt = 0;
-            for (int j = 0; j < FANOUT; j++) {
-                cnt += b.getLong(node + (j << 3)) < q ? 1 : 0;
-            }
-            e = (e << LOG_FANOUT) + cnt;
+            // the node's last entry is >= q (the max of the entry that led here, or padding), so
+            // the count of entries < q is in [0, 7]: three branch-free halvings find it
+            int p = lt(b.getLong(node + 24), q) << 2;
+            p += lt(b.getLong(node + ((p + 1) << 3)), q) << 1;
+            p += lt(b.getLong(node + (p << 3)), q);
+            e = (e << LOG_FANOUT) + p;
         }
         return e;
     }
@@ -535,6 +536,11 @@ public final class ByteKeyIndex {
             }
         }
         return klen - len;
+    }
+
+    /** 1 if x < q else 0. */
+    private static int lt(long x, long q) {
+        return x < q ? 1 : 0;
     }
 
     private long prefixAt(int i) {

@@ -90,6 +90,26 @@ public enum IntSearchKind {
         public IntSearch build(int[] sorted) {
             return new StaticBPlusTreeIntSearch(copySorted(sorted));
         }
+    },
+
+    /**
+     * The sorted array plus a one-level radix directory, the radix layer of learned indexes
+     * (Kipf et al., "RadixSpline", 2020): the key range {@code [min, max]} is cut into 2^k equal
+     * buckets (n/4 &lt; 2^k &lt;= n/2), and {@code dir[b]} holds the index of the first key in bucket
+     * {@code b} or later. A lookup computes the bucket with a subtraction and a shift, reads two
+     * adjacent directory slots, and searches only that bucket: with at most 8 keys, four
+     * branch-free steps over a fixed window; longer buckets fall back to branchless binary search.
+     * So a lookup touches two cache lines (directory, keys) however large n is. Not a
+     * hash: order is kept, so it answers insertion points and ranges like the others.
+     * <b>Distribution-sensitive</b>: uniform keys give 2-4 keys per bucket; heavily clustered keys
+     * crowd a few buckets and degrade towards one binary search over the crowded bucket (never
+     * worse than O(log n)). Build: O(n). Memory: n + 8 + (n/4 .. n/2) + 1 ints.
+     */
+    RADIX_DIRECTORY {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new RadixDirectoryIntSearch(copySorted(sorted));
+        }
     };
 
     /**
