@@ -31,8 +31,11 @@ class IntSearchTest {
         return b.build().distinct().sorted().toArray();
     }
 
-    /** Value spreads: many duplicates, sparse, full int range with extremes. */
-    enum Spread { DUPLICATES, SPARSE, FULL_RANGE_WITH_EXTREMES }
+    /**
+     * Value spreads: many duplicates, sparse, full int range with extremes, and clustered (half
+     * the keys in a range of width n, so one radix bucket holds them: its slow path).
+     */
+    enum Spread { DUPLICATES, SPARSE, FULL_RANGE_WITH_EXTREMES, CLUSTERED }
 
     static int[] randomSorted(SplittableRandom r, int n, Spread spread) {
         int[] a = new int[n];
@@ -40,6 +43,7 @@ class IntSearchTest {
             switch (spread) {
                 case DUPLICATES: a[i] = r.nextInt(Math.max(1, n / 3)) - n / 6; break;
                 case SPARSE: a[i] = r.nextInt(-1 << 30, 1 << 30); break;
+                case CLUSTERED: a[i] = r.nextBoolean() ? 1000 + r.nextInt(n) : r.nextInt(); break;
                 default:
                     int c = r.nextInt(8);
                     a[i] = c == 0 ? Integer.MIN_VALUE : c == 1 ? Integer.MAX_VALUE : r.nextInt();
