@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link Int2IntOpenHashMap}, at n keys.
  *
  * <p>Measures: the lookup of a random query, half of them present (keys are random even ints,
- * absent queries random odd ints), so caches and branch predictors see the real access pattern
+ * absent queries random odd ints from the same distribution, see {@code dist}), so caches and branch predictors see the real access pattern
  * for that n. The result goes back to JMH (returned), so the lookup cannot be eliminated.
  *
  * <p>Avoids measuring: building the structure and generating keys (in {@link Setup}); query
@@ -52,7 +52,19 @@ public class IntSearchBenchmark {
         "JDK_BINARY_SEARCH", "HASH_MAP", "FASTUTIL_OPEN_HASH_MAP"})
     String impl;
 
+    /**
+     * Key distribution. UNIFORM: random ints (the radix directory's best case). LOG_UNIFORM:
+     * {@code exp(uniform(0, ln 2^31))}, crowded at small values, so equal-width radix buckets are
+     * very uneven (its bad case); absent queries are drawn from the same distribution.
+     */
+    @Param({"UNIFORM"})
+    String dist;
+
     static final int QUERIES = 1 << 20;
+
+    private int draw(SplittableRandom r) {
+        return dist.equals("LOG_UNIFORM") ? (int) Math.exp(r.nextDouble() * Math.log(Integer.MAX_VALUE)) : r.nextInt();
+    }
 
     int[] queries;
     int counter;
@@ -62,12 +74,12 @@ public class IntSearchBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         SplittableRandom r = new SplittableRandom(42);
-        int[] keys = r.ints().map(x -> x & ~1).distinct().limit(n).toArray();
+        int[] keys = java.util.stream.IntStream.generate(() -> draw(r) & ~1).distinct().limit(n).toArray();
         int[] sorted = keys.clone();
         Arrays.sort(sorted);
         queries = new int[QUERIES];
         for (int i = 0; i < QUERIES; i++) {
-            queries[i] = (i & 1) == 0 ? keys[r.nextInt(n)] : r.nextInt() | 1;
+            queries[i] = (i & 1) == 0 ? keys[r.nextInt(n)] : draw(r) | 1;
         }
         // shuffle so hits and misses do not strictly alternate (no pattern to predict)
         for (int i = QUERIES - 1; i > 0; i--) {
