@@ -26,13 +26,16 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link Int2IntOpenHashMap}, at n keys.
  *
  * <p>Measures: the lookup of a random query, half of them present (keys are random even ints,
- * absent queries random odd ints from the same distribution, see {@code dist}), so caches and branch predictors see the real access pattern
- * for that n. The result goes back to JMH (returned), so the lookup cannot be eliminated.
+ * absent queries random odd ints from the same distribution, see {@code dist}), so caches and
+ * branch predictors see the real access pattern for that n. The result goes back to JMH
+ * (returned), so the lookup cannot be eliminated. Ops are independent, so the CPU may overlap
+ * consecutive lookups: this is throughput, which rewards short instruction streams whose cache
+ * misses start early (hash tables, the radix directory) over long dependent chains (binary search).
  *
  * <p>Avoids measuring: building the structure and generating keys (in {@link Setup}); query
  * generation (a pre-generated array of 2^20 queries, 4 MiB, read sequentially by a counter masked
- * to the array size, which the hardware prefetcher hides; it is larger than the L2 so repeated
- * queries do not keep their paths cached). Each {@code impl} runs in its own forked JVM, so every
+ * to the array size, which the hardware prefetcher hides; a million distinct queries so repeats
+ * do not keep their paths cached). Each {@code impl} runs in its own forked JVM, so every
  * call site is monomorphic. The HashMap peer boxes the query as a user's {@code map.get(key)} does
  * (values above 127 are not cached, escape analysis may or may not remove the box: that is part of
  * the peer's real cost).

@@ -6,12 +6,19 @@ package io.tickwork.primitives.search;
  * {@link IllegalArgumentException} naming the first index where {@code a[i] > a[i + 1]} and both
  * values; duplicates are allowed. Building is O(n) time on top of that O(n) check.
  *
- * <p>Which to use (measured in {@code docs/results/search.md}): {@link #STATIC_BPLUS_TREE} is the
- * fastest at every size we measured and the choice for large read-mostly sets;
- * {@link #EYTZINGER} is close behind for small and mid-size sets and uses no extra memory;
- * {@link #BRANCHLESS} is the best plain sorted-array search (use it when the sorted array itself must
- * stay the storage, e.g. it is shared with other code). {@link #RECURSIVE}, {@link #THREE_BRANCH} and
- * {@link #TWO_BRANCH} are the textbook baselines the study starts from.
+ * <p>Which to use (measured, with the numbers, in {@code docs/results/search.md}):
+ * <ul>
+ *   <li>{@link #RADIX_DIRECTORY} when keys are spread fairly evenly over their range (ids, hashes,
+ *       random or sequential numbers): the fastest at every size measured, ahead of
+ *       {@code HashMap<Integer,Integer>} and level with fastutil's open hash map, while keeping
+ *       order (insertion points, ranges); costs 25-50 % more memory than the array.</li>
+ *   <li>{@link #STATIC_BPLUS_TREE} for large sets (beyond L2, ~100k keys and up) of unknown or
+ *       skewed distribution: the fastest purely comparison-based variant there.</li>
+ *   <li>{@link #EYTZINGER} for small and mid-size sets of any distribution; no extra memory.</li>
+ *   <li>{@link #BRANCHLESS} when the plain sorted array must remain the storage.</li>
+ *   <li>{@link #RECURSIVE}, {@link #THREE_BRANCH}, {@link #TWO_BRANCH}: the textbook baselines the
+ *       study starts from; {@code THREE_BRANCH} is {@link java.util.Arrays#binarySearch}'s loop.</li>
+ * </ul>
  */
 public enum IntSearchKind {
 
