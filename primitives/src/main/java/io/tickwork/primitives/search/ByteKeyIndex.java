@@ -3,7 +3,9 @@ package io.tickwork.primitives.search;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A sorted, immutable index over many byte-string keys (normally UTF-8) stored back to back in one
@@ -282,7 +284,7 @@ public final class ByteKeyIndex {
     }
 
     private ByteKeyIndex rebuildTree() {
-        java.util.ArrayList<byte[]> keys = new java.util.ArrayList<>(n);
+        ArrayList<byte[]> keys = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             byte[] k = new byte[keyLength(i)];
             copyKey(i, k, 0);
@@ -333,7 +335,7 @@ public final class ByteKeyIndex {
      * ({@link #size()} if none). No allocation.
      */
     public int find(byte[] key, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, key.length);
+        Objects.checkFromIndexSize(off, len, key.length);
         return search(key, off, len);
     }
 
@@ -344,7 +346,7 @@ public final class ByteKeyIndex {
 
     /** Index of the first key not less than {@code key[off .. off+len)}; {@link #size()} if none. */
     public int lowerBound(byte[] key, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, key.length);
+        Objects.checkFromIndexSize(off, len, key.length);
         int r = search(key, off, len);
         return r >= 0 ? r : -r - 1;
     }
@@ -355,7 +357,7 @@ public final class ByteKeyIndex {
      * when the two are equal). An empty prefix ends at {@link #size()}.
      */
     public int prefixEnd(byte[] prefix, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, prefix.length);
+        Objects.checkFromIndexSize(off, len, prefix.length);
         if (n == 0) {
             return 0;
         }
@@ -397,7 +399,7 @@ public final class ByteKeyIndex {
 
     /** Length in bytes of key {@code i}. */
     public int keyLength(int i) {
-        java.util.Objects.checkIndex(i, n);
+        Objects.checkIndex(i, n);
         return offsetAt(i + 1) - offsetAt(i);
     }
 
@@ -406,7 +408,7 @@ public final class ByteKeyIndex {
      * callers that send key bytes straight from a mapped file.
      */
     public int keyPosition(int i) {
-        java.util.Objects.checkIndex(i, n);
+        Objects.checkIndex(i, n);
         return keysBase + offsetAt(i);
     }
 

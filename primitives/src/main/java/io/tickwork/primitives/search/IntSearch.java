@@ -11,8 +11,8 @@ package io.tickwork.primitives.search;
  * If {@code key} occurs, the index in {@code a} of its <em>first</em> occurrence (lower-bound
  * semantics, where {@code Arrays.binarySearch} may return any of equal keys); otherwise
  * {@code -(insertion point) - 1}, the insertion point being the index of the first element greater
- * than {@code key}, or {@code a.length} if none. Layout variants (Eytzinger, B+ tree) store the keys
- * in another order and map the answer back to the index in {@code a}. All {@code int} values,
+ * than {@code key}, or {@code a.length} if none. Layout variants (Eytzinger, B+ tree, radix directory) store the
+ * keys in another layout and map the answer back to the index in {@code a}. All {@code int} values,
  * including {@link Integer#MIN_VALUE} and {@link Integer#MAX_VALUE}, are valid keys and queries.
  *
  * <p><b>Cost</b>: every variant answers in O(log n) comparisons without allocating; constants and
