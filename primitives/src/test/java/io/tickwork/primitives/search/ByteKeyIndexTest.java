@@ -338,11 +338,15 @@ class ByteKeyIndexTest {
     @Test
     void verifyCatchesCorruptBody() {
         byte[] b = image();
-        b[b.length - 1] = 'A'; // "gammA": still sorted, but the stored prefix no longer matches? (same first 8)
-        b[b.length - 5] = 'A'; // "Aamma" sorts before "beta"
+        b[b.length - 5] = 'A'; // "gamma" becomes "Aamma", which sorts before "beta"
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ByteKeyIndex.wrap(ByteBuffer.wrap(b)).verify());
         assertTrue(e.getMessage().contains("not sorted at index 2"), e.getMessage());
         ByteKeyIndex.wrap(ByteBuffer.wrap(image())).verify();
+        byte[] c = image();
+        c[c.length - 1] = 'b'; // "gammb": still sorted, but the stored 8-byte prefix says "gamma"
+        IllegalArgumentException p = assertThrows(IllegalArgumentException.class,
+                () -> ByteKeyIndex.wrap(ByteBuffer.wrap(c)).verify());
+        assertTrue(p.getMessage().contains("prefix 2"), p.getMessage());
     }
 }
