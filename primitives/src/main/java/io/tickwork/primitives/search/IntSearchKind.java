@@ -8,12 +8,13 @@ package io.tickwork.primitives.search;
  *
  * <p>Which to use (measured, with the numbers, in {@code docs/results/search.md}):
  * <ul>
- *   <li>{@link #RADIX_DIRECTORY} when keys are spread fairly evenly over their range (ids, hashes,
- *       random or sequential numbers): the fastest at every size measured, ahead of
- *       {@code HashMap<Integer,Integer>} and level with fastutil's open hash map, while keeping
- *       order (insertion points, ranges); costs 25-50 % more memory than the array.</li>
- *   <li>{@link #STATIC_BPLUS_TREE} for large sets (beyond L2, ~100k keys and up) of unknown or
- *       skewed distribution: the fastest purely comparison-based variant there.</li>
+ *   <li>{@link #RADIX_DIRECTORY} by default for read-mostly sets: the fastest at every size
+ *       measured, ahead of {@code HashMap<Integer,Integer>} and level with fastutil's open hash
+ *       map on uniform keys, still ahead of {@code HashMap} on log-uniformly skewed keys, while
+ *       keeping order (insertion points, ranges); costs 25-50 % more memory than the array.</li>
+ *   <li>{@link #STATIC_BPLUS_TREE} for large sets (beyond L2, ~100k keys and up) whose
+ *       distribution may defeat equal-width buckets (most keys in a sliver of the range): the
+ *       fastest purely comparison-based variant there, insensitive to the distribution.</li>
  *   <li>{@link #EYTZINGER} for small and mid-size sets of any distribution; no extra memory.</li>
  *   <li>{@link #BRANCHLESS} when the plain sorted array must remain the storage.</li>
  *   <li>{@link #RECURSIVE}, {@link #THREE_BRANCH}, {@link #TWO_BRANCH}: the textbook baselines the
