@@ -3,7 +3,9 @@ package io.tickwork.primitives.search;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A sorted, immutable index over many byte-string keys (normally UTF-8) stored back to back in one
@@ -25,8 +27,8 @@ import java.util.List;
  * <p><b>How it searches.</b> Beside the offsets, the index stores each key's first 8 bytes
  * (case-folded when folding) as one big-endian {@code long}, and above that array a static B+ tree
  * of those longs with 64-byte nodes (8 longs, one cache line). A lookup computes the query's 8-byte
- * prefix once, descends {@code ceil(log8(n))} nodes comparing 8 longs each (no branch on the data
- * except the loop), and lands on the first key whose prefix is not smaller. Only keys whose first 8
+ * prefix once, descends {@code ceil(log8(n))} nodes with three branch-free halvings each, and
+ * lands on the first key whose prefix is not smaller. Only keys whose first 8
  * bytes equal the query's are compared byte by byte (usually one key; a run of keys sharing 8 bytes
  * is galloped and binary-searched). So a lookup touches about {@code log8(n)} cache lines of the
  * tree, one line of the prefix array, and the key's offset and bytes only when the prefixes tie.
@@ -282,7 +284,7 @@ public final class ByteKeyIndex {
     }
 
     private ByteKeyIndex rebuildTree() {
-        java.util.ArrayList<byte[]> keys = new java.util.ArrayList<>(n);
+        ArrayList<byte[]> keys = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             byte[] k = new byte[keyLength(i)];
             copyKey(i, k, 0);
@@ -333,7 +335,7 @@ public final class ByteKeyIndex {
      * ({@link #size()} if none). No allocation.
      */
     public int find(byte[] key, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, key.length);
+        Objects.checkFromIndexSize(off, len, key.length);
         return search(key, off, len);
     }
 
@@ -344,7 +346,7 @@ public final class ByteKeyIndex {
 
     /** Index of the first key not less than {@code key[off .. off+len)}; {@link #size()} if none. */
     public int lowerBound(byte[] key, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, key.length);
+        Objects.checkFromIndexSize(off, len, key.length);
         int r = search(key, off, len);
         return r >= 0 ? r : -r - 1;
     }
@@ -355,7 +357,7 @@ public final class ByteKeyIndex {
      * when the two are equal). An empty prefix ends at {@link #size()}.
      */
     public int prefixEnd(byte[] prefix, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, prefix.length);
+        Objects.checkFromIndexSize(off, len, prefix.length);
         if (n == 0) {
             return 0;
         }
@@ -397,7 +399,7 @@ public final class ByteKeyIndex {
 
     /** Length in bytes of key {@code i}. */
     public int keyLength(int i) {
-        java.util.Objects.checkIndex(i, n);
+        Objects.checkIndex(i, n);
         return offsetAt(i + 1) - offsetAt(i);
     }
 
@@ -406,7 +408,7 @@ public final class ByteKeyIndex {
      * callers that send key bytes straight from a mapped file.
      */
     public int keyPosition(int i) {
-        java.util.Objects.checkIndex(i, n);
+        Objects.checkIndex(i, n);
         return keysBase + offsetAt(i);
     }
 
@@ -471,11 +473,12 @@ public final class ByteKeyIndex {
         final ByteBuffer b = buf;
         for (int base : levelBase) {
             int node = base + (e << (LOG_FANOUT + 3));
-            int cnt = 0;
-            for (int j = 0; j < FANOUT; j++) {
-                cnt += b.getLong(node + (j << 3)) < q ? 1 : 0;
-            }
-            e = (e << LOG_FANOUT) + cnt;
+            // the node's last entry is >= q (the max of the entry that led here, or padding), so
+            // the count of entries < q is in [0, 7]: three branch-free halvings find it
+            int p = lt(b.getLong(node + 24), q) << 2;
+            p += lt(b.getLong(node + ((p + 1) << 3)), q) << 1;
+            p += lt(b.getLong(node + (p << 3)), q);
+            e = (e << LOG_FANOUT) + p;
         }
         return e;
     }
@@ -535,6 +538,11 @@ public final class ByteKeyIndex {
             }
         }
         return klen - len;
+    }
+
+    /** 1 if x < q else 0. */
+    private static int lt(long x, long q) {
+        return x < q ? 1 : 0;
     }
 
     private long prefixAt(int i) {

@@ -1,5 +1,11 @@
 /**
- * Searching sorted data: int-key binary-search variants and cache-conscious layouts behind one
- * interface, and a byte-key index over UTF-8 keys stored back to back (what the dictionary server maps).
+ * Searching sorted data. {@link io.tickwork.primitives.search.IntSearch} is one contract
+ * ({@link java.util.Arrays#binarySearch(int[], int)}'s, with the first of equal keys) over a set of
+ * int-key variants that {@link io.tickwork.primitives.search.IntSearchKind} enumerates: the textbook
+ * binary searches, a branchless one, the Eytzinger layout, a static B+ tree with cache-line nodes and
+ * a sorted array with a radix directory. {@link io.tickwork.primitives.search.ByteKeyIndex} is a
+ * sorted index over UTF-8 (or any byte-string) keys stored back to back, with exact and prefix
+ * lookups that allocate nothing, and a binary format the dictionary server memory-maps and searches
+ * in place. Measurements and which variant to use when: {@code docs/results/search.md}.
  */
 package io.tickwork.primitives.search;

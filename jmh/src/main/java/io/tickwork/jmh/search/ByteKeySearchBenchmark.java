@@ -1,0 +1,144 @@
+package io.tickwork.jmh.search;
+
+import io.tickwork.primitives.search.ByteKeyIndex;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One exact lookup per operation of a string key that arrives as UTF-8 bytes (as it does off a
+ * socket): {@link ByteKeyIndex} on a heap image and on a direct buffer (what a memory-mapped file
+ * gives the server), beside {@link Arrays#binarySearch(Object[], Object)} over a sorted
+ * {@code String[]} and {@code HashMap<String,Integer>}.
+ *
+ * <p>Measures: for the String peers, decoding the query bytes into a {@code String}
+ * ({@code new String(bytes, UTF_8)}, which also recomputes the hash for the HashMap, as a real
+ * lookup must) plus the lookup; for the index, the lookup straight on the bytes. Keys: n random
+ * strings of 2 to 15 lowercase ASCII letters; half of the queries are keys, half are random strings
+ * that are not keys, shuffled. Result returned to JMH.
+ *
+ * <p>Avoids measuring: building the structures and generating the queries (in {@link Setup}: 2^17
+ * pre-encoded query arrays, read by a counter masked to the array size). Each {@code impl} runs in
+ * its own forked JVM so the call site is monomorphic.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class ByteKeySearchBenchmark {
+
+    @Param({"200000"})
+    int n;
+
+    @Param({"BYTE_KEY_INDEX", "BYTE_KEY_INDEX_DIRECT", "STRING_BINARY_SEARCH", "STRING_HASH_MAP"})
+    String impl;
+
+    static final int QUERIES = 1 << 17;
+
+    /** A lookup of a UTF-8 query; answers an index or a negative value when absent. */
+    interface BytesLookup {
+        int find(byte[] utf8);
+    }
+
+    byte[][] queries;
+    int counter;
+    BytesLookup lookup;
+
+    static String randomWord(SplittableRandom r) {
+        char[] c = new char[r.nextInt(2, 16)];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = (char) ('a' + r.nextInt(26));
+        }
+        return new String(c);
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        SplittableRandom r = new SplittableRandom(42);
+        HashSet<String> set = new HashSet<>();
+        while (set.size() < n) {
+            set.add(randomWord(r));
+        }
+        String[] sorted = set.toArray(new String[0]);
+        Arrays.sort(sorted); // ASCII: String order equals UTF-8 byte order
+        queries = new byte[QUERIES][];
+        for (int i = 0; i < QUERIES; i++) {
+            String q;
+            if ((i & 1) == 0) {
+                q = sorted[r.nextInt(n)];
+            } else {
+                do {
+                    q = randomWord(r);
+                } while (set.contains(q));
+            }
+            queries[i] = q.getBytes(StandardCharsets.UTF_8);
+        }
+        for (int i = QUERIES - 1; i > 0; i--) {
+            int j = r.nextInt(i + 1);
+            byte[] t = queries[i];
+            queries[i] = queries[j];
+            queries[j] = t;
+        }
+        switch (impl) {
+            case "BYTE_KEY_INDEX":
+            case "BYTE_KEY_INDEX_DIRECT": {
+                List<byte[]> keys = new ArrayList<>(n);
+                for (String s : sorted) {
+                    keys.add(s.getBytes(StandardCharsets.UTF_8));
+                }
+                ByteKeyIndex built = ByteKeyIndex.build(keys, false);
+                ByteKeyIndex ix = built;
+                if (impl.equals("BYTE_KEY_INDEX_DIRECT")) {
+                    ByteBuffer direct = ByteBuffer.allocateDirect(built.serializedSize());
+                    built.writeTo(direct);
+                    direct.flip();
+                    ix = ByteKeyIndex.wrap(direct);
+                }
+                ByteKeyIndex index = ix;
+                lookup = q -> index.find(q, 0, q.length);
+                break;
+            }
+            case "STRING_BINARY_SEARCH":
+                lookup = q -> Arrays.binarySearch(sorted, new String(q, StandardCharsets.UTF_8));
+                break;
+            case "STRING_HASH_MAP": {
+                HashMap<String, Integer> map = new HashMap<>();
+                for (int i = 0; i < n; i++) {
+                    map.put(sorted[i], i);
+                }
+                lookup = q -> {
+                    Integer v = map.get(new String(q, StandardCharsets.UTF_8));
+                    return v == null ? -1 : v;
+                };
+                break;
+            }
+            default:
+                throw new IllegalArgumentException("unknown impl: " + impl);
+        }
+    }
+
+    @Benchmark
+    public int find() {
+        return lookup.find(queries[counter++ & (QUERIES - 1)]);
+    }
+}

@@ -1,0 +1,64 @@
+package io.tickwork.primitives.search;
+
+/** {@link IntSearchKind#EYTZINGER}. */
+final class EytzingerIntSearch implements IntSearch {
+    /** b[1..n] in BFS order of the implicit complete binary search tree; b[0] unused. */
+    private final int[] b;
+    private final int n;
+    /** Levels of the tree: floor(log2(n)) + 1 (0 when empty). */
+    private final int height;
+    /** Nodes present on the last level. */
+    private final int lastLevel;
+
+    EytzingerIntSearch(int[] sorted) {
+        this.n = sorted.length;
+        this.b = new int[n + 1];
+        fill(sorted, 0, 1);
+        this.height = 32 - Integer.numberOfLeadingZeros(n);
+        this.lastLevel = height == 0 ? 0 : n - ((1 << (height - 1)) - 1);
+    }
+
+    /** In-order traversal writes the sorted keys into BFS positions; returns the next sorted index. */
+    private int fill(int[] sorted, int i, int k) {
+        if (k <= n) {
+            i = fill(sorted, i, 2 * k);
+            b[k] = sorted[i++];
+            i = fill(sorted, i, 2 * k + 1);
+        }
+        return i;
+    }
+
+    @Override
+    public int indexOf(int key) {
+        final int[] b = this.b;
+        final int n = this.n;
+        int k = 1;
+        while (k <= n) {
+            k = (k << 1) + (int) (((long) b[k] - key) >>> 63); // right child iff b[k] < key
+        }
+        // undo the trailing right turns and the final left turn: k becomes the lower-bound node
+        k >>>= Integer.numberOfTrailingZeros(~k) + 1;
+        if (k == 0) {
+            return -(n + 1);
+        }
+        int r = rank(k);
+        return b[k] == key ? r : -(r + 1);
+    }
+
+    /**
+     * Sorted index of BFS node k. In a perfect tree of {@code height} levels, node k at depth d
+     * has in-order rank (2(k - 2^d) + 1) 2^(height-1-d) - 1; the last level's positions have the
+     * even ranks 0, 2, 4, ..., and the missing last-level nodes (all at its right end) that precede
+     * rank r are subtracted.
+     */
+    int rank(int k) {
+        int d = 31 - Integer.numberOfLeadingZeros(k);
+        int r = ((2 * (k - (1 << d)) + 1) << (height - 1 - d)) - 1;
+        return r - Math.max(0, ((r + 1) >> 1) - lastLevel);
+    }
+
+    @Override
+    public int size() {
+        return n;
+    }
+}

@@ -1,0 +1,142 @@
+package io.tickwork.primitives.search;
+
+/**
+ * The {@link IntSearch} variants, each a factory from a sorted array. All of them copy the input
+ * (later changes to the caller's array do not affect the search) and reject unsorted input with an
+ * {@link IllegalArgumentException} naming the first index where {@code a[i] > a[i + 1]} and both
+ * values; duplicates are allowed. Building is O(n) time on top of that O(n) check.
+ *
+ * <p>Which to use (measured, with the numbers, in {@code docs/results/search.md}):
+ * <ul>
+ *   <li>{@link #RADIX_DIRECTORY} by default for read-mostly sets: the fastest at every size
+ *       measured, ahead of {@code HashMap<Integer,Integer>} and level with fastutil's open hash
+ *       map on uniform keys, still ahead of {@code HashMap} on log-uniformly skewed keys, while
+ *       keeping order (insertion points, ranges); costs 25-50 % more memory than the array.</li>
+ *   <li>{@link #STATIC_BPLUS_TREE} for large sets (beyond L2, ~100k keys and up) whose
+ *       distribution may defeat equal-width buckets (most keys in a sliver of the range): the
+ *       fastest purely comparison-based variant there, insensitive to the distribution.</li>
+ *   <li>{@link #EYTZINGER} for small and mid-size sets of any distribution; no extra memory.</li>
+ *   <li>{@link #BRANCHLESS} when the plain sorted array must remain the storage.</li>
+ *   <li>{@link #RECURSIVE}, {@link #THREE_BRANCH}, {@link #TWO_BRANCH}: the textbook baselines the
+ *       study starts from; {@code THREE_BRANCH} is {@link java.util.Arrays#binarySearch}'s loop.</li>
+ * </ul>
+ */
+public enum IntSearchKind {
+
+    /**
+     * Textbook recursive 3-way binary search (exit on equality, then step left to the first
+     * occurrence). Memory: one copy of the array. Baseline only: recursion costs a call per level.
+     */
+    RECURSIVE {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new RecursiveIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * Iterative 3-way binary search as {@link java.util.Arrays#binarySearch}: two comparisons per
+     * step, exits early on equality (then checks the left neighbour for the first occurrence).
+     * Memory: one copy. Early exit rarely pays: half the keys live in the last level.
+     */
+    THREE_BRANCH {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new ThreeBranchIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * Iterative 2-way lower-bound search: one comparison per step, always about log2(n) steps, then
+     * one equality check. Memory: one copy. The comparison is a data-dependent branch the CPU
+     * mispredicts half the time.
+     */
+    TWO_BRANCH {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new TwoBranchIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * Branchless lower-bound search: the loop runs exactly floor(log2(n)) + 1 times, and each step
+     * moves its base by {@code half & mask} where the mask is the sign of {@code a[mid] - key}
+     * computed in {@code long}; no data-dependent branch, so no mispredictions, and the next load
+     * address depends only on arithmetic. Memory: one copy.
+     */
+    BRANCHLESS {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new BranchlessIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * Eytzinger (BFS, heap-order) layout after Khuong &amp; Morin, "Array Layouts for
+     * Comparison-Based Searching" (2017): node k's children are 2k and 2k+1, so the first levels
+     * share a few cache lines and each step is a branch-free {@code k = 2k + (b[k] < key)}. The
+     * answer is mapped back to the sorted index arithmetically (no rank table). Build: O(n) in-order
+     * fill. Memory: n + 1 ints, no copy of the sorted array kept.
+     */
+    EYTZINGER {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new EytzingerIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * Static B+ tree (an "S+ tree", after Algorithmica's "Static B-Trees"): the sorted array
+     * padded to 16-int (64-byte, one cache line) nodes is the leaf level, and above it each level
+     * holds the largest key of every node below. A lookup descends ceil(log16(n)) nodes, counting in
+     * each, without branches, how many of its 16 keys are smaller than the key; so it touches about
+     * log16(n) cache lines instead of binary search's log2(n). Build: O(n). Memory: about
+     * n * 16/15 ints plus padding (under 7% over the sorted array).
+     */
+    STATIC_BPLUS_TREE {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new StaticBPlusTreeIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * The sorted array plus a one-level radix directory, the radix layer of learned indexes
+     * (Kipf et al., "RadixSpline", 2020): the key range {@code [min, max]} is cut into 2^k equal
+     * buckets (n/4 &lt; 2^k &lt;= n/2), and {@code dir[b]} holds the index of the first key in bucket
+     * {@code b} or later. A lookup computes the bucket with a subtraction and a shift, reads two
+     * adjacent directory slots, and searches only that bucket: with at most 8 keys, four
+     * branch-free steps over a fixed window; longer buckets fall back to branchless binary search.
+     * So a lookup touches two cache lines (directory, keys) however large n is. Not a
+     * hash: order is kept, so it answers insertion points and ranges like the others.
+     * <b>Distribution-sensitive</b>: uniform keys give 2-4 keys per bucket; heavily clustered keys
+     * crowd a few buckets and degrade towards one binary search over the crowded bucket (never
+     * worse than O(log n)). Build: O(n). Memory: n + 8 + (n/4 .. n/2) + 1 ints.
+     */
+    RADIX_DIRECTORY {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new RadixDirectoryIntSearch(copySorted(sorted));
+        }
+    };
+
+    /**
+     * Builds this variant over {@code sorted} (copied).
+     *
+     * @throws IllegalArgumentException if {@code sorted} is not in non-decreasing order
+     * @throws NullPointerException     if {@code sorted} is null
+     */
+    public abstract IntSearch build(int[] sorted);
+
+    /** Checks non-decreasing order, naming the first violation, and returns a private copy. */
+    static int[] copySorted(int[] a) {
+        int[] c = a.clone();
+        for (int i = 0; i + 1 < c.length; i++) {
+            if (c[i] > c[i + 1]) {
+                throw new IllegalArgumentException("input not sorted at index " + i + ": a[" + i + "] = "
+                        + c[i] + " > a[" + (i + 1) + "] = " + c[i + 1]);
+            }
+        }
+        return c;
+    }
+}

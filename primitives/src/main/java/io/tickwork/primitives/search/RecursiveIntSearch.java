@@ -1,0 +1,39 @@
+package io.tickwork.primitives.search;
+
+/** {@link IntSearchKind#RECURSIVE}. */
+final class RecursiveIntSearch implements IntSearch {
+    private final int[] a;
+
+    RecursiveIntSearch(int[] sortedCopy) {
+        this.a = sortedCopy;
+    }
+
+    @Override
+    public int indexOf(int key) {
+        return search(a, key, 0, a.length - 1);
+    }
+
+    private static int search(int[] a, int key, int lo, int hi) {
+        if (lo > hi) {
+            return -(lo + 1);
+        }
+        int mid = (lo + hi) >>> 1;
+        int v = a[mid];
+        if (v < key) {
+            return search(a, key, mid + 1, hi);
+        }
+        if (v > key) {
+            return search(a, key, lo, mid - 1);
+        }
+        // equal: the first occurrence is mid unless its left neighbour (inside the range) is equal too
+        if (mid == lo || a[mid - 1] != key) {
+            return mid;
+        }
+        return search(a, key, lo, mid - 1);
+    }
+
+    @Override
+    public int size() {
+        return a.length;
+    }
+}

@@ -1,0 +1,36 @@
+package io.tickwork.primitives.search;
+
+/** {@link IntSearchKind#THREE_BRANCH}. */
+final class ThreeBranchIntSearch implements IntSearch {
+    private final int[] a;
+
+    ThreeBranchIntSearch(int[] sortedCopy) {
+        this.a = sortedCopy;
+    }
+
+    @Override
+    public int indexOf(int key) {
+        final int[] a = this.a;
+        int lo = 0;
+        int hi = a.length - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int v = a[mid];
+            if (v < key) {
+                lo = mid + 1;
+            } else if (v > key) {
+                hi = mid - 1;
+            } else if (mid == lo || a[mid - 1] != key) {
+                return mid;
+            } else {
+                hi = mid - 1; // an equal key further left: keep looking for the first one
+            }
+        }
+        return -(lo + 1);
+    }
+
+    @Override
+    public int size() {
+        return a.length;
+    }
+}

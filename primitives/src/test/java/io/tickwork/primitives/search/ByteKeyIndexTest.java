@@ -1,0 +1,352 @@
+package io.tickwork.primitives.search;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link ByteKeyIndex} against a {@link TreeMap} model: exact lookup, lower bound and prefix ranges
+ * on random UTF-8 and raw-byte keys (multi-byte characters, long shared prefixes, NUL and 0xFF
+ * bytes), with and without ASCII case folding, built directly and after a serialization round trip
+ * through heap and direct buffers; and every header check of {@link ByteKeyIndex#wrap}.
+ */
+class ByteKeyIndexTest {
+
+    static final int[] SIZES = {0, 1, 2, 3, 7, 8, 9, 15, 63, 64, 65, 511, 512, 513, 3000};
+
+    // ---------------------------------------------------------------------------------------
+    // model: Strings compared by code point (which is UTF-8 byte order), optionally ASCII-folded
+
+    static String foldAscii(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            b.append(c >= 'A' && c <= 'Z' ? (char) (c | 0x20) : c);
+        }
+        return b.toString();
+    }
+
+    static Comparator<String> order(boolean fold) {
+        Function<String, String> f = fold ? ByteKeyIndexTest::foldAscii : Function.identity();
+        return (x, y) -> {
+            int[] a = f.apply(x).codePoints().toArray();
+            int[] b = f.apply(y).codePoints().toArray();
+            return Arrays.compare(a, b);
+        };
+    }
+
+    private static final String[] ATOMS = {"a", "b", "z", "A", "B", "Z", "0", "_", "é", "ß", "中", "文",
+        "😀", "\u0000", "\u007f", "\uffff", "http://example.com/", "abcdefgh", "ABCDEFGHI"};
+
+    static String randomString(SplittableRandom r) {
+        StringBuilder b = new StringBuilder();
+        int parts = r.nextInt(0, 7);
+        for (int i = 0; i < parts; i++) {
+            b.append(ATOMS[r.nextInt(ATOMS.length)]);
+        }
+        return b.toString();
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Builds via keys, and via writeTo/wrap into heap, offset heap and direct buffers. */
+    static List<ByteKeyIndex> variants(List<byte[]> keys, boolean fold) {
+        ByteKeyIndex built = ByteKeyIndex.build(keys, fold);
+        List<ByteKeyIndex> all = new ArrayList<>();
+        all.add(built);
+        all.add(ByteKeyIndex.wrap(ByteBuffer.wrap(built.toByteArray())).verify());
+        ByteBuffer offset = ByteBuffer.allocate(built.serializedSize() + 20).order(ByteOrder.BIG_ENDIAN);
+        offset.position(13);
+        built.writeTo(offset);
+        assertEquals(13 + built.serializedSize(), offset.position());
+        offset.put((byte) 0x5A); // trailing unrelated data
+        offset.position(13);
+        ByteKeyIndex wrapped = ByteKeyIndex.wrap(offset);
+        assertEquals(13, offset.position(), "wrap must not move the caller's position");
+        all.add(wrapped);
+        ByteBuffer direct = ByteBuffer.allocateDirect(built.serializedSize());
+        built.writeTo(direct);
+        direct.flip();
+        all.add(ByteKeyIndex.wrap(direct));
+        return all;
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void utf8KeysMatchTreeMapForExactLowerBoundAndPrefix(boolean fold) {
+        long seed = System.nanoTime();
+        SplittableRandom r = new SplittableRandom(seed);
+        Comparator<String> cmp = order(fold);
+        for (int n : SIZES) {
+            String what = "n=" + n + " fold=" + fold + " seed=" + seed;
+            List<String> strings = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                strings.add(randomString(r));
+            }
+            strings.sort(cmp);
+            List<byte[]> keys = new ArrayList<>();
+            strings.forEach(s -> keys.add(utf8(s)));
+            TreeMap<String, Integer> first = new TreeMap<>(cmp);
+            for (int i = n - 1; i >= 0; i--) {
+                first.put(strings.get(i), i);
+            }
+            List<String> probes = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                probes.add(randomString(r));
+                if (n > 0) {
+                    String k = strings.get(r.nextInt(n));
+                    probes.add(k);
+                    probes.add(k.substring(0, k.offsetByCodePoints(0, r.nextInt(k.codePointCount(0, k.length()) + 1))));
+                    probes.add(k + ATOMS[r.nextInt(ATOMS.length)]);
+                    probes.add(fold ? k.toUpperCase(java.util.Locale.ROOT) : k);
+                }
+            }
+            for (ByteKeyIndex ix : variants(keys, fold)) {
+                assertEquals(n, ix.size(), what);
+                assertEquals(fold, ix.asciiCaseInsensitive(), what);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(strings.get(i), ix.keyString(i), what);
+                }
+                for (String p : probes) {
+                    byte[] q = utf8(p);
+                    Integer exact = first.get(p);
+                    Map.Entry<String, Integer> ceil = first.ceilingEntry(p);
+                    int lower = ceil == null ? n : ceil.getValue();
+                    int want = exact != null ? exact : -(lower + 1);
+                    assertEquals(want, ix.find(q, 0, q.length), what + " find " + p);
+                    assertEquals(lower, ix.lowerBound(q, 0, q.length), what + " lowerBound " + p);
+                    int end = n;
+                    String fp = fold ? foldAscii(p) : p;
+                    for (Map.Entry<String, Integer> e : first.tailMap(p, true).entrySet()) {
+                        if (!(fold ? foldAscii(e.getKey()) : e.getKey()).startsWith(fp)) {
+                            end = e.getValue();
+                            break;
+                        }
+                    }
+                    assertEquals(end, ix.prefixEnd(q, 0, q.length), what + " prefixEnd " + p.codePoints().boxed().collect(java.util.stream.Collectors.toList()));
+                    assertEquals((long) lower << 32 | end, ix.prefixRange(q, 0, q.length), what);
+                }
+            }
+        }
+    }
+
+    /** Raw bytes (not UTF-8): 0x00/0xFF, keys tied on their first 8 bytes, long shared runs. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void rawByteKeysMatchTreeMapModel(boolean fold) {
+        long seed = System.nanoTime();
+        SplittableRandom r = new SplittableRandom(seed);
+        byte[] alphabet = {0, 1, 'A', 'Z', 'a', 'z', '@', '[', '`', '{', (byte) 0x7F, (byte) 0x80, (byte) 0xFE, (byte) 0xFF};
+        Comparator<byte[]> cmp = (a, b) -> ByteKeyIndex.compare(a, b, fold);
+        // independent model for the unfolded case
+        Comparator<byte[]> model = fold ? foldedModel() : Arrays::compareUnsigned;
+        for (int n : SIZES) {
+            String what = "n=" + n + " fold=" + fold + " seed=" + seed;
+            List<byte[]> keys = new ArrayList<>();
+            byte[][] stems = {new byte[0], "abcdefg".getBytes(), "abcdefgh".getBytes(), "abcdefghijklmnop".getBytes(),
+                {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF}};
+            for (int i = 0; i < n; i++) {
+                keys.add(randomBytes(r, stems, alphabet));
+            }
+            keys.sort(model);
+            TreeMap<byte[], Integer> first = new TreeMap<>(model);
+            for (int i = n - 1; i >= 0; i--) {
+                first.put(keys.get(i), i);
+            }
+            for (ByteKeyIndex ix : variants(keys, fold)) {
+                for (int t = 0; t < 1500; t++) {
+                    byte[] q = t % 2 == 0 || n == 0 ? randomBytes(r, stems, alphabet) : keys.get(r.nextInt(n)).clone();
+                    if (t % 3 == 0 && q.length > 0) {
+                        q = Arrays.copyOf(q, r.nextInt(q.length));
+                    }
+                    Integer exact = first.get(q);
+                    Map.Entry<byte[], Integer> ceil = first.ceilingEntry(q);
+                    int lower = ceil == null ? n : ceil.getValue();
+                    String qs = Arrays.toString(q);
+                    assertEquals(exact != null ? exact : -(lower + 1), ix.find(q, 0, q.length), what + " " + qs);
+                    int end = lower;
+                    while (end < n && startsWith(keys.get(end), q, fold)) {
+                        end++;
+                    }
+                    assertEquals(end, ix.prefixEnd(q, 0, q.length), what + " prefixEnd " + qs);
+                    // the same query inside a larger array at an offset
+                    byte[] padded = new byte[q.length + 6];
+                    System.arraycopy(q, 0, padded, 3, q.length);
+                    assertEquals(lower, ix.lowerBound(padded, 3, q.length), what + " offset " + qs);
+                }
+            }
+            assertTrue(cmp.compare(new byte[] {1}, new byte[] {1, 0}) < 0);
+        }
+    }
+
+    private static Comparator<byte[]> foldedModel() {
+        return (a, b) -> {
+            byte[] fa = a.clone();
+            byte[] fb = b.clone();
+            for (byte[] x : new byte[][] {fa, fb}) {
+                for (int i = 0; i < x.length; i++) {
+                    if (x[i] >= 'A' && x[i] <= 'Z') {
+                        x[i] += 32;
+                    }
+                }
+            }
+            return Arrays.compareUnsigned(fa, fb);
+        };
+    }
+
+    private static boolean startsWith(byte[] key, byte[] p, boolean fold) {
+        if (key.length < p.length) {
+            return false;
+        }
+        for (int i = 0; i < p.length; i++) {
+            int x = key[i] & 0xFF;
+            int y = p[i] & 0xFF;
+            if (fold ? ByteKeyIndex.foldByte(x) != ByteKeyIndex.foldByte(y) : x != y) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static byte[] randomBytes(SplittableRandom r, byte[][] stems, byte[] alphabet) {
+        byte[] stem = stems[r.nextInt(stems.length)];
+        byte[] k = Arrays.copyOf(stem, stem.length + r.nextInt(0, 6));
+        for (int i = stem.length; i < k.length; i++) {
+            k[i] = alphabet[r.nextInt(alphabet.length)];
+        }
+        return k;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // building
+
+    @Test
+    void rejectsUnsortedKeysNamingIndexAndKeys() {
+        List<byte[]> keys = List.of(utf8("apple"), utf8("pear"), utf8("fig"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.build(keys, false));
+        assertTrue(e.getMessage().contains("index 2") && e.getMessage().contains("\"pear\"")
+                && e.getMessage().contains("\"fig\""), e.getMessage());
+    }
+
+    @Test
+    void caseInsensitiveIndexNeedsFoldedOrderAndKeepsOriginalBytes() {
+        List<byte[]> keys = List.of(utf8("apple"), utf8("Banana"), utf8("cherry"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.build(keys, false));
+        assertTrue(e.getMessage().contains("index 1") && e.getMessage().contains("unsigned byte order"), e.getMessage());
+        ByteKeyIndex ix = ByteKeyIndex.build(keys, true);
+        assertEquals(1, ix.find(utf8("BANANA")));
+        assertEquals(1, ix.find(utf8("banana")));
+        assertEquals("Banana", ix.keyString(1));
+        assertEquals(-3, ix.find(utf8("BANANAS")));
+        // folded order rejects what is sorted only case-sensitively: "Zeta" < "apple" in bytes
+        IllegalArgumentException f = assertThrows(IllegalArgumentException.class,
+                () -> ByteKeyIndex.build(List.of(utf8("Zeta"), utf8("apple")), true));
+        assertTrue(f.getMessage().contains("case-insensitive"), f.getMessage());
+        // only ASCII folds: 'É' and 'é' stay distinct
+        ByteKeyIndex accents = ByteKeyIndex.build(List.of(utf8("É"), utf8("é")), true);
+        assertEquals(0, accents.find(utf8("É")));
+        assertEquals(1, accents.find(utf8("é")));
+    }
+
+    @Test
+    void duplicatesAnswerTheFirst() {
+        List<byte[]> keys = List.of(utf8("a"), utf8("b"), utf8("b"), utf8("b"), utf8("c"));
+        for (ByteKeyIndex ix : variants(keys, false)) {
+            assertEquals(1, ix.find(utf8("b")));
+            assertEquals(4, ix.prefixEnd(utf8("b"), 0, 1));
+        }
+        ByteKeyIndex ci = ByteKeyIndex.build(List.of(utf8("Ab"), utf8("aB"), utf8("ab")), true);
+        assertEquals(0, ci.find(utf8("AB")));
+    }
+
+    @Test
+    void keyAccessors() {
+        ByteKeyIndex ix = ByteKeyIndex.build(List.of(utf8(""), utf8("héllo"), utf8("中文")), false);
+        assertEquals(0, ix.keyLength(0));
+        assertEquals(6, ix.keyLength(1));
+        byte[] dst = new byte[10];
+        assertEquals(6, ix.copyKey(2, dst, 4));
+        assertArrayEquals(utf8("中文"), Arrays.copyOfRange(dst, 4, 10));
+        assertEquals(0, ix.find(new byte[0]));
+        byte[] image = ix.toByteArray();
+        assertArrayEquals(utf8("héllo"), Arrays.copyOfRange(image, ix.keyPosition(1), ix.keyPosition(1) + 6));
+        assertThrows(IndexOutOfBoundsException.class, () -> ix.keyLength(3));
+        assertThrows(IndexOutOfBoundsException.class, () -> ix.find(new byte[3], 2, 2));
+    }
+
+    @Test
+    void emptyIndex() {
+        for (ByteKeyIndex ix : variants(List.of(), true)) {
+            assertEquals(0, ix.size());
+            assertEquals(-1, ix.find(utf8("x")));
+            assertEquals(0, ix.prefixEnd(utf8("x"), 0, 1));
+            assertEquals(0, ix.lowerBound(new byte[0], 0, 0));
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // corrupt images
+
+    private static byte[] image() {
+        return ByteKeyIndex.build(List.of(utf8("alpha"), utf8("beta"), utf8("gamma")), false).toByteArray();
+    }
+
+    private static String wrapError(byte[] image) {
+        return assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.wrap(ByteBuffer.wrap(image))).getMessage();
+    }
+
+    private static byte[] withInt(int at, int value) {
+        byte[] b = image();
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(at, value);
+        return b;
+    }
+
+    @Test
+    void wrapRejectsCorruptHeadersNamingTheField() {
+        assertTrue(wrapError(withInt(0, 0x12345678)).contains("magic 0x12345678"));
+        assertTrue(wrapError(withInt(4, 2)).contains("version 2"));
+        assertTrue(wrapError(withInt(8, 6)).contains("flags 0x00000006"));
+        assertTrue(wrapError(withInt(12, -1)).contains("count must be >= 0: -1"));
+        assertTrue(wrapError(withInt(12, 100)).contains("inconsistent with count 100"));
+        assertTrue(wrapError(withInt(16, -5)).contains("keyBytes must be >= 0: -5"));
+        assertTrue(wrapError(withInt(16, 1000)).contains("need"));
+        assertTrue(wrapError(withInt(28, 1)).contains("reserved"));
+        assertTrue(wrapError(Arrays.copyOf(image(), 10)).contains("too short"));
+        assertTrue(wrapError(Arrays.copyOf(image(), image().length - 1)).contains("too short"));
+        byte[] b = withInt(16, 13); // keyBytes 13 but offsets say 14
+        assertTrue(wrapError(Arrays.copyOf(b, b.length)).contains("offsets"), wrapError(b));
+    }
+
+    @Test
+    void verifyCatchesCorruptBody() {
+        byte[] b = image();
+        b[b.length - 5] = 'A'; // "gamma" becomes "Aamma", which sorts before "beta"
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ByteKeyIndex.wrap(ByteBuffer.wrap(b)).verify());
+        assertTrue(e.getMessage().contains("not sorted at index 2"), e.getMessage());
+        ByteKeyIndex.wrap(ByteBuffer.wrap(image())).verify();
+        byte[] c = image();
+        c[c.length - 1] = 'b'; // "gammb": still sorted, but the stored 8-byte prefix says "gamma"
+        IllegalArgumentException p = assertThrows(IllegalArgumentException.class,
+                () -> ByteKeyIndex.wrap(ByteBuffer.wrap(c)).verify());
+        assertTrue(p.getMessage().contains("prefix 2"), p.getMessage());
+    }
+}
