@@ -233,7 +233,8 @@ public final class Report {
     static String cell(BenchResult r) {
         String s = fmt(r.score) + (Double.isNaN(r.error) ? "" : " ± " + fmt(r.error));
         if (!Double.isNaN(r.allocBytesPerOp)) {
-            s += " (" + fmt(r.allocBytesPerOp) + " B/op)";
+            // below 0.01 B/op is JMH's own residue spread over millions of operations, not allocation
+            s += r.allocBytesPerOp < 0.01 ? " (~0 B/op)" : " (" + fmt(r.allocBytesPerOp) + " B/op)";
         }
         return s;
     }
