@@ -18,7 +18,8 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Differences from the seed: {@link #run()} loops instead of recursing (a chain of millions of
  * tasks uses one stack frame); a throwing task is reported to the policy's handler and the chain
- * goes on; after {@code budget} tasks in a row the rest of the chain is handed back to the pool;
+ * goes on; after {@code budget} tasks in a row the rest of the chain is handed back to the pool
+ * (or, for lanes of a {@link LaneDispatcher}, to the back of its ready queue);
  * the task reference is cleared before the task runs, so a finished task is not retained by the
  * node that the producer still remembers as the chain's last.
  *

@@ -28,7 +28,8 @@ import java.util.concurrent.RejectedExecutionException;
  * </ul>
  *
  * <p>How many threads may call {@code execute} concurrently depends on the implementation
- * ({@link SingleProducerSerialExecutor}: one at a time; {@link MultiProducerSerialExecutor}: any).
+ * ({@link SingleProducerSerialExecutor}: one at a time; {@link MultiProducerSerialExecutor} and
+ * the executors of a {@link SerialExecutorGroup}: any).
  */
 public interface SerialExecutor extends Executor {
 

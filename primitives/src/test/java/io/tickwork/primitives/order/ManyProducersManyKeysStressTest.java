@@ -31,6 +31,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ManyProducersManyKeysStressTest {
     private static final int PRODUCERS = 4;
     private static final int TASKS_PER_PRODUCER = 250_000;
+    /**
+     * Every ROUND tasks each producer waits for its own tasks, then for the other producers: the
+     * pool goes idle between rounds, which exercises the idle/restart races (a lane or worker left
+     * stranded shows up as a round that never completes) far more often than one long burst would.
+     */
+    private static final int ROUND = 500;
 
     static Stream<Arguments> configurations() {
         List<Arguments> all = new ArrayList<>();
@@ -56,6 +62,17 @@ class ManyProducersManyKeysStressTest {
         }
     }
 
+    /** Bounded wait (hang detection, not timing): fails if a round's tasks never all run. */
+    private static void awaitCompleted(AtomicLong completed, long expected) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (completed.get() < expected) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("stranded: " + completed.get() + " of " + expected + " tasks ran");
+            }
+            Thread.yield();
+        }
+    }
+
     @ParameterizedTest(name = "{0}, {1} keys, {2}")
     @MethodSource("configurations")
     void everyKeyRunsItsTasksOnceEachInOrderAndNeverOverlapping(
@@ -70,6 +87,10 @@ class ManyProducersManyKeysStressTest {
         AtomicLong overlaps = new AtomicLong();
         AtomicLong outOfSequence = new AtomicLong();
         CountDownLatch done = new CountDownLatch(PRODUCERS * TASKS_PER_PRODUCER);
+        AtomicLong[] completedBy = new AtomicLong[PRODUCERS];
+        for (int p = 0; p < PRODUCERS; p++) {
+            completedBy[p] = new AtomicLong();
+        }
         int[][] submitted = new int[PRODUCERS][keys];
         CyclicBarrier start = new CyclicBarrier(PRODUCERS);
         List<Future<?>> running = new ArrayList<>();
@@ -78,8 +99,13 @@ class ManyProducersManyKeysStressTest {
             running.add(producers.submit(() -> {
                 SplittableRandom random = new SplittableRandom(42 + producer);
                 int[] next = submitted[producer];
+                AtomicLong completed = completedBy[producer];
                 start.await();
                 for (int i = 0; i < TASKS_PER_PRODUCER; i++) {
+                    if (i % ROUND == 0) {
+                        awaitCompleted(completed, i);
+                        start.await(30, TimeUnit.SECONDS); // all producers quiet: the pool goes idle
+                    }
                     int key = random.nextInt(keys);
                     int seq = next[key]++;
                     KeyState state = states[key];
@@ -92,6 +118,7 @@ class ManyProducersManyKeysStressTest {
                         }
                         state.lastSeq[producer] = seq;
                         state.inFlight.decrementAndGet();
+                        completed.incrementAndGet();
                         done.countDown();
                     });
                 }

@@ -339,6 +339,29 @@ class SerialGuaranteesTest {
         return new WeakReference<>(payload);
     }
 
+    /** A group keeps no reference to its idle executors: a dropped executor is collected. */
+    @Test
+    void aGroupDoesNotRetainIdleExecutors() throws Exception {
+        Pools.Manual pool = new Pools.Manual();
+        SerialExecutorGroup group = new SerialExecutorGroup(pool, 16, null, 2);
+        WeakReference<SerialExecutor> dropped = useAndDrop(group);
+        pool.runAll();
+        for (int i = 0; i < 50 && dropped.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10); // gives the collector time; not waiting for a result of ours
+        }
+        assertNull(dropped.get(), "the group retains an idle executor");
+        java.lang.ref.Reference.reachabilityFence(group);
+    }
+
+    private static WeakReference<SerialExecutor> useAndDrop(SerialExecutorGroup group) {
+        SerialExecutor executor = group.newSerialExecutor();
+        int[] sink = {0};
+        executor.execute(() -> sink[0]++);
+        executor.execute(() -> sink[0]++);
+        return new WeakReference<>(executor);
+    }
+
     /** Idle keys are removed: after a burst over many keys drains, the keyed executor holds none. */
     @Test
     void idleKeysAreRemoved() throws Exception {
