@@ -250,6 +250,15 @@ public final class RunLoopScheduler extends Scheduler {
         return state;
     }
 
+    /** The loop threads, for tests. */
+    List<Thread> loopThreads() {
+        List<Thread> ts = new ArrayList<>();
+        for (RunLoop loop : loops) {
+            ts.add(loop.thread);
+        }
+        return ts;
+    }
+
     private RunLoop currentLoop() {
         Thread t = Thread.currentThread();
         if (t instanceof RunLoop.LoopThread) {

@@ -230,6 +230,10 @@ class SchedulerBasicsTest {
                 in.putb(i);
                 assertEquals(i, out.getb(TimeUnit.SECONDS.toMillis(AWAIT_S)));
             }
+            // the echo's last slice ends after its last reply: let a later task run on the same loop
+            CountDownLatch barrier = new CountDownLatch(1);
+            s.start(new Barrier(barrier));
+            assertTrue(barrier.await(AWAIT_S, TimeUnit.SECONDS));
             // every armed timer was taken out of the queue when the message won; none fired
             assertEquals(0, q[0].fired.get());
             assertTrue(q[0].scheduled.get() > 0, "the test never armed a timer");
@@ -238,6 +242,20 @@ class SchedulerBasicsTest {
         } finally {
             s.shutdownNow();
             assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Counts down when it runs: everything the loop did before picking it up is done. */
+    static final class Barrier extends Task<Object> {
+        final CountDownLatch latch;
+
+        Barrier(CountDownLatch latch) {
+            this.latch = latch;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            latch.countDown();
         }
     }
 
