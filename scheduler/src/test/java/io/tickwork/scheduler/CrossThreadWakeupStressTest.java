@@ -93,7 +93,7 @@ class CrossThreadWakeupStressTest {
                     try {
                         for (long i = 0; i < rounds; i++) {
                             in.putb(new Msg(i));
-                            Msg r = out.getb(TimeUnit.SECONDS.toMillis(90));
+                            Msg r = out.getb(TimeUnit.SECONDS.toMillis(40));
                             if (r == null || r.value != i + 1) {
                                 throw new AssertionError("round " + i + ": reply " + (r == null ? null : r.value));
                             }
@@ -108,7 +108,7 @@ class CrossThreadWakeupStressTest {
                 threads.add(t);
                 t.start();
             }
-            boolean ok = finished.await(90, TimeUnit.SECONDS);
+            boolean ok = finished.await(30, TimeUnit.SECONDS);
             if (failure.get() != null) {
                 throw new AssertionError("a foreign thread failed", failure.get());
             }
