@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
+import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import kilim.Scheduler;
 import kilim.Task;
@@ -50,6 +51,9 @@ import kilim.timerservice.Timer;
  * <p><b>Cost.</b> A resumption on the home loop allocates nothing in the scheduler (Kilim itself may
  * allocate for the paused stack). No global atomic on the hot path: the only shared writes are the
  * inbox offer and, when the target loop sleeps, one CAS and an unpark.
+ *
+ * <p>Usage: {@code RunLoopScheduler.builder().threads(n).timers("wheel-linked-array").build()}, then
+ * {@code scheduler.start(task)} (or {@code task.setScheduler(scheduler).start()}).
  *
  * <p><b>Thread safety:</b> all public methods may be called from any thread.
  */
@@ -377,6 +381,20 @@ public final class RunLoopScheduler extends Scheduler {
         public Builder timers(Supplier<? extends TimerQueue<Timer>> timers) {
             this.timers = Objects.requireNonNull(timers, "timers");
             return this;
+        }
+
+        /**
+         * One timer queue of this kind per loop, with a 1 ms tick (Kilim deadlines are
+         * {@code currentTimeMillis()} values) and the kind's default wheel size.
+         */
+        public Builder timers(TimerKind kind) {
+            Objects.requireNonNull(kind, "kind");
+            return timers(() -> kind.<Timer>create());
+        }
+
+        /** {@link #timers(TimerKind)} by name, as {@link TimerKind#parse} reads it ("wheel-ring"). */
+        public Builder timers(String kindName) {
+            return timers(TimerKind.parse(kindName));
         }
 
         /** Thread name prefix; loops are named {@code name-0 .. name-(n-1)}. */

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
+import io.tickwork.primitives.timer.TimerKind;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
@@ -78,7 +79,7 @@ class CrossThreadWakeupStressTest {
     @CsvSource({"1, 0", "2, 0", "2, 64"})
     void pingPongWithForeignThreads(int loops, int idleSpins) throws Exception {
         RunLoopScheduler s = RunLoopScheduler.builder().threads(loops).idleSpins(idleSpins)
-                .timers(ReferenceTimerQueue::new).build();
+                .timers(TimerKind.WHEEL_LINKED_ARRAY).build();
         int pairs = 4;
         int rounds = 20_000;
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -123,7 +124,7 @@ class CrossThreadWakeupStressTest {
     @CsvSource({"1", "2"})
     void burstsFromManyThreadsAllArrive(int loops) throws Exception {
         RunLoopScheduler s = RunLoopScheduler.builder().threads(loops).idleSpins(0)
-                .timers(ReferenceTimerQueue::new).build();
+                .timers(TimerKind.WHEEL_LINKED_ARRAY).build();
         int tasks = 64;
         int producers = 4;
         int perProducerPerTask = 2_000;

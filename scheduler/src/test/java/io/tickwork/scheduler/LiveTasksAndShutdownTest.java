@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.tickwork.primitives.timer.TimerKind;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
@@ -47,7 +48,7 @@ class LiveTasksAndShutdownTest {
 
     @Test
     void twoHundredThousandLiveTasks() throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers(ReferenceTimerQueue::new).build();
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers("wheel-linked-array").build();
         int n = 200_000;
         try {
             AtomicLong sum = new AtomicLong();
@@ -89,7 +90,7 @@ class LiveTasksAndShutdownTest {
 
     @Test
     void orderlyShutdownRunsEverythingPendingThenEndsThreads() throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers(ReferenceTimerQueue::new).build();
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers("wheel-linked-array").build();
         AtomicInteger count = new AtomicInteger();
         int n = 2_000;
         for (int i = 0; i < n; i++) {
@@ -117,7 +118,7 @@ class LiveTasksAndShutdownTest {
 
     @Test
     void shutdownNowEndsLoopsWithTasksThatNeverFinish() throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers(ReferenceTimerQueue::new).build();
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers("wheel-linked-array").build();
         int n = 1_000;
         for (int i = 0; i < n; i++) {
             s.start(new YieldForever());
@@ -165,7 +166,7 @@ class LiveTasksAndShutdownTest {
     void throwingTaskIsReportedWithItsStackAndTheLoopKeepsRunning() throws Exception {
         ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
         CountDownLatch reportedLatch = new CountDownLatch(1);
-        RunLoopScheduler s = RunLoopScheduler.builder().timers(ReferenceTimerQueue::new)
+        RunLoopScheduler s = RunLoopScheduler.builder().timers(TimerKind.WHEEL_LINKED_ARRAY)
                 .onTaskFailure((task, failure) -> {
                     reported.add(failure);
                     reportedLatch.countDown();
@@ -202,7 +203,7 @@ class LiveTasksAndShutdownTest {
 
     @Test
     void aWakeUpAfterTerminationIsReportedNotLost() throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().timers(ReferenceTimerQueue::new).build();
+        RunLoopScheduler s = RunLoopScheduler.builder().timers(TimerKind.WHEEL_LINKED_ARRAY).build();
         ConcurrentLinkedQueue<Object> logged = new ConcurrentLinkedQueue<>();
         s.setLogger((src, obj) -> logged.add(obj));
         WaitForever w = s.start(new WaitForever());

@@ -1,8 +1,10 @@
 package io.tickwork.scheduler;
 
+import java.util.Arrays;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import kilim.timerservice.Timer;
 import org.junit.jupiter.params.provider.Arguments;
@@ -13,6 +15,9 @@ final class TimerSources {
     }
 
     static Stream<Arguments> all() {
-        return Stream.of(Arguments.of("reference-heap", (Supplier<TimerQueue<Timer>>) ReferenceTimerQueue::new));
+        Stream<Arguments> kinds = Arrays.stream(TimerKind.values())
+                .map(k -> Arguments.of(k.name(), (Supplier<TimerQueue<Timer>>) k::create));
+        return Stream.concat(kinds,
+                Stream.of(Arguments.of("reference-heap", (Supplier<TimerQueue<Timer>>) ReferenceTimerQueue::new)));
     }
 }
