@@ -68,6 +68,10 @@ final class RunLoop implements Runnable {
     private long nextDue = TimerQueue.NO_DEADLINE;
     /** Owner only: the {@code now} of the running {@code expire} call. */
     private long expireNow;
+    /** Owner only: LoopTimers with a handle in {@link #timers}; 0 lets a slice skip the cancel check. */
+    private int armed;
+    /** Owner only (read by {@code schedule} on the owner thread): the task whose slice is running. */
+    Task<?> current;
 
     /** 1 while the loop is parked or about to park; a producer that CASes it 1 to 0 unparks. */
     volatile int parked;
@@ -98,6 +102,11 @@ final class RunLoop implements Runnable {
         } else {
             submitRemote(task);
         }
+    }
+
+    /** The running task resumes itself (yield): straight to the tail of the run queue. Owner only. */
+    void requeueCurrent(Task<?> task) {
+        runQueue.add(task);
     }
 
     /** Hands a task or a timer to this loop from another thread. */
@@ -181,19 +190,25 @@ final class RunLoop implements Runnable {
     }
 
     private void runTask(Task<?> task) {
+        current = task;
         try {
             task.run(); // Kilim catches what execute() throws and reports it through Scheduler.log
         } catch (Throwable escaped) {
             scheduler.taskFailed(task, escaped);
         }
+        current = null;
         // Mailbox.get(timeout) cancels its timer by marking it (-1) when a message came first; take
-        // it out of the timer queue now instead of carrying it until its deadline.
-        Timer t = task.timer;
-        if (t instanceof LoopTimer) {
-            LoopTimer lt = (LoopTimer) t;
-            if (lt.handle != 0 && lt.getExecutionTime() < 0) {
-                timers.cancel(lt.handle);
-                lt.handle = 0;
+        // it out of the timer queue now instead of carrying it until its deadline. With no timer
+        // armed on this loop (the yield and ping-pong paths) the task's timer is not even touched.
+        if (armed != 0) {
+            Timer t = task.timer;
+            if (t instanceof LoopTimer) {
+                LoopTimer lt = (LoopTimer) t;
+                if (lt.handle != 0 && lt.getExecutionTime() < 0) {
+                    timers.cancel(lt.handle);
+                    lt.handle = 0;
+                    armed--;
+                }
             }
         }
     }
@@ -252,6 +267,8 @@ final class RunLoop implements Runnable {
             LoopTimer lt = (LoopTimer) timer;
             if (lt.handle != 0) {
                 timers.cancel(lt.handle); // Mailbox.get(timeout) re-arms the same timer
+            } else {
+                armed++;
             }
             lt.handle = timers.schedule(deadline, timer);
         } else {
@@ -274,6 +291,7 @@ final class RunLoop implements Runnable {
     private void fire(Timer timer) {
         if (timer instanceof LoopTimer) {
             ((LoopTimer) timer).handle = 0;
+            armed--;
         }
         long when = timer.getExecutionTime();
         if (when < 0) {

@@ -134,6 +134,24 @@ public final class RunLoopScheduler extends Scheduler {
     // ------------------------------------------------------------------------------ kilim.Scheduler
 
     /**
+     * Makes a task runnable. The hot case, a task resuming itself at the end of its own slice
+     * ({@code Task.yield()}), goes straight to the tail of the running loop's queue without touching
+     * anything but the loop. Kilim's NIO {@code RegistrationTask} is not supported here.
+     */
+    @Override
+    public void schedule(Task t) {
+        Thread ct = Thread.currentThread();
+        if (ct instanceof RunLoop.LoopThread) {
+            RunLoop loop = ((RunLoop.LoopThread) ct).loop;
+            if (loop.current == t && loop.scheduler == this) {
+                loop.requeueCurrent(t);
+                return;
+            }
+        }
+        schedule(-1, t);
+    }
+
+    /**
      * Makes a task runnable on its home loop; a task seen for the first time is given a home
      * ({@code index} if {@code >= 0}, otherwise the {@link Spread}). Later, the home wins over
      * {@code index}: a task never migrates.

@@ -50,9 +50,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class KilimSwitchBench {
     static final int TASKS = 200_000;
-    static final int YIELDS = 10;
+    static final int YIELDS = 40;
     static final int PAIRS = TASKS / 2;
-    static final int ROUNDS = 5;
+    static final int ROUNDS = 20;
 
     @Param({"tickwork-rb-tree", "tickwork-wheel-list", "tickwork-wheel-ring", "tickwork-wheel-linked-array",
             "kilim-affine", "kilim-forkjoin"})
