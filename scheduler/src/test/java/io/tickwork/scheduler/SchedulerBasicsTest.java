@@ -31,6 +31,7 @@ class SchedulerBasicsTest {
         // Kilim.isWoven answers true for any Task subclass; the weaver's marker field does not lie
         assertNotNull(Yielder.class.getDeclaredField("$isWoven"));
         assertNotNull(Sleeper.class.getDeclaredField("$isWoven"));
+        assertNotNull(TaskSleep.class.getDeclaredField("$isWoven"));
     }
 
     // ------------------------------------------------------------------ ordering
@@ -110,8 +111,11 @@ class SchedulerBasicsTest {
         final ConcurrentLinkedQueue<String> early;
         final CountDownLatch done;
 
-        Sleeper(long[] millis, ConcurrentLinkedQueue<String> early, CountDownLatch done) {
+        final boolean lean;
+
+        Sleeper(long[] millis, boolean lean, ConcurrentLinkedQueue<String> early, CountDownLatch done) {
             this.millis = millis;
+            this.lean = lean;
             this.early = early;
             this.done = done;
         }
@@ -120,7 +124,11 @@ class SchedulerBasicsTest {
         public void execute() throws Pausable {
             for (long ms : millis) {
                 long t0 = System.nanoTime();
-                Task.sleep(ms);
+                if (lean) {
+                    TaskSleep.sleep(ms);
+                } else {
+                    Task.sleep(ms);
+                }
                 long slept = System.nanoTime() - t0;
                 if (slept < TimeUnit.MILLISECONDS.toNanos(ms)) {
                     early.add("sleep(" + ms + ") returned after " + slept + " ns");
@@ -144,7 +152,7 @@ class SchedulerBasicsTest {
                 for (int k = 0; k < ms.length; k++) {
                     ms[k] = rnd.nextInt(12); // includes sleep(0)
                 }
-                s.start(new Sleeper(ms, early, done));
+                s.start(new Sleeper(ms, i % 2 == 0, early, done)); // half Task.sleep, half TaskSleep
             }
             assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "sleepers did not finish");
             assertEquals(List.of(), new ArrayList<>(early));

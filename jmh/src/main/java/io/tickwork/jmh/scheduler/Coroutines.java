@@ -2,6 +2,7 @@ package io.tickwork.jmh.scheduler;
 
 import java.util.concurrent.CountDownLatch;
 
+import io.tickwork.scheduler.TaskSleep;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
@@ -85,7 +86,7 @@ final class Coroutines {
         }
     }
 
-    /** {@code sleeps} times {@code Task.sleep(millis)}, then counts down. */
+    /** {@code sleeps} times Kilim's {@code Task.sleep(millis)}, then counts down. */
     static final class Sleeper extends Task<Object> {
         private final int sleeps;
         private final long millis;
@@ -101,6 +102,27 @@ final class Coroutines {
         public void execute() throws Pausable {
             for (int i = 0; i < sleeps; i++) {
                 Task.sleep(millis);
+            }
+            done.countDown();
+        }
+    }
+
+    /** {@code sleeps} times tickwork's {@code TaskSleep.sleep(millis)} (no mailbox), then counts down. */
+    static final class LeanSleeper extends Task<Object> {
+        private final int sleeps;
+        private final long millis;
+        private final CountDownLatch done;
+
+        LeanSleeper(int sleeps, long millis, CountDownLatch done) {
+            this.sleeps = sleeps;
+            this.millis = millis;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int i = 0; i < sleeps; i++) {
+                TaskSleep.sleep(millis);
             }
             done.countDown();
         }

@@ -21,14 +21,15 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Timer expirations per second: {@value #TASKS} Kilim tasks each run {@code Task.sleep(1)}
- * {@value #SLEEPS} times. One operation is one expired sleep: a timer scheduled, expired by the
+ * Timer expirations per second: {@value #TASKS} Kilim tasks each sleep 1 ms {@value #SLEEPS} times,
+ * with Kilim's {@code Task.sleep} ({@code sleepCall = Task.sleep}) or tickwork's mailbox-free
+ * {@code TaskSleep.sleep} ({@code sleepCall = TaskSleep}, which runs on Kilim's schedulers too). One operation is one expired sleep: a timer scheduled, expired by the
  * scheduler's timer machinery, and the task resumed. With this many sleepers a round of expirations
  * takes far longer than the 1 ms sleep, so the score is the scheduler's expiry throughput, not the
  * sleep length.
  *
  * <p>Included in every operation, for every scheduler alike: Kilim's {@code Task.sleep} allocates a
- * {@code Mailbox} and reads {@code currentTimeMillis()} twice. Not measured: building the tasks
+ * {@code Mailbox} and reads {@code currentTimeMillis()} twice; {@code TaskSleep} reads it once. Not measured: building the tasks
  * ({@code @Setup(Level.Invocation)}).
  */
 @State(Scope.Benchmark)
@@ -48,6 +49,9 @@ public class KilimTimerBench {
     @Param({"1", "2"})
     public int threads;
 
+    @Param({"Task.sleep", "TaskSleep"})
+    public String sleepCall;
+
     private Scheduler sched;
     private Task<?>[] tasks;
     private CountDownLatch done;
@@ -66,8 +70,9 @@ public class KilimTimerBench {
     public void buildTasks() {
         done = new CountDownLatch(TASKS);
         tasks = new Task<?>[TASKS];
+        boolean lean = "TaskSleep".equals(sleepCall);
         for (int i = 0; i < TASKS; i++) {
-            tasks[i] = new Coroutines.Sleeper(SLEEPS, 1, done);
+            tasks[i] = lean ? new Coroutines.LeanSleeper(SLEEPS, 1, done) : new Coroutines.Sleeper(SLEEPS, 1, done);
         }
     }
 
