@@ -30,9 +30,15 @@ import org.openjdk.jmh.annotations.Warmup;
  *       each per invocation.</li>
  *   <li>{@link #pingPong}: one operation is one mailbox message: a {@code put} that resumes the
  *       paused receiver and a {@code get} that pauses the sender. 100,000 pairs (200,000 tasks)
- *       exchange {@value #ROUNDS} round trips each. On tickwork both tasks of a pair live on the
- *       same loop ({@code start(task, loop)}); Kilim's schedulers place every resumption themselves.</li>
+ *       exchange {@value #ROUNDS} round trips each.</li>
  * </ul>
+ *
+ * <p>Placement: on tickwork with 2 threads the tasks are split in two contiguous blocks, one per loop
+ * ({@code start(task, loop)}), both tasks of a pair on the same loop, as when each loop creates its
+ * own tasks. Spreading neighbours in memory round-robin over the loops makes the two loops write to
+ * the same cache lines (adjacent Task objects, G1 card table) on every switch. Kilim's schedulers
+ * place every resumption themselves (Affine: round-robin over its executors per resumption;
+ * ForkJoin: the resuming worker's deque, with stealing).
  *
  * <p>Not measured: building the tasks (a fresh set per invocation, in {@code @Setup(Level.Invocation)},
  * since a finished Kilim task cannot be restarted). Measured and small beside the switches: starting
@@ -88,14 +94,14 @@ public class KilimSwitchBench {
                 Mailbox<Coroutines.Ball> toPinger = new Mailbox<>(1, 1);
                 tasks[2 * p] = new Coroutines.Ponger(toPonger, toPinger, ROUNDS, done);
                 tasks[2 * p + 1] = new Coroutines.Pinger(toPinger, toPonger, ROUNDS, done);
-                affinity[2 * p] = p;
-                affinity[2 * p + 1] = p;
+                affinity[2 * p] = Schedulers.block(2 * p, TASKS, threads);
+                affinity[2 * p + 1] = affinity[2 * p];
             }
         } else {
             done = new CountDownLatch(TASKS);
             for (int i = 0; i < TASKS; i++) {
                 tasks[i] = new Coroutines.Yielder(YIELDS, done);
-                affinity[i] = -1;
+                affinity[i] = Schedulers.block(i, TASKS, threads);
             }
         }
     }

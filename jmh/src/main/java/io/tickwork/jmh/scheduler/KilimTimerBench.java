@@ -30,7 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Included in every operation, for every scheduler alike: Kilim's {@code Task.sleep} allocates a
  * {@code Mailbox} and reads {@code currentTimeMillis()} twice; {@code TaskSleep} reads it once. Not measured: building the tasks
- * ({@code @Setup(Level.Invocation)}).
+ * ({@code @Setup(Level.Invocation)}). Placement as in {@link KilimSwitchBench}: contiguous blocks
+ * per loop on tickwork, Kilim's own placement otherwise.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -40,7 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class KilimTimerBench {
     static final int TASKS = 200_000;
-    static final int SLEEPS = 5;
+    static final int SLEEPS = 20;
 
     @Param({"tickwork-rb-tree", "tickwork-wheel-list", "tickwork-wheel-ring", "tickwork-wheel-linked-array",
             "kilim-affine", "kilim-forkjoin"})
@@ -79,8 +80,8 @@ public class KilimTimerBench {
     @Benchmark
     @OperationsPerInvocation(TASKS * SLEEPS)
     public void sleepExpirations() throws InterruptedException {
-        for (Task<?> t : tasks) {
-            Schedulers.start(sched, t, -1);
+        for (int i = 0; i < tasks.length; i++) {
+            Schedulers.start(sched, tasks[i], Schedulers.block(i, TASKS, threads));
         }
         if (!done.await(5, TimeUnit.MINUTES)) {
             throw new IllegalStateException(done.getCount() + " sleepers did not finish on " + scheduler);

@@ -45,6 +45,11 @@ final class Schedulers {
         }
     }
 
+    /** Loop of task {@code i} of {@code n} when the tasks are split in contiguous blocks. */
+    static int block(int i, int n, int threads) {
+        return (int) ((long) i * threads / n);
+    }
+
     static void stop(Scheduler s) throws InterruptedException {
         if (s instanceof RunLoopScheduler) {
             RunLoopScheduler r = (RunLoopScheduler) s;
