@@ -55,6 +55,9 @@ final class IdleHolder {
   private final Histogram latency = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
   private Selector selector;
   private volatile boolean stop;
+  /** Published once per loop turn for observers on other threads (tests, a stop controller). */
+  private volatile int connectedSeen;
+  private volatile long closedSeen;
 
   private int nextSource;
   private int nextTarget;
@@ -83,6 +86,16 @@ final class IdleHolder {
     if (s != null) {
       s.wakeup();
     }
+  }
+
+  /** Connections open as of the last loop turn; readable from any thread. */
+  int connectedSeen() {
+    return connectedSeen;
+  }
+
+  /** Connections the server has closed so far, as of the last loop turn; any thread. */
+  long closedSeen() {
+    return closedSeen;
   }
 
   IdleResult run() throws IOException {
@@ -150,6 +163,8 @@ final class IdleHolder {
           handle(k, (Conn) k.attachment(), now);
         }
         runTimers(now);
+        connectedSeen = connected;
+        closedSeen = closedByServer;
         if (now >= nextTick) {
           second++;
           nextTick += TimeUnit.SECONDS.toNanos(1);
