@@ -17,7 +17,7 @@ final class IdleCommand {
 
   static final List<Args.Opt> OPTS = List.of(
       Args.Opt.value("target", "HOST:PORT[,..]", "server(s) to connect to, round robin "
-          + "(default 127.0.0.1:8080)"),
+          + "(default 127.0.0.1:9090, the dictionary server's)"),
       Args.Opt.value("connections", "N", "connections to open and hold (default 10000)")
           .alias('c'),
       Args.Opt.value("step", "N", "ramp: new connections per second (default 5000)"),
@@ -80,7 +80,7 @@ final class IdleCommand {
     if (a.positional().size() > 1) {
       throw new UsageException("idle takes one HOST:PORT, got: " + a.positional());
     }
-    String t = a.positional().isEmpty() ? a.string("target", "127.0.0.1:8080")
+    String t = a.positional().isEmpty() ? a.string("target", "127.0.0.1:9090")
         : a.positional().get(0);
     List<InetSocketAddress> targets = Targets.hostPorts("--target", t);
     int n = a.intValue("connections", 10_000, 1, 10_000_000);
