@@ -1,0 +1,130 @@
+package io.tickwork.jmh.scheduler;
+
+import java.util.concurrent.CountDownLatch;
+
+import io.tickwork.scheduler.TaskSleep;
+import kilim.Mailbox;
+import kilim.Pausable;
+import kilim.Task;
+
+/**
+ * The woven Kilim tasks the benchmarks run. No boxed numbers or strings cross a pause: Kilim's
+ * weaver (ASM7 API) cannot merge stack frames over the sealed {@code ConstantDesc} hierarchy.
+ */
+final class Coroutines {
+    private Coroutines() {
+    }
+
+    /** The token passed back and forth in ping-pong; one instance per pair, never reallocated. */
+    static final class Ball {
+    }
+
+    /** {@code yields} times {@code Task.yield()}, then counts down. */
+    static final class Yielder extends Task<Object> {
+        private final int yields;
+        private final CountDownLatch done;
+
+        Yielder(int yields, CountDownLatch done) {
+            this.yields = yields;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int i = 0; i < yields; i++) {
+                Task.yield();
+            }
+            done.countDown();
+        }
+    }
+
+    /** Serves first: puts the ball into {@code out}, waits for it in {@code in}, {@code rounds} times. */
+    static final class Pinger extends Task<Object> {
+        private final Mailbox<Ball> in;
+        private final Mailbox<Ball> out;
+        private final int rounds;
+        private final CountDownLatch done;
+
+        Pinger(Mailbox<Ball> in, Mailbox<Ball> out, int rounds, CountDownLatch done) {
+            this.in = in;
+            this.out = out;
+            this.rounds = rounds;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            Ball ball = new Ball();
+            for (int i = 0; i < rounds; i++) {
+                out.put(ball);
+                ball = in.get();
+            }
+            done.countDown();
+        }
+    }
+
+    /** Returns every ball it receives, {@code rounds} times. */
+    static final class Ponger extends Task<Object> {
+        private final Mailbox<Ball> in;
+        private final Mailbox<Ball> out;
+        private final int rounds;
+        private final CountDownLatch done;
+
+        Ponger(Mailbox<Ball> in, Mailbox<Ball> out, int rounds, CountDownLatch done) {
+            this.in = in;
+            this.out = out;
+            this.rounds = rounds;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int i = 0; i < rounds; i++) {
+                out.put(in.get());
+            }
+            done.countDown();
+        }
+    }
+
+    /** {@code sleeps} times Kilim's {@code Task.sleep(millis)}, then counts down. */
+    static final class Sleeper extends Task<Object> {
+        private final int sleeps;
+        private final long millis;
+        private final CountDownLatch done;
+
+        Sleeper(int sleeps, long millis, CountDownLatch done) {
+            this.sleeps = sleeps;
+            this.millis = millis;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int i = 0; i < sleeps; i++) {
+                Task.sleep(millis);
+            }
+            done.countDown();
+        }
+    }
+
+    /** {@code sleeps} times tickwork's {@code TaskSleep.sleep(millis)} (no mailbox), then counts down. */
+    static final class LeanSleeper extends Task<Object> {
+        private final int sleeps;
+        private final long millis;
+        private final CountDownLatch done;
+
+        LeanSleeper(int sleeps, long millis, CountDownLatch done) {
+            this.sleeps = sleeps;
+            this.millis = millis;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int i = 0; i < sleeps; i++) {
+                TaskSleep.sleep(millis);
+            }
+            done.countDown();
+        }
+    }
+}

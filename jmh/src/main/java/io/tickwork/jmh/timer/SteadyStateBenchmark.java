@@ -1,0 +1,93 @@
+package io.tickwork.jmh.timer;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * W2, steady state: 200,000 live timers; each invocation advances the virtual clock by one tick,
+ * expires the due timers and schedules each again at {@code now + random(1..1000)}. The primary
+ * score is ticks per second; the auxiliary {@code expirations} score is expired-and-rescheduled
+ * timers per second, the number to compare (every subject expires exactly the same number per
+ * tick: timers are interchangeable and the random offsets are one shared sequence, so only the
+ * order within a tick differs). {@code gc.alloc.rate.norm} is bytes per tick: divide by about 400
+ * expirations per tick for bytes per timer.
+ *
+ * <p>Not measured: filling the 200,000 timers and 2,000 ticks of warm-up to reach the steady-state
+ * deadline distribution ({@code @Setup}), drawing random numbers (a precomputed ring of offsets).
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class SteadyStateBenchmark {
+
+    static final int LIVE = 200_000;
+    static final int SPAN = 1000;
+    static final int OFFSETS = 1 << 20;
+
+    @Param
+    Subject subject;
+
+    private TimerAdapter timers;
+    private long[] offsets;
+    private int next;
+    private long now;
+
+    /** Expired-and-rescheduled timers, reported per second beside the primary ticks/s. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    public static class Expirations {
+        public long expirations;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            expirations = 0;
+        }
+    }
+
+    @Setup
+    public void setup(Blackhole bh) {
+        timers = subject.create(bh);
+        SplittableRandom rnd = new SplittableRandom(42);
+        offsets = new long[OFFSETS];
+        for (int i = 0; i < OFFSETS; i++) {
+            offsets[i] = 1 + rnd.nextInt(SPAN);
+        }
+        for (int i = 0; i < LIVE; i++) {
+            timers.schedule(now + offsets[next++ & (OFFSETS - 1)]);
+        }
+        for (int i = 0; i < 2 * SPAN; i++) {
+            tick();
+        }
+    }
+
+    private int tick() {
+        TimerAdapter t = timers;
+        long clock = ++now;
+        int fired = t.expire(clock);
+        long[] off = offsets;
+        int n = next;
+        for (int i = 0; i < fired; i++) {
+            t.schedule(clock + off[n++ & (OFFSETS - 1)]);
+        }
+        next = n;
+        return fired;
+    }
+
+    @Benchmark
+    public int tick(Expirations counters) {
+        int fired = tick();
+        counters.expirations += fired;
+        return fired;
+    }
+}

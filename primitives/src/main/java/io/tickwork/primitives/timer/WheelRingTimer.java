@@ -1,0 +1,103 @@
+package io.tickwork.primitives.timer;
+
+import io.tickwork.primitives.queue.LinkedArrayList;
+import io.tickwork.primitives.queue.RingQueue;
+import java.util.function.Consumer;
+
+/**
+ * A hashed timing wheel whose slots are fixed-capacity {@link RingQueue}s of handles, each spilling
+ * into a {@link LinkedArrayList} when full ({@link TimerKind#WHEEL_RING}).
+ *
+ * <p><b>Algorithm:</b> Varghese &amp; Lauck's hashed wheel (scheme 4), see {@link WheelTimer}. A
+ * slot's ring is one contiguous array, so a tick whose timers fit in it is expired by one
+ * sequential scan; a burst beyond {@code slotCapacity} goes to the slot's spill list (chunks from
+ * a shared pool), so nothing is ever refused, it just costs a second structure.
+ *
+ * <p><b>Cost:</b> as {@link WheelLinkedArrayTimer}: schedule O(1) (O(log f) for far timers), cancel
+ * O(1), expire O(1) per timer plus O(ticksPerWheel / 64) per call; no allocation once warm. A slot's
+ * ring is allocated the first time the slot is used, so memory grows to
+ * {@code ticksPerWheel * slotCapacity * 8} bytes whether or not the load needs it: that fixed
+ * footprint is the price of never chaining chunks within a tick.
+ *
+ * <p><b>Caveats:</b> cancel leaves a tombstone unless the timer was the last added to its slot (see
+ * {@link WheelLinkedArrayTimer}). Timers in one tick come out in no particular order.
+ *
+ * <p><b>Thread safety:</b> none; one thread owns the queue.
+ */
+final class WheelRingTimer<T> extends WheelTimer<T> {
+
+    private final RingQueue[] rings;
+    private final LinkedArrayList[] spills;
+    private final LinkedArrayList.ChunkPool spillPool;
+    private final int ringCapacity;
+
+    WheelRingTimer(long tickDuration, int ticksPerWheel, int ringCapacity) {
+        super(tickDuration, ticksPerWheel);
+        this.ringCapacity = ringCapacity;
+        this.rings = new RingQueue[ticksPerWheel];
+        this.spills = new LinkedArrayList[ticksPerWheel];
+        this.spillPool = new LinkedArrayList.ChunkPool(Math.min(ringCapacity, 1024));
+    }
+
+    @Override
+    void add(int slot, int id, long handle) {
+        RingQueue ring = rings[slot];
+        if (ring == null) {
+            ring = rings[slot] = new RingQueue(ringCapacity);
+        }
+        if (!ring.offer(handle)) {
+            LinkedArrayList spill = spills[slot];
+            if (spill == null) {
+                spill = spills[slot] = new LinkedArrayList(spillPool);
+            }
+            spill.offer(handle);
+        }
+        setOccupied(slot);
+    }
+
+    @Override
+    void remove(int slot, int id, long handle) {
+        LinkedArrayList spill = spills[slot];
+        RingQueue ring = rings[slot];
+        if (spill != null && !spill.isEmpty()) {
+            if (spill.peekLast() == handle) {
+                spill.removeLast();
+            }
+        } else if (ring.peekLast() == handle) {
+            ring.removeLast();
+            if (ring.isEmpty()) {
+                clearOccupied(slot);
+            }
+        }
+    }
+
+    @Override
+    int drain(int slot, Consumer<? super T> consumer) {
+        int[] gens = gen;
+        int fired = 0;
+        RingQueue ring = rings[slot];
+        while (!ring.isEmpty()) {
+            long h = ring.poll();
+            int id = (int) h - 1;
+            if (gens[id] == (int) (h >>> 32)) {
+                T p = take(id);
+                fired++;
+                consumer.accept(p);
+            }
+        }
+        LinkedArrayList spill = spills[slot];
+        if (spill != null) {
+            while (!spill.isEmpty()) {
+                long h = spill.poll();
+                int id = (int) h - 1;
+                if (gens[id] == (int) (h >>> 32)) {
+                    T p = take(id);
+                    fired++;
+                    consumer.accept(p);
+                }
+            }
+        }
+        clearOccupied(slot);
+        return fired;
+    }
+}

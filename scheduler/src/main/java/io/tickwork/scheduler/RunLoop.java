@@ -1,0 +1,363 @@
+package io.tickwork.scheduler;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+import io.tickwork.primitives.timer.TimerQueue;
+import kilim.Task;
+import kilim.timerservice.Timer;
+import org.jctools.queues.MpscUnboundedArrayQueue;
+
+/**
+ * One thread's run loop: a FIFO run queue of tasks, an MPSC inbox for work handed over by other
+ * threads, and a {@link TimerQueue} for the {@code sleep}/{@code get(timeout)} timers of its tasks.
+ *
+ * <p>Each turn the loop moves the inbox into the run queue, expires due timers (their tasks join the
+ * run queue), then runs up to {@code batch} tasks from the head of the run queue. A task that
+ * yields is appended at the tail, so every runnable task runs once before any runs twice (fair
+ * round-robin). With nothing runnable the loop spins {@code idleSpins} times on the inbox, then
+ * parks until the next timer deadline, or indefinitely when no timer is pending.
+ *
+ * <p><b>Wake-up protocol</b> (no lost wake-ups): a foreign producer appends to the inbox, then reads
+ * {@link #parked}; the loop writes {@code parked = 1}, then re-checks the inbox before parking. Both
+ * the inbox's producer-index CAS and its emptiness check are sequentially consistent, as are the
+ * accesses to {@code parked}, so at least one side sees the other: either the loop finds the item,
+ * or the producer sees {@code parked == 1}, CASes it to 0 and unparks the thread (an unpark that
+ * arrives before the park leaves a permit, so the park returns at once).
+ *
+ * <p><b>Thread safety:</b> {@link #submitRemote} may be called from any thread; everything else
+ * runs on the loop's own thread.
+ */
+final class RunLoop implements Runnable {
+    private static final VarHandle PARKED;
+
+    static {
+        try {
+            PARKED = MethodHandles.lookup().findVarHandle(RunLoop.class, "parked", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The thread of a loop: lets {@code schedule} find "the loop I am on" without a ThreadLocal. */
+    static final class LoopThread extends Thread {
+        final RunLoop loop;
+
+        LoopThread(RunLoop loop, String name) {
+            super(loop, name);
+            this.loop = loop;
+        }
+    }
+
+    final RunLoopScheduler scheduler;
+    final int index;
+    final LoopThread thread;
+
+    private final TaskRing runQueue = new TaskRing(1024);
+    /** Tasks (to run) and timers (to schedule) handed over by other threads. */
+    private final MpscUnboundedArrayQueue<Object> inbox = new MpscUnboundedArrayQueue<>(1024);
+    private final TimerQueue<Timer> timers;
+    private final Consumer<Timer> fire = this::fire;
+    private final int batch;
+    private final int idleSpins;
+
+    /** Owner only: no pending deadline is earlier than this (wall-clock ms); NO_DEADLINE if none. */
+    private long nextDue = TimerQueue.NO_DEADLINE;
+    /** Owner only: the {@code now} of the running {@code expire} call. */
+    private long expireNow;
+    /** Owner only: LoopTimers with a handle in {@link #timers}; 0 lets a slice skip the cancel check. */
+    private int armed;
+    /** Owner only (read by {@code schedule} on the owner thread): the task whose slice is running. */
+    Task<?> current;
+
+    /** 1 while the loop is parked or about to park; a producer that CASes it 1 to 0 unparks. */
+    volatile int parked;
+    /** True while the loop has nothing runnable, no timer and (as far as it knows) an empty inbox. */
+    volatile boolean quiescent;
+    /** Incremented by the owner each time it leaves a quiescent park; lets termination detect churn. */
+    volatile long wakeups;
+    /** Guarded by {@code this}: the loop has left {@link #run()} and no longer reads its inbox. */
+    private boolean exited;
+
+    RunLoop(RunLoopScheduler scheduler, int index, TimerQueue<Timer> timers, int batch,
+            int idleSpins, String threadName, boolean daemon) {
+        this.scheduler = scheduler;
+        this.index = index;
+        this.timers = timers;
+        this.batch = batch;
+        this.idleSpins = idleSpins;
+        this.thread = new LoopThread(this, threadName);
+        thread.setDaemon(daemon);
+    }
+
+    // ---------------------------------------------------------------- submission (any thread)
+
+    /** Makes {@code task} runnable on this loop; called from whichever thread resumed it. */
+    void submit(Task<?> task) {
+        if (Thread.currentThread() == thread) {
+            runQueue.add(task);
+        } else {
+            submitRemote(task);
+        }
+    }
+
+    /** The running task resumes itself (yield): straight to the tail of the run queue. Owner only. */
+    void requeueCurrent(Task<?> task) {
+        runQueue.add(task);
+    }
+
+    /** Hands a task or a timer to this loop from another thread. */
+    void submitRemote(Object taskOrTimer) {
+        inbox.offer(taskOrTimer); // linearization point: the CAS on the inbox's producer index
+        if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
+            LockSupport.unpark(thread);
+        }
+        if (scheduler.state() >= RunLoopScheduler.TERMINATED) {
+            rejectLate();
+        }
+    }
+
+    /** Schedules a timer; on the loop thread directly, from elsewhere through the inbox. */
+    void submitTimer(Timer timer) {
+        if (Thread.currentThread() == thread) {
+            addTimer(timer);
+        } else {
+            submitRemote(timer);
+        }
+    }
+
+    // ---------------------------------------------------------------- the loop (owner thread)
+
+    @Override
+    public void run() {
+        try {
+            loop();
+        } catch (Throwable fatal) {
+            // our own machinery failed (task failures are caught in runTask): say so loudly
+            synchronized (System.err) {
+                System.err.println("tickwork: run loop " + thread.getName() + " died");
+                fatal.printStackTrace();
+            }
+        } finally {
+            exit();
+            scheduler.loopEnded();
+        }
+    }
+
+    private void loop() {
+        for (;;) {
+            int state = scheduler.state();
+            if (state >= RunLoopScheduler.TERMINATED) {
+                return;
+            }
+            if (!inbox.isEmpty()) {
+                drainInbox();
+            }
+            if (nextDue != TimerQueue.NO_DEADLINE) {
+                expireTimers(System.currentTimeMillis());
+            }
+            int runnable = runQueue.size();
+            if (runnable > 0) {
+                runBatch(Math.min(runnable, batch));
+            } else {
+                idle(state);
+            }
+        }
+    }
+
+    private void drainInbox() {
+        // bounded, so a flood from other threads cannot starve the run queue and the timers
+        for (int i = 0; i < 4096; i++) {
+            Object o = inbox.poll();
+            if (o == null) {
+                return;
+            }
+            if (o instanceof Task) {
+                runQueue.add((Task<?>) o);
+            } else {
+                addTimer((Timer) o);
+            }
+        }
+    }
+
+    private void runBatch(int n) {
+        for (int i = 0; i < n; i++) {
+            runTask(runQueue.poll());
+        }
+    }
+
+    private void runTask(Task<?> task) {
+        current = task;
+        try {
+            task.run(); // Kilim catches what execute() throws and reports it through Scheduler.log
+        } catch (Throwable escaped) {
+            scheduler.taskFailed(task, escaped);
+        }
+        current = null;
+        // Mailbox.get(timeout) cancels its timer by marking it (-1) when a message came first; take
+        // it out of the timer queue now instead of carrying it until its deadline. With no timer
+        // armed on this loop (the yield and ping-pong paths) the task's timer is not even touched.
+        if (armed != 0) {
+            Timer t = task.timer;
+            if (t instanceof LoopTimer) {
+                LoopTimer lt = (LoopTimer) t;
+                if (lt.handle != 0 && lt.getExecutionTime() < 0) {
+                    timers.cancel(lt.handle);
+                    lt.handle = 0;
+                    armed--;
+                }
+            }
+        }
+    }
+
+    private void idle(int state) {
+        for (int i = 0; i < idleSpins; i++) {
+            if (!inbox.isEmpty()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        boolean noTimers = timers.isEmpty();
+        if (state == RunLoopScheduler.SHUTDOWN && noTimers) {
+            quiescent = true;
+            if (scheduler.tryTerminate()) {
+                return;
+            }
+        }
+        parked = 1; // linearization point of "going to sleep": the inbox is re-checked after it
+        if (inbox.isEmpty() && scheduler.state() == state) {
+            if (noTimers) {
+                LockSupport.park(this);
+            } else {
+                long now = System.currentTimeMillis();
+                if (now < nextDue) {
+                    LockSupport.parkNanos(this, (nextDue - now) * 1_000_000L);
+                } else {
+                    // the queue answered a tick start at or before now: nothing is due before the
+                    // next millisecond, so wait one instead of spinning through the tick
+                    expireTimers(now);
+                    if (runQueue.isEmpty()) {
+                        LockSupport.parkNanos(this, 1_000_000L);
+                    }
+                }
+            }
+        }
+        parked = 0;
+        if (quiescent) {
+            quiescent = false;
+            wakeups = wakeups + 1; // owner is the only writer
+        }
+    }
+
+    // ---------------------------------------------------------------- timers (owner thread)
+
+    private void addTimer(Timer timer) {
+        long when = timer.getExecutionTime();
+        if (when < 0) {
+            return; // cancelled (-1) or already fired (-2) before we got to it
+        }
+        // Kilim's deadline is a wall-clock millisecond taken with currentTimeMillis(), which may be
+        // up to 1 ms behind the true time; firing once the clock has passed it (not reached it) is
+        // what makes sleep(d) never shorter than d.
+        long deadline = when == Long.MAX_VALUE ? when : when + 1;
+        if (timer instanceof LoopTimer) {
+            LoopTimer lt = (LoopTimer) timer;
+            if (lt.handle != 0) {
+                timers.cancel(lt.handle); // Mailbox.get(timeout) re-arms the same timer
+            } else {
+                armed++;
+            }
+            lt.handle = timers.schedule(deadline, timer);
+        } else {
+            timers.schedule(deadline, timer);
+        }
+        if (deadline < nextDue) {
+            nextDue = deadline;
+        }
+    }
+
+    private void expireTimers(long now) {
+        if (now < nextDue) {
+            return;
+        }
+        expireNow = now;
+        timers.expire(now, fire);
+        nextDue = timers.nextDeadline();
+    }
+
+    private void fire(Timer timer) {
+        if (timer instanceof LoopTimer) {
+            ((LoopTimer) timer).handle = 0;
+            armed--;
+        }
+        long when = timer.getExecutionTime();
+        if (when < 0) {
+            return;
+        }
+        if (when != Long.MAX_VALUE && when + 1 > expireNow) {
+            addTimer(timer); // moved later without a new scheduleTimer: keep waiting
+            return;
+        }
+        try {
+            timer.es.onEvent(null, Timer.timedOut); // a Task resumes itself: onto this run queue
+        } catch (Throwable t) {
+            scheduler.reportInternal("timer subscriber " + timer.es + " threw", t);
+        }
+    }
+
+    // ---------------------------------------------------------------- end of life
+
+    private void exit() {
+        synchronized (this) {
+            exited = true;
+            boolean stopped = scheduler.state() == RunLoopScheduler.STOPPED;
+            for (Task<?> t; (t = runQueue.poll()) != null; ) {
+                scheduler.dropped(t);
+            }
+            for (Object o; (o = inbox.poll()) != null; ) {
+                if (o instanceof Task) {
+                    if (stopped) {
+                        scheduler.dropped((Task<?>) o);
+                    } else {
+                        reject((Task<?>) o);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A producer saw TERMINATED after its offer: if the loop has already exited, nobody else will
+     * look at the inbox, so the producer reports what it finds there (under the lock, so each item
+     * is reported once, by the loop's own exit or by a late producer).
+     */
+    private void rejectLate() {
+        synchronized (this) {
+            if (!exited) {
+                return; // the loop's exit() will see our item
+            }
+            boolean stopped = scheduler.state() == RunLoopScheduler.STOPPED;
+            for (Object o; (o = inbox.poll()) != null; ) {
+                if (o instanceof Task) {
+                    if (stopped) {
+                        scheduler.dropped((Task<?>) o);
+                    } else {
+                        reject((Task<?>) o);
+                    }
+                }
+            }
+        }
+    }
+
+    private void reject(Task<?> task) {
+        scheduler.rejected(task, new RejectedExecutionException(
+                "task " + task.id() + " woken after " + thread.getName() + " terminated"));
+    }
+
+    boolean inboxIsEmpty() {
+        return inbox.isEmpty();
+    }
+}

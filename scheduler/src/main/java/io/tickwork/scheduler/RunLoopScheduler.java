@@ -1,0 +1,465 @@
+package io.tickwork.scheduler;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+import io.tickwork.primitives.timer.TimerKind;
+import io.tickwork.primitives.timer.TimerQueue;
+import kilim.Scheduler;
+import kilim.Task;
+import kilim.timerservice.Timer;
+
+/**
+ * A Kilim {@link Scheduler} with one run loop per thread and a pluggable {@link TimerQueue} per
+ * loop.
+ *
+ * <p><b>What it does.</b> Each of {@code threads} loops owns a FIFO run queue, an MPSC inbox and a
+ * timer queue (see {@link RunLoop}). A task is affine to one loop for its whole life: it is assigned
+ * when first scheduled (round-robin by default, or the caller's loop, or an explicit index via
+ * {@link #start(Task, int)}) and every later resumption, from any thread, goes back to that loop.
+ * Resumptions on the loop's own thread (yield, a mailbox message from a task on the same loop, a
+ * timer) are a plain array store; from another thread they go through the inbox and unpark the loop
+ * if it sleeps. Kilim's {@code Timer}s ({@code Task.sleep}, {@code Mailbox.get(timeout)},
+ * {@code put(msg, timeout)}) go into the home loop's timer queue; one that was answered by a message
+ * first is removed from the queue when the task's slice ends.
+ *
+ * <p><b>Guarantees.</b> Fair round-robin within a loop (a yielding task runs again only after every
+ * task that was runnable before it). A woken task is never lost: it runs, or after termination it
+ * is reported through {@link Scheduler#log} (a {@code RejectedExecutionException}) and counted in
+ * {@link #rejectedCount()}. A timer never fires before its deadline: Kilim deadlines are
+ * {@code currentTimeMillis()} values, and a timer fires once that clock has passed its deadline, so
+ * {@code sleep(d)} lasts at least {@code d} ms; it fires typically within 1-2 ms after. A task that
+ * throws is handed to the {@link TaskFailureHandler} (default: print its stack) and the loop keeps
+ * running. An idle loop parks until its next deadline; it never spins beyond {@code idleSpins}
+ * checks of its inbox.
+ *
+ * <p><b>Shutdown.</b> {@link #shutdown()} is orderly: loops keep running every task that is or
+ * becomes runnable (including by pending timers) and end when all of them are simultaneously idle
+ * with no timer pending; tasks still paused on a mailbox then are abandoned (no thread will run
+ * them). {@link #shutdownNow()} ends the loops at their next turn; tasks still queued are not run
+ * and are listed by {@link #droppedTasks()}.
+ *
+ * <p><b>Cost.</b> A resumption on the home loop allocates nothing in the scheduler (Kilim itself may
+ * allocate for the paused stack). No global atomic on the hot path: the only shared writes are the
+ * inbox offer and, when the target loop sleeps, one CAS and an unpark.
+ *
+ * <p>Usage: {@code RunLoopScheduler.builder().threads(n).timers("wheel-linked-array").build()}, then
+ * {@code scheduler.start(task)} (or {@code task.setScheduler(scheduler).start()}).
+ *
+ * <p><b>Thread safety:</b> all public methods may be called from any thread.
+ */
+public final class RunLoopScheduler extends Scheduler {
+
+    /** How a task that was never scheduled before picks its loop. */
+    public enum Spread {
+        /** Round-robin over the loops, whichever thread starts the task. */
+        ROUND_ROBIN,
+        /** The loop of the thread that starts the task when it is one of ours, else round-robin. */
+        CALLER_LOOP
+    }
+
+    static final int RUNNING = 0;
+    static final int SHUTDOWN = 1;
+    static final int TERMINATED = 2;
+    static final int STOPPED = 3;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(RunLoopScheduler.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final RunLoop[] loops;
+    private final Spread spread;
+    private final TaskFailureHandler failureHandler;
+    private final AtomicInteger nextLoop = new AtomicInteger();
+    private final CountDownLatch ended;
+    private final LongAdder failures = new LongAdder();
+    private final LongAdder rejections = new LongAdder();
+    private final ConcurrentLinkedQueue<Task<?>> dropped = new ConcurrentLinkedQueue<>();
+    private volatile int state = RUNNING;
+
+    private RunLoopScheduler(Builder b) {
+        this.spread = b.spread;
+        this.failureHandler = b.failureHandler;
+        this.loops = new RunLoop[b.threads];
+        this.ended = new CountDownLatch(b.threads);
+        for (int i = 0; i < loops.length; i++) {
+            TimerQueue<Timer> timers = Objects.requireNonNull(b.timers.get(), "timer supplier returned null");
+            loops[i] = new RunLoop(this, i, timers, b.batch, b.idleSpins, b.name + "-" + i, b.daemon);
+        }
+        for (RunLoop loop : loops) {
+            loop.thread.start();
+        }
+    }
+
+    /** A builder; {@link Builder#timers} is required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ------------------------------------------------------------------------------ starting tasks
+
+    /** Sets this as the task's scheduler and starts it on the loop chosen by the {@link Spread}. */
+    public <T extends Task<?>> T start(T task) {
+        task.setScheduler(this);
+        task.start();
+        return task;
+    }
+
+    /** Sets this as the task's scheduler and starts it on loop {@code loopIndex}. */
+    public <T extends Task<?>> T start(T task, int loopIndex) {
+        if (loopIndex < 0 || loopIndex >= loops.length) {
+            throw new IllegalArgumentException("loopIndex must be in [0, " + loops.length + "): " + loopIndex);
+        }
+        task.setScheduler(this);
+        adopt(task, loopIndex);
+        task.resume();
+        return task;
+    }
+
+    // ------------------------------------------------------------------------------ kilim.Scheduler
+
+    /**
+     * Makes a task runnable. The hot case, a task resuming itself at the end of its own slice
+     * ({@code Task.yield()}), goes straight to the tail of the running loop's queue without touching
+     * anything but the loop. Kilim's NIO {@code RegistrationTask} is not supported here.
+     */
+    @Override
+    public void schedule(Task t) {
+        Thread ct = Thread.currentThread();
+        if (ct instanceof RunLoop.LoopThread) {
+            RunLoop loop = ((RunLoop.LoopThread) ct).loop;
+            if (loop.current == t && loop.scheduler == this) {
+                loop.requeueCurrent(t);
+                return;
+            }
+        }
+        schedule(-1, t);
+    }
+
+    /**
+     * Makes a task runnable on its home loop; a task seen for the first time is given a home
+     * ({@code index} if {@code >= 0}, otherwise the {@link Spread}). Later, the home wins over
+     * {@code index}: a task never migrates.
+     */
+    @Override
+    public void schedule(int index, Task t) {
+        Timer timer = t.timer;
+        RunLoop loop;
+        if (timer instanceof LoopTimer && ((LoopTimer) timer).scheduler == this) {
+            loop = ((LoopTimer) timer).loop;
+        } else {
+            loop = adopt(t, index);
+        }
+        loop.submit(t);
+    }
+
+    @Override
+    public void scheduleTimer(Timer timer) {
+        RunLoop loop;
+        if (timer instanceof LoopTimer && ((LoopTimer) timer).scheduler == this) {
+            loop = ((LoopTimer) timer).loop;
+        } else {
+            RunLoop mine = currentLoop();
+            loop = mine != null ? mine : loops[0];
+        }
+        loop.submitTimer(timer);
+    }
+
+    @Override
+    public boolean isEmptyish() {
+        for (RunLoop loop : loops) {
+            if (!(loop.parked != 0 || loop.quiescent) || !loop.inboxIsEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int numThreads() {
+        return loops.length;
+    }
+
+    /** Orderly {@link #shutdown()}, then waits until every loop has ended. */
+    @Override
+    public void idledown() {
+        shutdown();
+        try {
+            ended.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Starts an orderly shutdown (see the class comment); returns at once. */
+    @Override
+    public void shutdown() {
+        super.shutdown();
+        if (STATE.compareAndSet(this, RUNNING, SHUTDOWN)) {
+            wakeAll(); // idle loops re-check and run the termination scan
+        }
+    }
+
+    /** Ends the loops at their next turn; queued tasks are not run (see {@link #droppedTasks()}). */
+    public void shutdownNow() {
+        super.shutdown();
+        for (int s; (s = state) < STOPPED; ) {
+            if (STATE.compareAndSet(this, s, STOPPED)) {
+                break;
+            }
+        }
+        wakeAll();
+    }
+
+    /** Waits for every loop thread to end; {@code true} if they did within the timeout. */
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return ended.await(timeout, unit);
+    }
+
+    /** Every loop thread has ended. */
+    public boolean isTerminated() {
+        return ended.getCount() == 0;
+    }
+
+    /** Tasks that ended by throwing. */
+    public long failedCount() {
+        return failures.sum();
+    }
+
+    /** Tasks woken after the scheduler terminated (each was also reported through {@code log}). */
+    public long rejectedCount() {
+        return rejections.sum();
+    }
+
+    /** Tasks that were runnable but not run because of {@link #shutdownNow()}. */
+    public List<Task<?>> droppedTasks() {
+        return new ArrayList<>(dropped);
+    }
+
+    /** Routes Kilim's report of a failed task to the {@link TaskFailureHandler}. */
+    @Override
+    protected void log(Object src, Object obj) {
+        if (src instanceof Task && obj instanceof Throwable) {
+            taskFailed((Task<?>) src, (Throwable) obj);
+        } else {
+            super.log(src, obj);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RunLoopScheduler[threads=" + loops.length + ", spread=" + spread + ", state=" + state + "]";
+    }
+
+    // ------------------------------------------------------------------------------ internals
+
+    int state() {
+        return state;
+    }
+
+    /** The loop threads, for tests. */
+    List<Thread> loopThreads() {
+        List<Thread> ts = new ArrayList<>();
+        for (RunLoop loop : loops) {
+            ts.add(loop.thread);
+        }
+        return ts;
+    }
+
+    private RunLoop currentLoop() {
+        Thread t = Thread.currentThread();
+        if (t instanceof RunLoop.LoopThread) {
+            RunLoop loop = ((RunLoop.LoopThread) t).loop;
+            if (loop.scheduler == this) {
+                return loop;
+            }
+        }
+        return null;
+    }
+
+    /** Gives a task its home loop; the LoopTimer carries the affinity and the timer handle. */
+    private RunLoop adopt(Task<?> task, int index) {
+        RunLoop loop;
+        if (loops.length == 1) {
+            loop = loops[0];
+        } else if (index >= 0) {
+            loop = loops[index % loops.length];
+        } else {
+            RunLoop mine = spread == Spread.CALLER_LOOP ? currentLoop() : null;
+            loop = mine != null ? mine : loops[(nextLoop.getAndIncrement() & Integer.MAX_VALUE) % loops.length];
+        }
+        task.timer = new LoopTimer(task, loop);
+        return loop;
+    }
+
+    /**
+     * Termination scan, run by a loop that has just become quiescent during shutdown: every loop
+     * quiescent with an empty inbox, twice, with no loop woken in between, means no task can become
+     * runnable from inside the scheduler any more.
+     */
+    boolean tryTerminate() {
+        int s = state;
+        if (s != SHUTDOWN) {
+            return s >= TERMINATED;
+        }
+        long[] seen = new long[loops.length];
+        for (int i = 0; i < loops.length; i++) {
+            RunLoop loop = loops[i];
+            if (!loop.quiescent || !loop.inboxIsEmpty()) {
+                return false;
+            }
+            seen[i] = loop.wakeups;
+        }
+        for (int i = 0; i < loops.length; i++) {
+            RunLoop loop = loops[i];
+            if (!loop.quiescent || !loop.inboxIsEmpty() || loop.wakeups != seen[i]) {
+                return false;
+            }
+        }
+        if (STATE.compareAndSet(this, SHUTDOWN, TERMINATED)) {
+            wakeAll();
+        }
+        return state >= TERMINATED;
+    }
+
+    private void wakeAll() {
+        for (RunLoop loop : loops) {
+            java.util.concurrent.locks.LockSupport.unpark(loop.thread);
+        }
+    }
+
+    void loopEnded() {
+        ended.countDown();
+    }
+
+    void taskFailed(Task<?> task, Throwable failure) {
+        failures.increment();
+        try {
+            failureHandler.failed(task, failure);
+        } catch (Throwable handlerFailure) {
+            reportInternal("TaskFailureHandler threw", handlerFailure);
+        }
+    }
+
+    void rejected(Task<?> task, Throwable why) {
+        rejections.increment();
+        super.log(task, why);
+    }
+
+    void dropped(Task<?> task) {
+        dropped.add(task);
+    }
+
+    void reportInternal(String what, Throwable t) {
+        synchronized (System.err) {
+            System.err.println("tickwork: " + what);
+            t.printStackTrace();
+        }
+    }
+
+    /** Configures a {@link RunLoopScheduler}. Not thread safe. */
+    public static final class Builder {
+        private int threads = 1;
+        private Supplier<? extends TimerQueue<Timer>> timers;
+        private String name = "tickwork-loop";
+        private Spread spread = Spread.ROUND_ROBIN;
+        private TaskFailureHandler failureHandler = TaskFailureHandler.PRINT_STACK;
+        private int batch = 256;
+        private int idleSpins = 64;
+        private boolean daemon = true;
+
+        private Builder() {
+        }
+
+        /** Number of loops (threads); default 1. Use {@code availableProcessors()} for one per core. */
+        public Builder threads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be >= 1: " + threads);
+            }
+            this.threads = threads;
+            return this;
+        }
+
+        /** One timer queue per loop, from this supplier (called once per loop, on the builder's thread). */
+        public Builder timers(Supplier<? extends TimerQueue<Timer>> timers) {
+            this.timers = Objects.requireNonNull(timers, "timers");
+            return this;
+        }
+
+        /**
+         * One timer queue of this kind per loop, with a 1 ms tick (Kilim deadlines are
+         * {@code currentTimeMillis()} values) and the kind's default wheel size.
+         */
+        public Builder timers(TimerKind kind) {
+            Objects.requireNonNull(kind, "kind");
+            return timers(() -> kind.<Timer>create());
+        }
+
+        /** {@link #timers(TimerKind)} by name, as {@link TimerKind#parse} reads it ("wheel-ring"). */
+        public Builder timers(String kindName) {
+            return timers(TimerKind.parse(kindName));
+        }
+
+        /** Thread name prefix; loops are named {@code name-0 .. name-(n-1)}. */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        public Builder spread(Spread spread) {
+            this.spread = Objects.requireNonNull(spread, "spread");
+            return this;
+        }
+
+        public Builder onTaskFailure(TaskFailureHandler handler) {
+            this.failureHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /** Tasks run between two looks at the inbox and the clock; default 256. */
+        public Builder batch(int batch) {
+            if (batch < 1) {
+                throw new IllegalArgumentException("batch must be >= 1: " + batch);
+            }
+            this.batch = batch;
+            return this;
+        }
+
+        /** Inbox checks (each with a spin-wait hint) before an idle loop parks; default 64, 0 parks at once. */
+        public Builder idleSpins(int idleSpins) {
+            if (idleSpins < 0) {
+                throw new IllegalArgumentException("idleSpins must be >= 0: " + idleSpins);
+            }
+            this.idleSpins = idleSpins;
+            return this;
+        }
+
+        /** Whether loop threads are daemons (default true, like Kilim's own schedulers). */
+        public Builder daemon(boolean daemon) {
+            this.daemon = daemon;
+            return this;
+        }
+
+        public RunLoopScheduler build() {
+            if (timers == null) {
+                throw new IllegalStateException("timers(...) is required");
+            }
+            return new RunLoopScheduler(this);
+        }
+    }
+}

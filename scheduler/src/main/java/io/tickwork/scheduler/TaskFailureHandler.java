@@ -1,0 +1,25 @@
+package io.tickwork.scheduler;
+
+import kilim.Task;
+
+/**
+ * Told when a task ends by throwing. The task is finished (Kilim marks it done and hands the
+ * throwable to its exit mailboxes); the run loop that ran it keeps running the other tasks.
+ *
+ * <p>Called on the loop thread that ran the task, so it must be quick and must not throw; a handler
+ * that throws is itself reported to {@code System.err} and otherwise ignored.
+ */
+@FunctionalInterface
+public interface TaskFailureHandler {
+
+    /** Prints the task, the loop thread and the full stack trace to {@code System.err}. */
+    TaskFailureHandler PRINT_STACK = (task, failure) -> {
+        synchronized (System.err) {
+            System.err.println("tickwork: task " + task.id() + " (" + task.getClass().getName()
+                    + ") failed on " + Thread.currentThread().getName());
+            failure.printStackTrace();
+        }
+    };
+
+    void failed(Task<?> task, Throwable failure);
+}

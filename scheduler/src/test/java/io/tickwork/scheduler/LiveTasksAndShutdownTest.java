@@ -1,0 +1,221 @@
+package io.tickwork.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.tickwork.primitives.timer.TimerKind;
+import kilim.Mailbox;
+import kilim.Pausable;
+import kilim.Task;
+import org.junit.jupiter.api.Test;
+
+/** 200,000 live tasks; orderly and abrupt shutdown; failing tasks; wake-ups after termination. */
+class LiveTasksAndShutdownTest {
+
+    static final long AWAIT_S = 60;
+
+    static final class Live extends Task<Object> {
+        final Mailbox<Integer> in = new Mailbox<>(1, 1);
+        final AtomicLong sum;
+        final CountDownLatch done;
+
+        Live(AtomicLong sum, CountDownLatch done) {
+            this.sum = sum;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            int v = in.get(); // every task is alive and paused here before any message is sent
+            Task.yield();
+            Task.sleep(1);
+            sum.addAndGet(v);
+            done.countDown();
+        }
+    }
+
+    @Test
+    void twoHundredThousandLiveTasks() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers("wheel-linked-array").build();
+        int n = 200_000;
+        try {
+            AtomicLong sum = new AtomicLong();
+            CountDownLatch done = new CountDownLatch(n);
+            List<Live> tasks = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                tasks.add(s.start(new Live(sum, done)));
+            }
+            for (int i = 0; i < n; i++) {
+                tasks.get(i).in.putb(i);
+            }
+            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), done.getCount() + " tasks did not finish");
+            assertEquals((long) n * (n - 1) / 2, sum.get());
+            for (Live t : tasks) {
+                assertTrue(t.isDone());
+            }
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    static final class SleepThenCount extends Task<Object> {
+        final long ms;
+        final AtomicInteger count;
+
+        SleepThenCount(long ms, AtomicInteger count) {
+            this.ms = ms;
+            this.count = count;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            Task.sleep(ms);
+            Task.yield();
+            count.incrementAndGet();
+        }
+    }
+
+    @Test
+    void orderlyShutdownRunsEverythingPendingThenEndsThreads() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers("wheel-linked-array").build();
+        AtomicInteger count = new AtomicInteger();
+        int n = 2_000;
+        for (int i = 0; i < n; i++) {
+            s.start(new SleepThenCount(1 + i % 30, count));
+        }
+        s.shutdown();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        assertEquals(n, count.get(), "tasks lost by shutdown");
+        assertTrue(s.isTerminated());
+        for (Thread t : loopThreads(s)) {
+            t.join(TimeUnit.SECONDS.toMillis(AWAIT_S));
+            assertFalse(t.isAlive(), t.getName() + " still alive");
+        }
+        assertEquals(0, s.rejectedCount());
+    }
+
+    static final class YieldForever extends Task<Object> {
+        @Override
+        public void execute() throws Pausable {
+            for (;;) {
+                Task.yield();
+            }
+        }
+    }
+
+    @Test
+    void shutdownNowEndsLoopsWithTasksThatNeverFinish() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers("wheel-linked-array").build();
+        int n = 1_000;
+        for (int i = 0; i < n; i++) {
+            s.start(new YieldForever());
+        }
+        s.shutdownNow();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        for (Thread t : loopThreads(s)) {
+            t.join(TimeUnit.SECONDS.toMillis(AWAIT_S));
+            assertFalse(t.isAlive());
+        }
+        int dropped = s.droppedTasks().size();
+        assertTrue(dropped > 0 && dropped <= n, "dropped " + dropped);
+    }
+
+    static final class Exploder extends Task<Object> {
+        @Override
+        public void execute() throws Pausable {
+            Task.yield();
+            explode();
+        }
+
+        private static void explode() {
+            throw new IllegalStateException("boom");
+        }
+    }
+
+    static final class Survivor extends Task<Object> {
+        final CountDownLatch done;
+
+        Survivor(CountDownLatch done) {
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int i = 0; i < 100; i++) {
+                Task.yield();
+            }
+            Task.sleep(2);
+            done.countDown();
+        }
+    }
+
+    @Test
+    void throwingTaskIsReportedWithItsStackAndTheLoopKeepsRunning() throws Exception {
+        ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
+        CountDownLatch reportedLatch = new CountDownLatch(1);
+        RunLoopScheduler s = RunLoopScheduler.builder().timers(TimerKind.WHEEL_LINKED_ARRAY)
+                .onTaskFailure((task, failure) -> {
+                    reported.add(failure);
+                    reportedLatch.countDown();
+                }).build();
+        try {
+            CountDownLatch survived = new CountDownLatch(1);
+            s.start(new Survivor(survived));
+            Exploder e = s.start(new Exploder());
+            assertTrue(reportedLatch.await(AWAIT_S, TimeUnit.SECONDS));
+            assertTrue(survived.await(AWAIT_S, TimeUnit.SECONDS), "the loop stopped after a task threw");
+            assertEquals(1, s.failedCount());
+            Throwable t = reported.peek();
+            assertEquals("boom", t.getMessage());
+            StringWriter sw = new StringWriter();
+            t.printStackTrace(new PrintWriter(sw));
+            assertTrue(sw.toString().contains("Exploder.explode"), sw.toString());
+            assertTrue(e.isDone());
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    static final class WaitForever extends Task<Object> {
+        final Mailbox<Integer> in = new Mailbox<>();
+        final CountDownLatch paused = new CountDownLatch(1);
+
+        @Override
+        public void execute() throws Pausable {
+            paused.countDown();
+            in.get();
+        }
+    }
+
+    @Test
+    void aWakeUpAfterTerminationIsReportedNotLost() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().timers(TimerKind.WHEEL_LINKED_ARRAY).build();
+        ConcurrentLinkedQueue<Object> logged = new ConcurrentLinkedQueue<>();
+        s.setLogger((src, obj) -> logged.add(obj));
+        WaitForever w = s.start(new WaitForever());
+        assertTrue(w.paused.await(AWAIT_S, TimeUnit.SECONDS));
+        s.shutdown(); // w is paused on a mailbox with no timer: the loop may end
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        assertTrue(w.in.putnb(1));
+        assertEquals(1, s.rejectedCount());
+        assertTrue(logged.peek() instanceof RejectedExecutionException, String.valueOf(logged.peek()));
+    }
+
+    static List<Thread> loopThreads(RunLoopScheduler s) {
+        return s.loopThreads();
+    }
+}

@@ -1,0 +1,284 @@
+package io.tickwork.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.tickwork.primitives.timer.TimerQueue;
+import kilim.Mailbox;
+import kilim.Pausable;
+import kilim.Task;
+import kilim.timerservice.Timer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Yield order, sleep, mailbox timeouts and timer cancellation, for every timer variant. */
+class SchedulerBasicsTest {
+
+    static final long AWAIT_S = 60;
+
+    @Test
+    void testTasksAreWoven() throws Exception {
+        // Kilim.isWoven answers true for any Task subclass; the weaver's marker field does not lie
+        assertNotNull(Yielder.class.getDeclaredField("$isWoven"));
+        assertNotNull(Sleeper.class.getDeclaredField("$isWoven"));
+        assertNotNull(TaskSleep.class.getDeclaredField("$isWoven"));
+    }
+
+    // ------------------------------------------------------------------ ordering
+
+    static final class Yielder extends Task<Object> {
+        final int id;
+        final int rounds;
+        final List<Integer> trace;
+        final CountDownLatch done;
+
+        Yielder(int id, int rounds, List<Integer> trace, CountDownLatch done) {
+            this.id = id;
+            this.rounds = rounds;
+            this.trace = trace;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int r = 0; r < rounds; r++) {
+                trace.add(id); // only the loop thread writes; the latch publishes it
+                Task.yield();
+            }
+            done.countDown();
+        }
+    }
+
+    /** Starts the given tasks from inside the loop, so they enter the run queue in order. */
+    static final class Starter extends Task<Object> {
+        final List<Task<?>> tasks;
+
+        Starter(List<Task<?>> tasks) {
+            this.tasks = tasks;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (Task<?> t : tasks) {
+                t.setScheduler(getScheduler());
+                t.start();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void yieldIsFairRoundRobin(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().timers(timers).build();
+        try {
+            int tasks = 7;
+            int rounds = 5;
+            List<Integer> trace = new ArrayList<>();
+            CountDownLatch done = new CountDownLatch(tasks);
+            List<Task<?>> list = new ArrayList<>();
+            for (int i = 0; i < tasks; i++) {
+                list.add(new Yielder(i, rounds, trace, done));
+            }
+            s.start(new Starter(list));
+            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS));
+            List<Integer> expected = new ArrayList<>();
+            for (int r = 0; r < rounds; r++) {
+                for (int i = 0; i < tasks; i++) {
+                    expected.add(i);
+                }
+            }
+            assertEquals(expected, trace);
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    // ------------------------------------------------------------------ sleep
+
+    static final class Sleeper extends Task<Object> {
+        final long[] millis;
+        final ConcurrentLinkedQueue<String> early;
+        final CountDownLatch done;
+
+        final boolean lean;
+
+        Sleeper(long[] millis, boolean lean, ConcurrentLinkedQueue<String> early, CountDownLatch done) {
+            this.millis = millis;
+            this.lean = lean;
+            this.early = early;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (long ms : millis) {
+                long t0 = System.nanoTime();
+                if (lean) {
+                    TaskSleep.sleep(ms);
+                } else {
+                    Task.sleep(ms);
+                }
+                long slept = System.nanoTime() - t0;
+                if (slept < TimeUnit.MILLISECONDS.toNanos(ms)) {
+                    early.add("sleep(" + ms + ") returned after " + slept + " ns");
+                }
+            }
+            done.countDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void sleepIsNeverEarly(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers(timers).build();
+        try {
+            int tasks = 200;
+            ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
+            CountDownLatch done = new CountDownLatch(tasks);
+            java.util.Random rnd = new java.util.Random(42);
+            for (int i = 0; i < tasks; i++) {
+                long[] ms = new long[4];
+                for (int k = 0; k < ms.length; k++) {
+                    ms[k] = rnd.nextInt(12); // includes sleep(0)
+                }
+                s.start(new Sleeper(ms, i % 2 == 0, early, done)); // half Task.sleep, half TaskSleep
+            }
+            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "sleepers did not finish");
+            assertEquals(List.of(), new ArrayList<>(early));
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    // ------------------------------------------------------------------ mailbox timeouts
+
+    static final class TimedGetter extends Task<Object> {
+        final Mailbox<Integer> in;
+        final long timeoutMs;
+        volatile Integer got = -1;
+        volatile long elapsedNanos;
+        final CountDownLatch done = new CountDownLatch(1);
+
+        TimedGetter(Mailbox<Integer> in, long timeoutMs) {
+            this.in = in;
+            this.timeoutMs = timeoutMs;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            long t0 = System.nanoTime();
+            got = in.get(timeoutMs);
+            elapsedNanos = System.nanoTime() - t0;
+            done.countDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void getWithTimeoutTimesOut(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
+        CountingTimerQueue<Timer>[] q = newQueues(1);
+        RunLoopScheduler s = RunLoopScheduler.builder().timers(counting(timers, q)).build();
+        try {
+            TimedGetter g = s.start(new TimedGetter(new Mailbox<>(), 15));
+            assertTrue(g.done.await(AWAIT_S, TimeUnit.SECONDS));
+            assertNull(g.got);
+            assertTrue(g.elapsedNanos >= TimeUnit.MILLISECONDS.toNanos(15), "early: " + g.elapsedNanos);
+            assertTrue(q[0].fired.get() >= 1);
+            assertEquals(0, q[0].size.get());
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Answers every request with the same message, each through a get with a long timeout. */
+    static final class TimedEcho extends Task<Object> {
+        final Mailbox<Integer> in;
+        final Mailbox<Integer> out;
+        final int n;
+
+        TimedEcho(Mailbox<Integer> in, Mailbox<Integer> out, int n) {
+            this.in = in;
+            this.out = out;
+            this.n = n;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int i = 0; i < n; i++) {
+                Integer m = in.get(60_000);
+                out.putnb(m == null ? -1 : m);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void deliveryCancelsTheTimer(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
+        CountingTimerQueue<Timer>[] q = newQueues(1);
+        RunLoopScheduler s = RunLoopScheduler.builder().idleSpins(0).timers(counting(timers, q)).build();
+        try {
+            Mailbox<Integer> in = new Mailbox<>();
+            Mailbox<Integer> out = new Mailbox<>();
+            int n = 2_000;
+            s.start(new TimedEcho(in, out, n));
+            for (int i = 0; i < n; i++) {
+                in.putb(i);
+                assertEquals(i, out.getb(TimeUnit.SECONDS.toMillis(AWAIT_S)));
+            }
+            // the echo's last slice ends after its last reply: let a later task run on the same loop
+            CountDownLatch barrier = new CountDownLatch(1);
+            s.start(new Barrier(barrier));
+            assertTrue(barrier.await(AWAIT_S, TimeUnit.SECONDS));
+            // every armed timer was taken out of the queue when the message won; none fired
+            assertEquals(0, q[0].fired.get());
+            assertTrue(q[0].scheduled.get() > 0, "the test never armed a timer");
+            assertEquals(q[0].scheduled.get(), q[0].cancelled.get());
+            assertEquals(0, q[0].size.get());
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Counts down when it runs: everything the loop did before picking it up is done. */
+    static final class Barrier extends Task<Object> {
+        final CountDownLatch latch;
+
+        Barrier(CountDownLatch latch) {
+            this.latch = latch;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            latch.countDown();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static CountingTimerQueue<Timer>[] newQueues(int n) {
+        return new CountingTimerQueue[n];
+    }
+
+    /** Wraps each loop's queue, recording it in {@code slots} in creation (= loop) order. */
+    static Supplier<TimerQueue<Timer>> counting(Supplier<TimerQueue<Timer>> timers, CountingTimerQueue<Timer>[] slots) {
+        int[] next = {0};
+        return () -> {
+            CountingTimerQueue<Timer> c = new CountingTimerQueue<>(timers.get());
+            slots[next[0]++] = c;
+            return c;
+        };
+    }
+}
