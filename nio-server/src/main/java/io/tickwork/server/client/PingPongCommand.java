@@ -17,13 +17,13 @@ final class PingPongCommand {
   private PingPongCommand() {}
 
   static final List<Args.Opt> OPTS = List.of(
-      Args.Opt.value("model", "M", "server model: nio, threads, virtual (JDK 21+), or all for "
-          + "run (default nio)").alias('m'),
+      Args.Opt.value("model", "M", "server model: nio, threads, virtual (JDK 21+), kilim, or "
+          + "all for run (default nio)").alias('m'),
       Args.Opt.value("connections", "C", "client connections (default 100)").alias('c'),
       Args.Opt.value("pings", "N", "round trips in total (default 1m, accepts 200k)").alias('n'),
       Args.Opt.value("warmup", "N", "unmeasured round trips first, for the JIT (default 100k)"),
       Args.Opt.value("threads", "T", "client selector threads (default 1)").alias('t'),
-      Args.Opt.value("server-threads", "T", "nio model: selector threads (default 1)"),
+      Args.Opt.value("server-threads", "T", "nio: selector threads; kilim: run loops (default 1)"),
       Args.Opt.value("port", "P", "server: port to listen on, 127.0.0.1 (default 0 = any)"),
       Args.Opt.value("duration", "TIME", "bound on each run, and the server's lifetime (default "
           + "60s)").alias('D'));
@@ -65,8 +65,6 @@ final class PingPongCommand {
           out.printf("%-8s %s%s%n", m.id(), m.description, why == null ? "" : "  [unavailable: "
               + why + "]");
         }
-        out.printf("%-8s %s%n", "kilim", "a Kilim coroutine per connection on the tickwork "
-            + "scheduler  [unavailable: the scheduler has not landed in this build]");
         return 0;
       }
       case "server" -> {
@@ -109,9 +107,6 @@ final class PingPongCommand {
           if (r.pings() != pings) {
             status = 1;
           }
-        }
-        if (model.equalsIgnoreCase("all")) {
-          out.println("kilim: unavailable: the Kilim scheduler has not landed in this build");
         }
         return status;
       }

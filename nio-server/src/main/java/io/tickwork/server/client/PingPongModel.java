@@ -16,12 +16,15 @@ import java.util.concurrent.ThreadFactory;
  *   <li>{@code threads}: a platform thread per connection, blocking reads and writes.
  *   <li>{@code virtual}: a virtual thread per connection, the same blocking code (JDK 21+; the
  *       code is compiled for 17, so the factory is looked up reflectively).
+ *   <li>{@code kilim}: a Kilim coroutine per connection on tickwork's scheduler, see {@link
+ *       KilimPingPongServer}.
  * </ul>
  */
 enum PingPongModel {
   NIO("one selector thread, non-blocking"),
   THREADS("a platform thread per connection, blocking I/O"),
-  VIRTUAL("a virtual thread per connection, blocking I/O (JDK 21+)");
+  VIRTUAL("a virtual thread per connection, blocking I/O (JDK 21+)"),
+  KILIM("a Kilim coroutine per connection on tickwork's RunLoopScheduler, one I/O selector");
 
   final String description;
 
@@ -55,6 +58,7 @@ enum PingPongModel {
         return t;
       });
       case VIRTUAL -> new BlockingPingPongServer("virtual", VirtualThreads.FACTORY);
+      case KILIM -> new KilimPingPongServer(selectorThreads);
     };
   }
 
@@ -64,11 +68,8 @@ enum PingPongModel {
         return m;
       }
     }
-    if (s.equalsIgnoreCase("kilim")) {
-      throw new UsageException("pingpong model kilim is unavailable: the Kilim scheduler has "
-          + "not landed in this build");
-    }
-    throw new UsageException("--model must be one of nio, threads, virtual (or all): " + s);
+    throw new UsageException("--model must be one of nio, threads, virtual, kilim (or all): "
+        + s);
   }
 
   static List<PingPongModel> available() {
