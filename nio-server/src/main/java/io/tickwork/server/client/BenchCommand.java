@@ -1,5 +1,7 @@
 package io.tickwork.server.client;
 
+import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -33,6 +35,8 @@ final class BenchCommand {
       Args.Opt.value("header", "'N: V'", "an extra request header").alias('H'),
       Args.Opt.value("seed", "N", "random seed for URL choice (default 1)"),
       Args.Opt.flag("json", "print the result as one JSON object on stdout (progress to stderr)"),
+      Args.Opt.value("hgrm", "FILE", "write the latency percentile distribution (microseconds,\n"
+          + "HdrHistogram .hgrm format, for its plotter) to FILE"),
       Args.Opt.flag("quiet", "no per-second progress lines"));
 
   static final String USAGE = "LoadTool bench [options] http://127.0.0.1:PORT/path";
@@ -56,9 +60,19 @@ final class BenchCommand {
           cfg.connections(), cfg.depth(), cfg.openLoop() ? "open loop " + (long) cfg.rate()
               + " req/s" : "closed loop");
     }
+    String hgrm = a.string("hgrm", null);
     Bench bench = new Bench(cfg);
     BenchResult r = bench.run(progress);
     out.print(json ? r.toJson() + "\n" : r.toText());
+    if (hgrm != null) {
+      try (PrintStream f = new PrintStream(new FileOutputStream(hgrm), false,
+          StandardCharsets.UTF_8)) {
+        r.latency.outputPercentileDistribution(f, 1000.0);
+      } catch (IOException e) {
+        err.println("error: cannot write --hgrm " + hgrm + ": " + e.getMessage());
+        return 1;
+      }
+    }
     return 0;
   }
 

@@ -297,8 +297,11 @@ final class BenchWorker implements Runnable {
     }
     c.out.compact();
     try {
-      c.key.interestOps(c.out.position() > 0
-          ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+      int ops = c.out.position() > 0
+          ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+      if (c.key.interestOps() != ops) {
+        c.key.interestOps(ops); // only on change: each call queues an epoll update
+      }
     } catch (RuntimeException e) {
       fail(c, Counters.ERR_IO, now);
     }

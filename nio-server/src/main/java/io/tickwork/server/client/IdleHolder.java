@@ -541,10 +541,25 @@ final class IdleHolder {
         sb.append("; server rss ").append(Fmt.bytes(serverRss)).append(perConn(base == null ? -1
             : base.serverRss, serverRss, conns));
       }
+      long heap = statsNumber(serverStats, "heapUsedBytes");
+      if (heap >= 0) {
+        sb.append("; server heap ").append(Fmt.bytes(heap)).append(perConn(base == null ? -1
+            : statsNumber(base.serverStats, "heapUsedBytes"), heap, conns));
+      }
       if (serverStats != null) {
         sb.append("; server stats ").append(serverStats.replaceAll("\\s+", " "));
       }
       return sb.toString();
+    }
+
+    /** A top-level numeric field of a flat JSON stats document, or -1. */
+    static long statsNumber(String json, String field) {
+      if (json == null) {
+        return -1;
+      }
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + field
+          + "\"\\s*:\\s*(\\d+)").matcher(json);
+      return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
 
     static String perConn(long before, long after, int conns) {

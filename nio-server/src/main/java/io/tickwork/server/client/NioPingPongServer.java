@@ -178,8 +178,11 @@ final class NioPingPongServer implements PingPongServer {
           c.out.flip();
           ch.write(c.out);
           c.out.compact();
-          k.interestOps(c.out.position() > 0
-              ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+          int ops = c.out.position() > 0
+              ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+          if (k.interestOps() != ops) {
+            k.interestOps(ops); // only on change: each call queues an epoll update
+          }
         }
       } catch (IOException e) {
         try {

@@ -242,7 +242,12 @@ class BenchTest {
   @Test
   void jsonShapeForScripts() throws Exception {
     try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("json"))) {
-      Run run = cli("bench", "-c", "2", "-n", "50", "--json", s.url("/j"));
+      java.nio.file.Path hgrm = java.nio.file.Files.createTempFile("latency", ".hgrm");
+      Run run = cli("bench", "-c", "2", "-n", "50", "--json", "--hgrm", hgrm.toString(),
+          s.url("/j"));
+      String dist = java.nio.file.Files.readString(hgrm);
+      java.nio.file.Files.delete(hgrm);
+      assertTrue(dist.contains("Percentile") && dist.contains("#[Max"), dist);
       assertEquals(0, run.status(), run.err());
       @SuppressWarnings("unchecked")
       Map<String, Object> j = (Map<String, Object>) MiniJson.parse(run.out());

@@ -182,4 +182,15 @@ class IdleTest {
       assertFalse(r.toText().isEmpty());
     }
   }
+
+  @Test
+  void serverStatsNumbersFeedThePerConnectionArithmetic() {
+    String before = "{\"openConnections\":1,\"heapUsedBytes\":1000}";
+    String after = "{\"openConnections\":101, \"heapUsedBytes\" : 21000}";
+    assertEquals(21000, IdleHolder.Memory.statsNumber(after, "heapUsedBytes"));
+    assertEquals(-1, IdleHolder.Memory.statsNumber(after, "nope"));
+    String line = new IdleHolder.Memory(-1, 0, -1, after)
+        .describe(new IdleHolder.Memory(-1, 0, -1, before), 100);
+    assertTrue(line.contains("server heap") && line.contains("200 B/conn"), line);
+  }
 }
