@@ -1,0 +1,134 @@
+package io.tickwork.server.client;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs a {@link BenchConfig}: starts one {@link BenchWorker} selector thread per {@code
+ * threads}, prints a progress line per second from the calling thread, and returns the merged
+ * {@link BenchResult}. The run ends at the duration, or when the request count is complete,
+ * whichever comes first; {@link #stop()} ends it early from any thread.
+ */
+final class Bench {
+  private final BenchConfig cfg;
+  private final List<BenchWorker> workers = new ArrayList<>();
+  private volatile boolean stopped;
+
+  Bench(BenchConfig cfg) {
+    this.cfg = cfg;
+  }
+
+  void stop() {
+    stopped = true;
+    for (BenchWorker w : workers) {
+      w.stop();
+    }
+  }
+
+  BenchResult run(PrintStream progress) throws InterruptedException {
+    long start = System.nanoTime();
+    long end = start + cfg.duration().toNanos();
+    AtomicLong budget = cfg.count() > 0 && !cfg.openLoop() ? new AtomicLong(cfg.count()) : null;
+    int threads = cfg.threads();
+    List<Thread> ts = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      int conns = cfg.connections() / threads + (i < cfg.connections() % threads ? 1 : 0);
+      long share = Long.MAX_VALUE;
+      if (cfg.openLoop() && cfg.count() > 0) {
+        share = cfg.count() / threads + (i < cfg.count() % threads ? 1 : 0);
+      }
+      BenchWorker w = new BenchWorker(cfg, i, conns, budget, share, cfg.rate() / threads, start,
+          end);
+      workers.add(w);
+      Thread t = new Thread(w, "bench-selector-" + i);
+      t.setDaemon(true);
+      ts.add(t);
+    }
+    if (stopped) {
+      stop();
+    }
+    for (Thread t : ts) {
+      t.start();
+    }
+    Histogram total = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
+    Histogram[] recycle = new Histogram[workers.size()];
+    List<Counters> counters = new ArrayList<>();
+    for (BenchWorker w : workers) {
+      counters.add(w.counters);
+    }
+    long lastCompleted = 0;
+    long lastBytes = 0;
+    long lastErrors = 0;
+    long tick = start;
+    int second = 0;
+    for (Thread t : ts) {
+      while (true) {
+        long now = System.nanoTime();
+        long next = Math.min(tick + TimeUnit.SECONDS.toNanos(1), end + TimeUnit.SECONDS.toNanos(5));
+        t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - now)));
+        if (!t.isAlive()) {
+          break;
+        }
+        now = System.nanoTime();
+        if (now >= end + TimeUnit.SECONDS.toNanos(5)) {
+          stop(); // a worker that missed its deadline by 5 s: tell it again, keep waiting
+        }
+        if (now - tick >= TimeUnit.SECONDS.toNanos(1)) {
+          tick += TimeUnit.SECONDS.toNanos(1);
+          second++;
+          Histogram h = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
+          for (int i = 0; i < workers.size(); i++) {
+            recycle[i] = workers.get(i).recorder.getIntervalHistogram(recycle[i]);
+            h.add(recycle[i]);
+          }
+          total.add(h);
+          long completed = Counters.sum(counters, Counters.COMPLETED);
+          long bytes = Counters.sum(counters, Counters.BYTES_READ);
+          long errors = errorsNow(counters);
+          if (progress != null) {
+            progress.printf(Locale.ROOT, "%4ds  %9d req/s  %8.2f MiB/s  p50 %-9s p99 %-9s max %-9s"
+                    + " errors %d  open %d%n", second, completed - lastCompleted,
+                (bytes - lastBytes) / (1024.0 * 1024.0),
+                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50)),
+                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99)),
+                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getMaxValue()), errors - lastErrors,
+                Counters.sum(counters, Counters.OPEN));
+          }
+          if (second >= 3 && Counters.sum(counters, Counters.CONNECTS) == 0
+              && Counters.sum(counters, Counters.ERR_CONNECT) > 0) {
+            if (progress != null) {
+              progress.println("giving up: no connection succeeded in " + second + " s");
+            }
+            stop();
+          }
+          lastCompleted = completed;
+          lastBytes = bytes;
+          lastErrors = errors;
+        }
+      }
+    }
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    for (int i = 0; i < workers.size(); i++) {
+      recycle[i] = workers.get(i).recorder.getIntervalHistogram(recycle[i]);
+      total.add(recycle[i]);
+    }
+    return new BenchResult(cfg, elapsed, counters, total);
+  }
+
+  private static long errorsNow(List<Counters> counters) {
+    long e = Counters.sum(counters, Counters.ERR_CONNECT) + Counters.sum(counters,
+        Counters.ERR_TIMEOUT) + Counters.sum(counters, Counters.ERR_PARSE) + Counters.sum(counters,
+        Counters.ERR_CLOSED) + Counters.sum(counters, Counters.ERR_IO);
+    for (int s = 100; s < 600; s++) {
+      if (s < 200 || s > 299) {
+        e += Counters.sum(counters, Counters.STATUS + s);
+      }
+    }
+    return e;
+  }
+}

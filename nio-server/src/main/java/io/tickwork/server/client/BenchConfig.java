@@ -1,0 +1,46 @@
+package io.tickwork.server.client;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A validated {@code bench} run: where, what requests (pre-encoded), how many connections and
+ * requests in flight, for how long or how many, and at what rate (0 = closed loop).
+ */
+record BenchConfig(
+    InetSocketAddress address,
+    String target,
+    List<byte[]> requests,
+    int connections,
+    int depth,
+    int threads,
+    Duration duration,
+    long count,
+    double rate,
+    Duration timeout,
+    Duration connectTimeout,
+    long seed) {
+
+  BenchConfig {
+    requests = List.copyOf(requests);
+    if (requests.isEmpty()) {
+      throw new UsageException("bench needs at least one request URL");
+    }
+    if (threads > connections) {
+      threads = connections;
+    }
+  }
+
+  int maxRequestBytes() {
+    int m = 0;
+    for (byte[] r : requests) {
+      m = Math.max(m, r.length);
+    }
+    return m;
+  }
+
+  boolean openLoop() {
+    return rate > 0;
+  }
+}

@@ -1,0 +1,237 @@
+package io.tickwork.server.client;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The ping-pong client of the Go-versus-Scala seed: {@code connections} persistent connections,
+ * each with one 4-byte {@code "Ping"} in flight, until {@code pings} round trips complete or the
+ * time limit passes. Selector threads split the connections and the pings evenly. Every round
+ * trip's time goes into an HdrHistogram; the headline is the seed's figure, total time divided
+ * by round trips (µs per ping, the inverse of throughput). A reply other than {@code "Pong"} is
+ * an error and ends its connection.
+ *
+ * <p>Runs in the calling thread plus {@code threads - 1} more; not reusable.
+ */
+final class PingPongClient {
+  private static final byte[] PING = {'P', 'i', 'n', 'g'};
+  private static final int PONG = ('P' << 24) | ('o' << 16) | ('n' << 8) | 'g';
+
+  /** What one run measured. */
+  record Result(long pings, long errors, double elapsedSeconds, Histogram rtt, int connections,
+      int threads) {
+    double microsPerPing() {
+      return pings == 0 ? Double.NaN : elapsedSeconds * 1e6 / pings;
+    }
+
+    String toText(String label) {
+      return String.format(Locale.ROOT, "%s: %d pings over %d connections (%d client thread%s) "
+              + "in %.3fs: %.2f us/ping, %.0f pings/s, errors %d%n"
+              + "  round trip p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n", label, pings,
+          connections, threads, threads == 1 ? "" : "s", elapsedSeconds, microsPerPing(),
+          pings / Math.max(elapsedSeconds, 1e-9), errors, p(50), p(90), p(99), p(99.9),
+          Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getMaxValue()));
+    }
+
+    private String p(double q) {
+      return Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getValueAtPercentile(q));
+    }
+  }
+
+  private final InetSocketAddress target;
+  private final int connections;
+  private final int threads;
+
+  PingPongClient(InetSocketAddress target, int connections, int threads) {
+    this.target = target;
+    this.connections = connections;
+    this.threads = Math.min(threads, connections);
+  }
+
+  Result run(long pings, long timeLimitNanos) throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    long deadline = start + timeLimitNanos;
+    List<Loop> loops = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      int conns = connections / threads + (i < connections % threads ? 1 : 0);
+      long share = pings / threads + (i < pings % threads ? 1 : 0);
+      loops.add(new Loop(conns, share, deadline));
+    }
+    List<Thread> ts = new ArrayList<>();
+    for (int i = 1; i < loops.size(); i++) {
+      Thread t = new Thread(loops.get(i)::runQuietly, "pingpong-client-" + i);
+      t.setDaemon(true);
+      t.start();
+      ts.add(t);
+    }
+    loops.get(0).run();
+    for (Thread t : ts) {
+      t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()) + 5_000));
+    }
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    Histogram all = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
+    long done = 0;
+    long errors = 0;
+    for (Loop l : loops) {
+      if (l.failure != null) {
+        throw l.failure;
+      }
+      all.add(l.rtt);
+      done += l.done;
+      errors += l.errors;
+    }
+    return new Result(done, errors, elapsed, all, connections, threads);
+  }
+
+  private final class Loop {
+    final int conns;
+    final long pings;
+    final long deadline;
+    final Histogram rtt = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
+    final ByteBuffer readBuf = ByteBuffer.allocateDirect(16 * 1024);
+    final ByteBuffer ping = ByteBuffer.allocateDirect(4);
+    long sent;
+    long done;
+    long errors;
+    int open;
+    volatile IOException failure;
+
+    Loop(int conns, long pings, long deadline) {
+      this.conns = conns;
+      this.pings = pings;
+      this.deadline = deadline;
+      ping.put(PING).flip();
+    }
+
+    void runQuietly() {
+      try {
+        run();
+      } catch (IOException e) {
+        failure = e;
+      }
+    }
+
+    void run() throws IOException {
+      try (Selector sel = Selector.open()) {
+        for (int i = 0; i < conns; i++) {
+          SocketChannel ch = SocketChannel.open();
+          ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+          ch.connect(target); // blocking connect: setup, not measured load
+          ch.configureBlocking(false);
+          Conn c = new Conn(ch);
+          ch.register(sel, SelectionKey.OP_READ, c);
+          open++;
+        }
+        for (SelectionKey k : sel.keys()) {
+          sendPing(k, System.nanoTime());
+        }
+        while (done < pings && open > 0) {
+          long now = System.nanoTime();
+          if (now >= deadline) {
+            break;
+          }
+          sel.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - now)));
+          now = System.nanoTime();
+          Iterator<SelectionKey> it = sel.selectedKeys().iterator();
+          while (it.hasNext()) {
+            SelectionKey k = it.next();
+            it.remove();
+            if (k.isValid() && k.isReadable()) {
+              read(k, now);
+            }
+          }
+        }
+        for (SelectionKey k : sel.keys()) {
+          k.channel().close();
+        }
+      }
+    }
+
+    private void sendPing(SelectionKey k, long now) {
+      if (sent >= pings) {
+        return;
+      }
+      Conn c = (Conn) k.attachment();
+      ping.clear();
+      try {
+        int n = ((SocketChannel) k.channel()).write(ping);
+        if (n != 4) {
+          throw new IOException("short write of a 4-byte ping: " + n);
+        }
+      } catch (IOException e) {
+        fail(k);
+        return;
+      }
+      sent++;
+      c.inflight = true;
+      c.sentAt = now;
+    }
+
+    private void read(SelectionKey k, long now) {
+      Conn c = (Conn) k.attachment();
+      readBuf.clear();
+      int n;
+      try {
+        n = ((SocketChannel) k.channel()).read(readBuf);
+      } catch (IOException e) {
+        fail(k);
+        return;
+      }
+      if (n < 0) {
+        fail(k);
+        return;
+      }
+      readBuf.flip();
+      while (readBuf.hasRemaining()) {
+        c.word = (c.word << 8) | (readBuf.get() & 0xff);
+        if (++c.have == 4) {
+          c.have = 0;
+          if (c.word != PONG) {
+            fail(k);
+            return;
+          }
+          done++;
+          c.inflight = false;
+          rtt.recordValue(Math.max(1, Math.min(now - c.sentAt, BenchWorker.HIGHEST_NS)));
+          sendPing(k, now);
+        }
+      }
+    }
+
+    private void fail(SelectionKey k) {
+      errors++;
+      open--;
+      if (((Conn) k.attachment()).inflight) {
+        sent--; // the ping in flight on it will never be answered: another connection sends it
+      }
+      try {
+        k.channel().close();
+      } catch (IOException ignored) {
+        // closing
+      }
+    }
+  }
+
+  private static final class Conn {
+    final SocketChannel ch;
+    long sentAt;
+    boolean inflight;
+    int word;
+    int have;
+
+    Conn(SocketChannel ch) {
+      this.ch = ch;
+    }
+  }
+}

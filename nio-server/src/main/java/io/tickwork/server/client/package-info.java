@@ -1,0 +1,9 @@
+/**
+ * Selector-based load clients for keep-alive servers, behind one launcher, {@link
+ * io.tickwork.server.client.LoadTool}: {@code idle} holds many idle connections spread over
+ * loopback source addresses, {@code bench} drives HTTP/1.1 requests closed-loop (keep-alive or
+ * pipelined) or open-loop at a fixed rate corrected for coordinated omission, and {@code
+ * pingpong} compares server threading models on a 4-byte TCP round trip. Every run is bounded in
+ * time and count, and only loopback addresses are ever targets.
+ */
+package io.tickwork.server.client;
