@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,7 @@ public final class WordNetCompiler {
         Path dir = Paths.get(args[0]);
         Files.createDirectories(dir);
         long t0 = System.nanoTime();
-        Compiled c = compile();
+        Compiled c = compile(new Progress(System.out));
         Path tmp = dir.resolve(DictFormat.RESOURCE + ".tmp");
         Files.write(tmp, c.bytes);
         Files.move(tmp, dir.resolve(DictFormat.RESOURCE), StandardCopyOption.REPLACE_EXISTING,
@@ -63,7 +64,44 @@ public final class WordNetCompiler {
         int words, synsets, exceptions;
     }
 
+    /**
+     * Says what the compiler is doing while it runs, so the build never sits silent: a line when
+     * each stage ends and, inside a long stage, a line per second with the count so far.
+     * {@link #SILENT} for tests.
+     */
+    static final class Progress {
+        static final Progress SILENT = new Progress(null);
+        private final PrintStream out;
+        private final long start = System.nanoTime();
+        private long nextLine = start + 1_000_000_000L;
+
+        Progress(PrintStream out) {
+            this.out = out;
+        }
+
+        /** Cheap enough per item: looks at the clock every 1,024 items. */
+        void tick(String stage, int done) {
+            if (out != null && (done & 1023) == 0) {
+                long now = System.nanoTime();
+                if (now >= nextLine) {
+                    out.printf("WordNetCompiler: %s %,d so far (%.1f s)%n", stage, done, (now - start) / 1e9);
+                    nextLine = now + 1_000_000_000L;
+                }
+            }
+        }
+
+        void done(String stage, int count) {
+            if (out != null) {
+                out.printf("WordNetCompiler: %s: %,d (%.1f s)%n", stage, count, (System.nanoTime() - start) / 1e9);
+            }
+        }
+    }
+
     static Compiled compile() throws IOException {
+        return compile(Progress.SILENT);
+    }
+
+    static Compiled compile(Progress progress) throws IOException {
         // 1. synsets, in file order noun, verb, adj, adv; remember (pos, byte offset) -> id
         Map<Long, Integer> synsetIds = new HashMap<>();
         ByteArrayOutputStream synData = new ByteArrayOutputStream(16 << 20);
@@ -81,8 +119,10 @@ public final class WordNetCompiler {
                 synsetIds.put(((long) p << 32) | offset, synOffsets.size());
                 synOffsets.add(synData.size());
                 writeSynset(line, synData);
+                progress.tick("synsets", synOffsets.size());
             }
         }
+        progress.done("synsets", synOffsets.size());
         // 2. lemmas: key -> synset ids in WordNet's sense order, noun first
         TreeMap<String, LinkedHashSet<Integer>> words = new TreeMap<>();
         for (int p = 0; p < POS_FILES.length; p++) {
@@ -101,8 +141,10 @@ public final class WordNetCompiler {
                     }
                     senses.add(id);
                 }
+                progress.tick("lemmas", words.size());
             }
         }
+        progress.done("lemmas", words.size());
         List<String> keys = new ArrayList<>(words.keySet());
         Map<String, Integer> wordIds = new HashMap<>();
         for (int i = 0; i < keys.size(); i++) {
@@ -154,6 +196,7 @@ public final class WordNetCompiler {
             }
         }
         excOffsets[excKeys.size()] = excData.size();
+        progress.done("inflections", excKeys.size());
 
         byte[][] sections = new byte[DictFormat.SECTIONS][];
         sections[DictFormat.KEYS] = ByteKeyIndex.build(utf8(keys), false).toByteArray();
@@ -185,6 +228,7 @@ public final class WordNetCompiler {
         crc.update(out.array(), DictFormat.HEADER_SIZE, total - DictFormat.HEADER_SIZE);
         out.putInt(DictFormat.CRC_POS, (int) crc.getValue());
 
+        progress.done("bytes assembled", total);
         Compiled c = new Compiled();
         c.bytes = out.array();
         c.license = license.toString();
