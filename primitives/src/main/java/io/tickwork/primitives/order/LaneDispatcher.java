@@ -66,13 +66,12 @@ final class LaneDispatcher {
 
     /**
      * A worker with nothing queued spins this many times, then parks {@link #LINGER_PARKS} times
-     * for {@link #LINGER_PARK_NANOS} (in practice the OS timer slack, ~50-60 us on Linux), then
+     * for {@link #LINGER_PARK_NANOS} (at least; Linux's default timer slack may add up to 50 us), then
      * leaves its pool thread. Parking rather than spinning or yielding: when producers are the
      * bottleneck (cheap tasks, few cores) a spinning worker takes a core from them, and a yield can
      * hand the core to another process for a whole time slice. A parked worker costs the producers
-     * nothing (they wake nobody, since the worker count stays non-zero), and when it wakes the
-     * producers have queued a batch of lanes with chains behind them, so it drains many tasks per
-     * lane and per poll instead of one.
+     * nothing (they wake nobody, since the worker count stays non-zero), and meanwhile lanes stay
+     * busy and grow chains, so it can drain many tasks per lane and per poll instead of one.
      */
     private static final int LINGER_SPINS = 32;
     private static final int LINGER_PARKS = 4;
