@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs many lanes on a pool through at most {@code parallelism} resident workers, instead of one
@@ -15,7 +16,7 @@ import java.util.concurrent.ThreadPoolExecutor;
  * wake a parked pool thread: measured, ~1.1 tasks per submission at 64 keys, and the wake-ups,
  * not the tasks, set the throughput. Here a lane that becomes ready is appended to a ready queue
  * (one XCHG); a worker already on a pool thread takes it. A worker that finds the queue empty
- * lingers briefly (spin, then yield) before giving its thread back, so a steady stream of cheap
+ * lingers briefly (spin, then a few timed parks) before giving its thread back, so a steady stream of cheap
  * tasks does not pay a wake-up per task.
  *
  * <p>Ready queue: Vyukov's intrusive MPSC queue (1024cores.net, "Intrusive MPSC node-based
@@ -63,9 +64,18 @@ final class LaneDispatcher {
         }
     }
 
-    /** Empty spins, then yields, before a worker with nothing to do leaves its pool thread. */
-    private static final int LINGER_SPINS = 64;
-    private static final int LINGER_YIELDS = 32;
+    /**
+     * A worker with nothing queued spins this many times, then parks {@link #LINGER_PARKS} times
+     * for {@link #LINGER_PARK_NANOS} (at least; Linux's default timer slack may add up to 50 us), then
+     * leaves its pool thread. Parking rather than spinning or yielding: when producers are the
+     * bottleneck (cheap tasks, few cores) a spinning worker takes a core from them, and a yield can
+     * hand the core to another process for a whole time slice. A parked worker costs the producers
+     * nothing (they wake nobody, since the worker count stays non-zero), and meanwhile lanes stay
+     * busy and grow chains, so it can drain many tasks per lane and per poll instead of one.
+     */
+    private static final int LINGER_SPINS = 32;
+    private static final int LINGER_PARKS = 4;
+    private static final long LINGER_PARK_NANOS = 20_000;
 
     final DrainPolicy policy;
     private final int parallelism;
@@ -321,7 +331,7 @@ final class LaneDispatcher {
         }
 
         private Lane linger() {
-            for (int i = 0; i < LINGER_SPINS + LINGER_YIELDS; i++) {
+            for (int i = 0; i < LINGER_SPINS + LINGER_PARKS; i++) {
                 if (!looksEmpty()) {
                     Lane lane = poll();
                     if (lane != null) {
@@ -331,7 +341,7 @@ final class LaneDispatcher {
                 if (i < LINGER_SPINS) {
                     Thread.onSpinWait();
                 } else {
-                    Thread.yield();
+                    LockSupport.parkNanos(this, LINGER_PARK_NANOS);
                 }
             }
             return pollUntilQuiescent();
