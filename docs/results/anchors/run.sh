@@ -79,9 +79,13 @@ for r in $(seq 1 "$ROUNDS"); do
   for s in tickwork netty nginx; do
     if [ "$r" = 1 ] && [ "$s" != nginx ]; then heap "$s r$r before idle" "${SPID[$s]}"; fi
     timeout 90 java -cp "$TW_JAR" io.tickwork.server.client.LoadTool idle \
-      --target "127.0.0.1:${PORT[$s]}" -c "$IDLE" --step 5000 -D 75s --quiet \
+      --target "127.0.0.1:${PORT[$s]}" -c "$IDLE" --step 5000 --sources 0 -D 75s --quiet \
       > "$OUT/idle-r$r-$s.txt" 2>&1 &
     IDLE_PID=$!; PIDS+=($IDLE_PID)
+    # --sources 0: the kernel picks source ports as for wrk's own connects. With a bind() to
+    # 127.0.0.2 first (the tool's default), the bound ports and their TIME_WAIT successors
+    # occupy port buckets that connect() from wrk cannot share: the first try of this script
+    # had wrk fail with EADDRNOTAVAIL and the next idle ramp stop at 101 connections.
     # wait for the server to hold them (ESTABLISHED sockets on its port), at most 30 s
     for i in $(seq 1 30); do
       n=$(ss -Htn state established "( sport = :${PORT[$s]} )" | wc -l)
