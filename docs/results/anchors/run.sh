@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Issue 5's side-by-side: tickwork /d/door (1,036-byte JSON body), the Netty anchor (fixed
+# 1,024 B) and nginx (1,024 B static file), interleaved A B C, every configuration twice.
+# Run from the repository root, after `./mvnw -B -q package -DskipTests`, under the lock:
+#   flock /work/.bench.lock timeout 900 bash docs/results/anchors/run.sh
+# Targets only 127.0.0.1; every wrk and idle run is bounded with `timeout`; every server it
+# starts is stopped on exit (trap), by pid.
+set -u
+ROOT=$(pwd)
+OUT=${OUT:-/tmp/anchors-$(date -u +%Y%m%dT%H%M%S)}
+WORK=$OUT/nginx
+mkdir -p "$OUT" "$WORK/www"
+TW_JAR=$ROOT/nio-server/target/tickwork-server.jar
+JMH_JAR=$ROOT/jmh/target/benchmarks.jar
+D=${D:-15s}                # wrk duration per run
+ROUNDS=${ROUNDS:-2}
+IDLE=${IDLE:-15000}
+PIDS=()
+
+cleanup() {
+  for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
+  sleep 2
+  for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$OUT/run.log"; }
+
+# --- servers -------------------------------------------------------------------------------
+head -c 1023 /dev/zero | tr '\0' 'x' > "$WORK/www/1k"; echo >> "$WORK/www/1k"
+chmod -R a+rX "$OUT"
+java -jar "$TW_JAR" --port 9401 --idle-timeout 10m > "$OUT/tickwork.log" 2>&1 &
+TW_PID=$!; PIDS+=($TW_PID)
+java -cp "$JMH_JAR" io.tickwork.jmh.anchor.NettyHttpAnchor 9402 > "$OUT/netty.log" 2>&1 &
+NETTY_PID=$!; PIDS+=($NETTY_PID)
+/usr/sbin/nginx -p "$WORK/" -c "$ROOT/docs/results/anchors/nginx.conf" -e "$WORK/error.log" \
+  > "$OUT/nginx.out" 2>&1 &
+NGINX_PID=$!; PIDS+=($NGINX_PID)
+sleep 5
+
+declare -A URL=( [tickwork]=http://127.0.0.1:9401/d/door [netty]=http://127.0.0.1:9402/
+                 [nginx]=http://127.0.0.1:9403/1k )
+declare -A PORT=( [tickwork]=9401 [netty]=9402 [nginx]=9403 )
+declare -A SPID=( [tickwork]=$TW_PID [netty]=$NETTY_PID [nginx]=$NGINX_PID )
+for s in tickwork netty nginx; do
+  n=$(curl -s -o /dev/null -w '%{size_download} %{http_code}' --max-time 5 "${URL[$s]}")
+  log "check $s ${URL[$s]}: bytes/status $n"
+done
+
+echo "round config server conns idle req_s p50 p99 errors" > "$OUT/results.txt"
+
+# one wrk run; appends a summary line
+bench() { # round config server conns idle
+  local r=$1 cfg=$2 s=$3 c=$4 idle=$5 f="$OUT/wrk-r$1-$2-$3.txt"
+  timeout 60 wrk -t2 -c"$c" -d"$D" --latency "${URL[$s]}" > "$f" 2>&1
+  local rps p50 p99 err
+  rps=$(awk '/Requests\/sec/{print $2}' "$f")
+  p50=$(awk '/^ +50%/{print $2}' "$f"); p99=$(awk '/^ +99%/{print $2}' "$f")
+  err=$(grep -E 'Socket errors|Non-2xx' "$f" | tr -s ' ' | tr '\n' ';')
+  echo "$r $cfg $s $c $idle $rps $p50 $p99 ${err:-none}" | tee -a "$OUT/results.txt"
+}
+
+heap() { # label pid
+  jcmd "$2" GC.run > /dev/null 2>&1; sleep 1
+  { echo "== $1"; jcmd "$2" GC.heap_info; } >> "$OUT/heap.txt" 2>&1
+}
+
+# --- warm-up: 5 s each at 100 connections, not recorded --------------------------------------
+for s in tickwork netty nginx; do
+  timeout 30 wrk -t2 -c100 -d5s "${URL[$s]}" > "$OUT/warmup-$s.txt" 2>&1
+done
+log "warm-up done"
+
+for r in $(seq 1 "$ROUNDS"); do
+  for s in tickwork netty nginx; do bench "$r" c100 "$s" 100 0; done
+  for s in tickwork netty nginx; do bench "$r" c5000 "$s" 5000 0; sleep 2; done
+  for s in tickwork netty nginx; do bench "$r" c4000 "$s" 4000 0; sleep 2; done
+  for s in tickwork netty nginx; do
+    if [ "$r" = 1 ] && [ "$s" != nginx ]; then heap "$s r$r before idle" "${SPID[$s]}"; fi
+    timeout 90 java -cp "$TW_JAR" io.tickwork.server.client.LoadTool idle \
+      --target "127.0.0.1:${PORT[$s]}" -c "$IDLE" --step 5000 --sources 0 -D 75s --quiet \
+      > "$OUT/idle-r$r-$s.txt" 2>&1 &
+    IDLE_PID=$!; PIDS+=($IDLE_PID)
+    # --sources 0: the kernel picks source ports as for wrk's own connects. With a bind() to
+    # 127.0.0.2 first (the tool's default), the bound ports and their TIME_WAIT successors
+    # occupy port buckets that connect() from wrk cannot share: the first try of this script
+    # had wrk fail with EADDRNOTAVAIL and the next idle ramp stop at 101 connections.
+    # wait for the server to hold them (ESTABLISHED sockets on its port), at most 30 s
+    for i in $(seq 1 30); do
+      n=$(ss -Htn state established "( sport = :${PORT[$s]} )" | wc -l)
+      [ "$n" -ge "$IDLE" ] && break; sleep 1
+    done
+    log "round $r $s: $n established before the idle run"
+    if [ "$r" = 1 ] && [ "$s" != nginx ]; then heap "$s r$r with $n idle" "${SPID[$s]}"; fi
+    bench "$r" c4000+idle "$s" 4000 "$n"
+    kill -TERM "$IDLE_PID" 2>/dev/null; wait "$IDLE_PID" 2>/dev/null
+    sleep 3
+  done
+done
+log "done"
+ps -o pid,rss,args -p "$TW_PID,$NETTY_PID" >> "$OUT/run.log"
