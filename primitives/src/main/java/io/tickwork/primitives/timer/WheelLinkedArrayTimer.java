@@ -69,16 +69,9 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
     @Override
     int drain(int slot, Consumer<? super T> consumer) {
         LinkedArrayList list = slots[slot];
-        int[] gens = gen;
         int fired = 0;
         while (!list.isEmpty()) {
-            long h = list.poll();
-            int id = (int) h - 1;
-            if (gens[id] == (int) (h >>> 32)) {
-                T p = take(slot, id);
-                fired++;
-                consumer.accept(p);
-            }
+            fired += fire(list.poll(), slot, consumer);
         }
         clearOccupied(slot);
         return fired;

@@ -90,28 +90,15 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
 
     @Override
     int drain(int slot, Consumer<? super T> consumer) {
-        int[] gens = gen;
         int fired = 0;
         RingQueue ring = rings[slot];
         while (!ring.isEmpty()) {
-            long h = ring.poll();
-            int id = (int) h - 1;
-            if (gens[id] == (int) (h >>> 32)) {
-                T p = take(slot, id);
-                fired++;
-                consumer.accept(p);
-            }
+            fired += fire(ring.poll(), slot, consumer);
         }
         LinkedArrayList spill = spills[slot];
         if (spill != null) {
             while (!spill.isEmpty()) {
-                long h = spill.poll();
-                int id = (int) h - 1;
-                if (gens[id] == (int) (h >>> 32)) {
-                    T p = take(slot, id);
-                    fired++;
-                    consumer.accept(p);
-                }
+                fired += fire(spill.poll(), slot, consumer);
             }
         }
         clearOccupied(slot);

@@ -218,6 +218,21 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
         return p;
     }
 
+    /**
+     * For {@link #drain}: hands the timer that a handle read back from {@code slot} names to
+     * {@code consumer} if it is still live, and skips a tombstone (cancelled, or its id re-used).
+     * The entry is freed before the consumer runs, so the consumer may schedule and cancel.
+     *
+     * @return 1 if a timer was handed out, 0 for a tombstone
+     */
+    final int fire(long handle, int slot, Consumer<? super T> consumer) {
+        if (!live(handle)) {
+            return 0;
+        }
+        consumer.accept(take(slot, (int) handle - 1));
+        return 1;
+    }
+
     /** Whether a handle read back from a slot is still live (not a tombstone). */
     final boolean live(long handle) {
         return gen[(int) handle - 1] == (int) (handle >>> 32);
