@@ -43,8 +43,18 @@ public class ScheduleExpireBenchmark {
         SplittableRandom rnd = new SplittableRandom(42);
         offsets = new long[TIMERS];
         for (int i = 0; i < TIMERS; i++) {
-            offsets[i] = 1 + rnd.nextInt(SPAN);
+            offsets[i] = 1 + rnd.nextInt(span());
         }
+    }
+
+    /** How far ahead the deadlines reach, in clock units; {@link SparseDeadlinesBenchmark} widens it. */
+    int span() {
+        return SPAN;
+    }
+
+    /** How far the clock moves between {@code expire} calls. */
+    int step() {
+        return 1;
     }
 
     @Benchmark
@@ -58,8 +68,10 @@ public class ScheduleExpireBenchmark {
         }
         int fired = 0;
         long clock = base;
+        int step = step();
         while (t.size() != 0) {
-            fired += t.expire(++clock);
+            clock += step;
+            fired += t.expire(clock);
         }
         now = clock;
         return fired;

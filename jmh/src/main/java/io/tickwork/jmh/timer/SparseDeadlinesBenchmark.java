@@ -1,23 +1,18 @@
 package io.tickwork.jmh.timer;
 
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * W1-sparse, the honesty check on W1: the same 200,000 timers, but spread over the next 1,000,000
- * time units, so deadlines are nearly all distinct (like nanosecond deadlines) and reach ~1,000
- * wheel revolutions ahead; the clock advances 1,000 units per step (a loop polling every
- * millisecond on a microsecond clock) until none is left. Score: timers per second.
+ * W1-sparse, the honesty check on W1 ({@link ScheduleExpireBenchmark}, whose loop it inherits): the
+ * same 200,000 timers, but spread over the next 1,000,000 time units, so deadlines are nearly all
+ * distinct (like nanosecond deadlines) and reach ~1,000 wheel revolutions ahead; the clock
+ * advances 1,000 units per step (a loop polling every millisecond on a microsecond clock) until
+ * none is left. Score: timers per second.
  *
  * <p>What it shows: the red-black tree without shared deadlines to bucket (one tree node per
  * timer, as {@code TreeMap}), and the wheels, configured as in the other workloads (1 unit per
@@ -30,45 +25,18 @@ import org.openjdk.jmh.infra.Blackhole;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-public class SparseDeadlinesBenchmark {
+public class SparseDeadlinesBenchmark extends ScheduleExpireBenchmark {
 
-    static final int TIMERS = 200_000;
     static final int SPAN = 1_000_000;
     static final int STEP = 1_000;
 
-    @Param
-    Subject subject;
-
-    private TimerAdapter timers;
-    private long[] offsets;
-    private long now;
-
-    @Setup
-    public void setup(Blackhole bh) {
-        timers = subject.create(bh);
-        SplittableRandom rnd = new SplittableRandom(42);
-        offsets = new long[TIMERS];
-        for (int i = 0; i < TIMERS; i++) {
-            offsets[i] = 1 + rnd.nextInt(SPAN);
-        }
+    @Override
+    int span() {
+        return SPAN;
     }
 
-    @Benchmark
-    @OperationsPerInvocation(TIMERS)
-    public int scheduleThenExpire() {
-        TimerAdapter t = timers;
-        long base = now;
-        long[] off = offsets;
-        for (int i = 0; i < off.length; i++) {
-            t.schedule(base + off[i]);
-        }
-        int fired = 0;
-        long clock = base;
-        while (t.size() != 0) {
-            clock += STEP;
-            fired += t.expire(clock);
-        }
-        now = clock;
-        return fired;
+    @Override
+    int step() {
+        return STEP;
     }
 }
