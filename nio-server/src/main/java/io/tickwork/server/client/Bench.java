@@ -11,8 +11,10 @@ import org.HdrHistogram.Histogram;
 /**
  * Runs a {@link BenchConfig}: starts one {@link BenchWorker} selector thread per {@code
  * threads}, prints a progress line per second from the calling thread, and returns the merged
- * {@link BenchResult}. The run ends at the duration, or when the request count is complete,
- * whichever comes first; {@link #stop()} ends it early from any thread.
+ * {@link BenchResult}. With a warm-up, the workload runs that long unmeasured first (progress
+ * lines marked {@code warmup}); the result covers only what follows it. The run ends at
+ * warm-up plus duration, or when the request count is complete, whichever comes first; {@link
+ * #stop()} ends it early from any thread.
  */
 final class Bench {
   private final BenchConfig cfg;
@@ -32,7 +34,8 @@ final class Bench {
 
   BenchResult run(PrintStream progress) throws InterruptedException {
     long start = System.nanoTime();
-    long end = start + cfg.duration().toNanos();
+    long warmEnd = start + cfg.warmup().toNanos();
+    long end = warmEnd + cfg.duration().toNanos();
     AtomicLong budget = cfg.count() > 0 && !cfg.openLoop() ? new AtomicLong(cfg.count()) : null;
     int threads = cfg.threads();
     List<Thread> ts = new ArrayList<>();
@@ -43,7 +46,7 @@ final class Bench {
         share = cfg.count() / threads + (i < cfg.count() % threads ? 1 : 0);
       }
       BenchWorker w = new BenchWorker(cfg, i, conns, budget, share, cfg.rate() / threads, start,
-          end);
+          warmEnd, end);
       workers.add(w);
       Thread t = new Thread(w, "bench-selector-" + i);
       t.setDaemon(true);
@@ -57,6 +60,7 @@ final class Bench {
     }
     Histogram total = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
     Histogram[] recycle = new Histogram[workers.size()];
+    Histogram[] recycleWarm = new Histogram[workers.size()];
     List<Counters> counters = new ArrayList<>();
     for (BenchWorker w : workers) {
       counters.add(w.counters);
@@ -85,21 +89,25 @@ final class Bench {
           for (int i = 0; i < workers.size(); i++) {
             recycle[i] = workers.get(i).recorder.getIntervalHistogram(recycle[i]);
             h.add(recycle[i]);
+            total.add(recycle[i]); // measured requests only
+            recycleWarm[i] = workers.get(i).warmRecorder.getIntervalHistogram(recycleWarm[i]);
+            h.add(recycleWarm[i]); // this second's line shows warm-up responses too
           }
-          total.add(h);
-          long completed = Counters.sum(counters, Counters.COMPLETED);
+          long completed = Counters.sum(counters, Counters.COMPLETED)
+              + Counters.sum(counters, Counters.WARM_COMPLETED);
           long bytes = Counters.sum(counters, Counters.BYTES_READ);
           long errors = errorsNow(counters);
           if (progress != null) {
-            progress.printf(Locale.ROOT, "%4ds  %9d req/s  %8.2f MiB/s  p50 %-9s p99 %-9s max %-9s"
-                    + " errors %d  open %d%n", second, completed - lastCompleted,
+            progress.printf(Locale.ROOT, "%4ds%s %9d req/s  %8.2f MiB/s  p50 %-9s p99 %-9s max %-9s"
+                    + " errors %d  open %d%n", second, tick <= warmEnd ? " warmup" : "",
+                completed - lastCompleted,
                 (bytes - lastBytes) / (1024.0 * 1024.0),
                 Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50)),
                 Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99)),
                 Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getMaxValue()), errors - lastErrors,
                 Counters.sum(counters, Counters.OPEN));
           }
-          if (second >= 3 && Counters.sum(counters, Counters.CONNECTS) == 0
+          if (second >= 3 && Counters.sum(counters, Counters.EVER_CONNECTED) == 0
               && Counters.sum(counters, Counters.ERR_CONNECT) > 0) {
             if (progress != null) {
               progress.println("giving up: no connection succeeded in " + second + " s");
@@ -112,12 +120,18 @@ final class Bench {
         }
       }
     }
-    double elapsed = (System.nanoTime() - start) / 1e9;
+    double elapsed = Math.max(0, System.nanoTime() - warmEnd) / 1e9;
+    List<Counters> measured = new ArrayList<>();
     for (int i = 0; i < workers.size(); i++) {
-      recycle[i] = workers.get(i).recorder.getIntervalHistogram(recycle[i]);
+      BenchWorker w = workers.get(i);
+      recycle[i] = w.recorder.getIntervalHistogram(recycle[i]);
       total.add(recycle[i]);
+      // the worker thread has ended (joined above): its baseline and counters are final. A
+      // worker that never reached the end of the warm-up measured nothing.
+      measured.add(w.counters.since(w.baseline != null || !cfg.warmsUp() ? w.baseline
+          : w.counters.snapshot()));
     }
-    return new BenchResult(cfg, elapsed, counters, total);
+    return new BenchResult(cfg, elapsed, measured, total);
   }
 
   private static long errorsNow(List<Counters> counters) {

@@ -21,6 +21,8 @@ final class BenchCommand {
       Args.Opt.value("duration", "TIME", "run time, e.g. 10s, 2m (default 10s; with --requests "
           + "and no --duration: at most 10m)").alias('D'),
       Args.Opt.value("requests", "N", "stop after N responses (accepts 200k, 1m)").alias('n'),
+      Args.Opt.value("warmup", "TIME", "run the same workload unmeasured this long first, on "
+          + "the\nsame connections; counters and latency start after it (default 0s)"),
       Args.Opt.value("rate", "R", "open loop: R requests/s in total, latency measured from each\n"
           + "request's intended send time (corrects coordinated omission)"),
       Args.Opt.value("urls", "FILE", "request targets, one per line: /path or http://host:port/path"
@@ -56,9 +58,10 @@ final class BenchCommand {
     boolean json = a.flag("json");
     PrintStream progress = a.flag("quiet") ? null : json ? err : out;
     if (progress != null) {
-      progress.printf("bench %s: %d connections x %d in flight, %s%n", cfg.target(),
+      progress.printf("bench %s: %d connections x %d in flight, %s%s%n", cfg.target(),
           cfg.connections(), cfg.depth(), cfg.openLoop() ? "open loop " + (long) cfg.rate()
-              + " req/s" : "closed loop");
+              + " req/s" : "closed loop", cfg.warmsUp() ? ", " + Fmt.duration(cfg.warmup())
+              + " warm-up first (unmeasured)" : "");
     }
     String hgrm = a.string("hgrm", null);
     Bench bench = new Bench(cfg);
@@ -155,8 +158,9 @@ final class BenchCommand {
     long seed = a.longValue("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
     String describe = "http://" + base.hostHeader() + (targets.size() == 1 ? targets.get(0)
         : " (" + targets.size() + " URLs)");
+    Duration warmup = a.duration("warmup", Duration.ZERO, Duration.ZERO, Duration.ofHours(1));
     return new BenchConfig(base.address(), describe, requests, connections, depth, threads,
-        duration, count, rate, timeout, connectTimeout, seed);
+        warmup, duration, count, rate, timeout, connectTimeout, seed);
   }
 
   static byte[] request(String target, String host, String header) {

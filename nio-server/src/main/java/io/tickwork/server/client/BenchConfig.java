@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * A validated {@code bench} run: where, what requests (pre-encoded), how many connections and
- * requests in flight, for how long or how many, and at what rate (0 = closed loop).
+ * requests in flight, how long an unmeasured warm-up first (zero: none), then for how long or
+ * how many, and at what rate (0 = closed loop).
  */
 record BenchConfig(
     InetSocketAddress address,
@@ -15,6 +16,7 @@ record BenchConfig(
     int connections,
     int depth,
     int threads,
+    Duration warmup,
     Duration duration,
     long count,
     double rate,
@@ -38,6 +40,10 @@ record BenchConfig(
       m = Math.max(m, r.length);
     }
     return m;
+  }
+
+  boolean warmsUp() {
+    return !warmup.isZero();
   }
 
   boolean openLoop() {

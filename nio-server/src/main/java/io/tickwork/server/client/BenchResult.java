@@ -7,7 +7,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The outcome of a {@code bench} run: counts, bytes, errors by kind and the latency histogram
- * (nanoseconds). Immutable once built; {@link #toJson()} gives the machine-readable form.
+ * (nanoseconds), all of the measured phase (after any warm-up; {@link #elapsedSeconds} is its
+ * length). Immutable once built; {@link #toJson()} gives the machine-readable form.
  */
 final class BenchResult {
   final BenchConfig config;
@@ -96,6 +97,10 @@ final class BenchResult {
         config.threads(), config.threads() == 1 ? "" : "s",
         config.openLoop() ? String.format(Locale.ROOT, "open loop at %.0f req/s (latency from "
             + "intended send time)", config.rate()) : "closed loop", elapsedSeconds));
+    if (config.warmsUp()) {
+      sb.append("  warm-up    ").append(Fmt.duration(config.warmup()))
+          .append(" before, not counted\n");
+    }
     sb.append(String.format(Locale.ROOT, "  requests   %d completed, %.1f req/s (%d sent)%n",
         completed, requestsPerSecond(), sent));
     sb.append(String.format(Locale.ROOT, "  transfer   %s read, %.2f MiB/s; %s written%n",
@@ -137,6 +142,7 @@ final class BenchResult {
     j.field("threads", config.threads());
     j.field("mode", config.openLoop() ? "open" : "closed");
     j.field("rate", config.rate());
+    j.field("warmup_s", config.warmup().toNanos() / 1e9);
     j.field("elapsed_s", elapsedSeconds);
     j.object("requests");
     j.field("completed", completed);

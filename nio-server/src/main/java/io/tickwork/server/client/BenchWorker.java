@@ -26,6 +26,14 @@ import org.HdrHistogram.SingleWriterRecorder;
  * k / rate}; it goes out on the first connection with a free slot, and its latency is measured
  * from the intended time, so a stalled server is charged for the requests it delayed
  * (coordinated-omission correction as in wrk2).
+ *
+ * <p>Warm-up ({@code warmEndNs > startNs}): until then the same workload runs unmeasured. Each
+ * request remembers whether it was sent in the measured phase; only those count toward the
+ * result (latency in {@link #recorder}, completions, statuses, the {@code --requests} budget),
+ * so requests still in flight at the boundary are not charged to it. Warm-up latencies go to
+ * {@link #warmRecorder} for the progress lines only. The event counters (bytes, connects,
+ * errors) are counted throughout; at the boundary the worker snapshots them into {@link
+ * #baseline} (read after the worker thread ends), and the result is the difference.
  */
 final class BenchWorker implements Runnable {
 
@@ -35,6 +43,9 @@ final class BenchWorker implements Runnable {
 
   final Counters counters = new Counters();
   final SingleWriterRecorder recorder = new SingleWriterRecorder(1, HIGHEST_NS, 3);
+  final SingleWriterRecorder warmRecorder = new SingleWriterRecorder(1, HIGHEST_NS, 3);
+  /** Counter values at the end of the warm-up; null until then (or without warm-up). */
+  long[] baseline;
 
   private final BenchConfig cfg;
   private final List<Conn> conns = new ArrayList<>();
@@ -46,23 +57,28 @@ final class BenchWorker implements Runnable {
   private final long openLoopCount; // open loop with --requests: this worker's share
   private final double ratePerNs;
   private final long startNs;
+  private final long warmEndNs;
   private final long endNs;
   private final long timeoutNs;
   private final long connectTimeoutNs;
   private Selector selector;
-  private long issued; // open loop: intended sends so far
+  private long issued; // open loop: intended sends so far, warm-up included
+  private long measuredIssued; // open loop: sends in the measured phase
+  private boolean measuring;
   private int inflight; // over all connections of this worker
   private volatile boolean stop;
 
   BenchWorker(BenchConfig cfg, int index, int connections, AtomicLong budget, long openLoopCount,
-      double rate, long startNs, long endNs) {
+      double rate, long startNs, long warmEndNs, long endNs) {
     this.cfg = cfg;
     this.random = new SplittableRandom(cfg.seed() * 31 + index);
     this.budget = budget;
     this.openLoopCount = openLoopCount;
     this.ratePerNs = rate / 1e9;
     this.startNs = startNs;
+    this.warmEndNs = warmEndNs;
     this.endNs = endNs;
+    this.measuring = warmEndNs <= startNs;
     this.timeoutNs = cfg.timeout().toNanos();
     this.connectTimeoutNs = cfg.connectTimeout().toNanos();
     for (int i = 0; i < connections; i++) {
@@ -89,11 +105,15 @@ final class BenchWorker implements Runnable {
       long nextHousekeeping = now + HOUSEKEEPING_NS;
       while (!stop) {
         now = System.nanoTime();
+        if (!measuring && now >= warmEndNs) {
+          baseline = counters.snapshot();
+          measuring = true;
+        }
         if (now >= endNs || finished()) {
           break;
         }
-        long waitNs = Math.min(endNs, nextHousekeeping) - now;
-        if (ratePerNs > 0 && !ready.isEmpty() && issued < openLoopCount) {
+        long waitNs = Math.min(measuring ? endNs : warmEndNs, nextHousekeeping) - now;
+        if (ratePerNs > 0 && !ready.isEmpty() && mayIssue()) {
           long nextIntended = startNs + (long) Math.ceil(issued / ratePerNs);
           waitNs = Math.min(waitNs, nextIntended - now);
         }
@@ -128,10 +148,18 @@ final class BenchWorker implements Runnable {
   }
 
   private boolean finished() {
+    if (!measuring) {
+      return false;
+    }
     if (ratePerNs > 0) {
-      return openLoopCount != Long.MAX_VALUE && issued >= openLoopCount && inflight == 0;
+      return openLoopCount != Long.MAX_VALUE && measuredIssued >= openLoopCount && inflight == 0;
     }
     return budget != null && budget.get() <= 0 && inflight == 0;
+  }
+
+  /** Open loop: another request may be issued (the count applies to the measured phase). */
+  private boolean mayIssue() {
+    return !measuring || measuredIssued < openLoopCount;
   }
 
   private void handle(SelectionKey k, Conn c, long now) {
@@ -199,6 +227,7 @@ final class BenchWorker implements Runnable {
     c.connected = true;
     counters.inc(Counters.CONNECTS);
     counters.inc(Counters.OPEN);
+    counters.lazyMark(Counters.EVER_CONNECTED);
     c.key.interestOps(SelectionKey.OP_READ);
     if (ratePerNs > 0) {
       makeReady(c);
@@ -216,7 +245,7 @@ final class BenchWorker implements Runnable {
   }
 
   private boolean takeBudget() {
-    if (budget == null) {
+    if (budget == null || !measuring) {
       return true;
     }
     while (true) {
@@ -239,8 +268,8 @@ final class BenchWorker implements Runnable {
 
   /** Open loop: send every request whose intended time has come, on connections with room. */
   private void dispatchOpenLoop(long now) {
-    long due = Math.min(openLoopCount, (long) Math.floor((now - startNs) * ratePerNs) + 1);
-    while (issued < due) {
+    long due = (long) Math.floor((now - startNs) * ratePerNs) + 1;
+    while (issued < due && mayIssue()) {
       Conn c = ready.pollFirst();
       if (c == null) {
         return; // all connections are at depth: the backlog waits, its latency keeps growing
@@ -267,9 +296,15 @@ final class BenchWorker implements Runnable {
     int tail = (c.head + c.inflight) % c.sentAt.length;
     c.sentAt[tail] = latencyBase;
     c.writtenAt[tail] = now;
+    c.measured[tail] = measuring;
     c.inflight++;
     inflight++;
-    counters.inc(Counters.SENT);
+    if (measuring) {
+      counters.inc(Counters.SENT);
+      if (ratePerNs > 0) {
+        measuredIssued++;
+      }
+    }
   }
 
   private void flushDirty(long now) {
@@ -353,14 +388,19 @@ final class BenchWorker implements Runnable {
 
   /** Accounts for one complete response; false if the connection was closed by it. */
   private boolean onResponse(Conn c, long now) {
-    long latency = now - c.sentAt[c.head];
+    long latency = Math.max(1, Math.min(now - c.sentAt[c.head], HIGHEST_NS));
+    boolean measured = c.measured[c.head];
     c.head = (c.head + 1) % c.sentAt.length;
     c.inflight--;
     inflight--;
-    recorder.recordValue(Math.max(1, Math.min(latency, HIGHEST_NS)));
-    counters.inc(Counters.COMPLETED);
-    int status = c.parser.status();
-    counters.inc(Counters.STATUS + Math.min(status, 599));
+    if (measured) {
+      recorder.recordValue(latency);
+      counters.inc(Counters.COMPLETED);
+      counters.inc(Counters.STATUS + Math.min(c.parser.status(), 599));
+    } else {
+      warmRecorder.recordValue(latency);
+      counters.inc(Counters.WARM_COMPLETED);
+    }
     if (c.parser.close()) {
       // the server ends the connection after this response: not an error, but any requests
       // pipelined behind it will never be answered, so they go back to the budget
@@ -403,11 +443,17 @@ final class BenchWorker implements Runnable {
 
   /** Requests outstanding on a connection that is going away will not be answered. */
   private void giveBack(Conn c) {
-    if (c.inflight > 0) {
+    int measured = 0;
+    for (int i = 0; i < c.inflight; i++) {
+      if (c.measured[(c.head + i) % c.measured.length]) {
+        measured++;
+      }
+    }
+    if (measured > 0) {
       if (ratePerNs > 0) {
-        counters.add(Counters.LOST, c.inflight); // open loop: their intended time has passed
+        counters.add(Counters.LOST, measured); // open loop: their intended time has passed
       } else if (budget != null) {
-        budget.addAndGet(c.inflight); // closed loop with a count: send them again
+        budget.addAndGet(measured); // closed loop with a count: send them again
       }
     }
     inflight -= c.inflight;
@@ -458,6 +504,7 @@ final class BenchWorker implements Runnable {
     final ResponseParser parser = new ResponseParser();
     final long[] sentAt;
     final long[] writtenAt;
+    final boolean[] measured;
     final ByteBuffer out;
     SocketChannel ch;
     SelectionKey key;
@@ -472,6 +519,7 @@ final class BenchWorker implements Runnable {
     Conn(int depth, int maxRequestBytes) {
       sentAt = new long[depth];
       writtenAt = new long[depth];
+      measured = new boolean[depth];
       out = ByteBuffer.allocate(depth * maxRequestBytes);
     }
   }

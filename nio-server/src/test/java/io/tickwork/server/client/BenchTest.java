@@ -239,6 +239,65 @@ class BenchTest {
     }
   }
 
+  /** A server that stalls 300 ms before the first answer on every connection. */
+  private static StubHttpServer slowFirstServer() throws IOException {
+    return new StubHttpServer((n, p) -> {
+      if (n == 0) {
+        long until = System.nanoTime() + 300_000_000L;
+        while (System.nanoTime() < until) {
+          java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+        }
+      }
+      return StubHttpServer.ok("w");
+    });
+  }
+
+  @Test
+  void warmupIsRunButNotCounted() throws Exception {
+    // without warm-up the first, stalled, requests are in the result: the control
+    try (StubHttpServer s = slowFirstServer()) {
+      BenchResult cold = bench("-c", "2", "-n", "300", "--duration", "30s", s.url("/"));
+      assertEquals(300, cold.completed);
+      assertTrue(cold.latency.getMaxValue() >= 290_000_000L, "cold max "
+          + cold.latency.getMaxValue());
+    }
+    try (StubHttpServer s = slowFirstServer()) {
+      Run run = cli("bench", "-c", "2", "-n", "300", "--warmup", "1200ms", "--duration", "30s",
+          "--json", s.url("/"));
+      assertEquals(0, run.status(), run.err());
+      @SuppressWarnings("unchecked")
+      Map<String, Object> j = (Map<String, Object>) MiniJson.parse(run.out());
+      assertEquals(1.2, (Double) j.get("warmup_s"), 1e-9);
+      @SuppressWarnings("unchecked")
+      Map<String, Object> req = (Map<String, Object>) j.get("requests");
+      assertEquals(300.0, req.get("completed"), run.out());
+      assertEquals(300.0, req.get("sent"), "the count starts after the warm-up");
+      @SuppressWarnings("unchecked")
+      Map<String, Object> lat = (Map<String, Object>) j.get("latency_us");
+      assertEquals(300.0, lat.get("count"));
+      assertTrue((Double) lat.get("max") < 250_000, "the stall was in the warm-up: " + lat);
+      @SuppressWarnings("unchecked")
+      Map<String, Object> st = (Map<String, Object>) j.get("status");
+      assertEquals(Map.of("200", 300.0), st);
+      @SuppressWarnings("unchecked")
+      Map<String, Object> sockets = (Map<String, Object>) j.get("sockets");
+      assertEquals(0.0, sockets.get("connects"), "connections were opened in the warm-up");
+      assertTrue((Double) j.get("elapsed_s") < 20, "elapsed is the measured phase: " + j);
+      assertTrue(s.requests.get() > 300 + 2, "warm-up requests were sent: " + s.requests.get());
+      assertEquals(2, s.connections.get(), "the same connections carry on after the warm-up");
+      assertTrue(run.err().contains("s warmup "), "progress marks the warm-up: " + run.err());
+    }
+    try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("o"))) {
+      BenchResult open = bench("-c", "4", "--rate", "2000", "-n", "300", "--warmup", "300ms",
+          "--duration", "30s", s.url("/"));
+      assertEquals(300, open.sent);
+      assertEquals(300, open.completed);
+      assertEquals(300, open.latency.getTotalCount());
+      assertTrue(s.requests.get() >= 300 + 400, "open loop warmed up at the rate: "
+          + s.requests.get());
+    }
+  }
+
   @Test
   void jsonShapeForScripts() throws Exception {
     try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("json"))) {
@@ -316,7 +375,8 @@ class BenchTest {
     assertTrue(r.err().contains("loopback") && r.err().contains("93.184.216.34"), r.err());
     r = cli("bench", "--help");
     assertEquals(0, r.status());
-    assertTrue(r.out().contains("--depth") && r.out().contains("--rate"), r.out());
+    assertTrue(r.out().contains("--depth") && r.out().contains("--rate")
+        && r.out().contains("--warmup"), r.out());
     r = cli("nonsense");
     assertEquals(2, r.status());
     assertNoStackTrace(r);
