@@ -43,6 +43,8 @@ final class IdleCommand {
       Args.Opt.value("server-pid", "PID", "the server's pid: its RSS before and after the ramp,"
           + "\nper connection"),
       Args.Opt.value("seed", "N", "random seed for the workload (default 1)"),
+      Args.Opt.flag("json", "print the final report as one JSON object on stdout (progress to "
+          + "stderr)"),
       Args.Opt.flag("quiet", "no per-second progress lines"));
 
   static final String USAGE = "LoadTool idle [options] [HOST:PORT]";
@@ -62,8 +64,9 @@ final class IdleCommand {
       return 0;
     }
     IdleConfig cfg = config(a);
-    PrintStream progress = a.flag("quiet") ? null : out;
-    out.printf("idle: %d connections to %s from %s, %d/s%n", cfg.connections(), cfg.targets(),
+    boolean json = a.flag("json");
+    PrintStream progress = a.flag("quiet") ? null : json ? err : out;
+    (json ? err : out).printf("idle: %d connections to %s from %s, %d/s%n", cfg.connections(), cfg.targets(),
         cfg.sources().isEmpty() ? "the kernel's choice of source"
             : cfg.sources().size() == 1 ? "source address "
                 + cfg.sources().get(0).getHostAddress() : cfg.sources().size()
@@ -72,7 +75,7 @@ final class IdleCommand {
         cfg.step());
     IdleHolder h = new IdleHolder(cfg, progress);
     IdleResult r = h.run();
-    out.print(r.toText());
+    out.print(json ? r.toJson(cfg) + "\n" : r.toText());
     return 0;
   }
 

@@ -42,6 +42,11 @@ final class Json {
     }
   }
 
+  void nullField(String name) {
+    key(name);
+    sb.append("null");
+  }
+
   void raw(String name, String json) {
     key(name);
     sb.append(json);

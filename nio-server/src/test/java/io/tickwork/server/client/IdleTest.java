@@ -14,6 +14,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -181,6 +182,76 @@ class IdleTest {
       assertEquals(r.requests(), r.latency().getTotalCount());
       assertFalse(r.toText().isEmpty());
     }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void jsonReportForScripts() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger statsCalls = new java.util.concurrent.atomic
+        .AtomicInteger();
+    // a stats document whose heap grows by 30,000 bytes between the two reads: 100 B/conn
+    com.sun.net.httpserver.HttpServer stats = com.sun.net.httpserver.HttpServer.create(
+        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+    stats.createContext("/stats", ex -> {
+      byte[] b = ("{\"openConnections\":1,\"heapUsedBytes\":"
+          + (statsCalls.getAndIncrement() == 0 ? 1000 : 31000) + "}").getBytes(
+              java.nio.charset.StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, b.length);
+      ex.getResponseBody().write(b);
+      ex.close();
+    });
+    stats.start();
+    try (Acceptor a = new Acceptor(300)) {
+      BenchTest.Run run = BenchTest.cli("idle", "-c", "300", "--sources", "2", "--step", "100k",
+          "--hold", "0s", "--duration", "30s", "--json", "--server-pid",
+          Long.toString(ProcessHandle.current().pid()), "--stats-url", "http://127.0.0.1:"
+              + stats.getAddress().getPort() + "/stats", "127.0.0.1:" + a.port());
+      assertEquals(0, run.status(), run.err());
+      Map<String, Object> j = (Map<String, Object>) MiniJson.parse(run.out());
+      assertEquals("127.0.0.1:" + a.port(), j.get("targets"));
+      assertEquals(300.0, j.get("target"));
+      assertEquals(300.0, j.get("connected"));
+      assertEquals(300.0, j.get("peak"));
+      assertEquals(Map.of("total", 0.0, "by_kind", Map.of()), j.get("failed"));
+      assertTrue(j.containsKey("limit_hit") && j.get("limit_hit") == null, run.out());
+      assertEquals(0.0, j.get("closed_by_server"));
+      Map<String, Object> mem = (Map<String, Object>) j.get("memory");
+      assertEquals(300.0, mem.get("connections"));
+      Map<String, Object> client = (Map<String, Object>) mem.get("client");
+      for (String k : List.of("rss_before", "rss_after", "rss_delta", "rss_per_conn",
+          "live_heap_before", "live_heap_after", "live_heap_delta", "live_heap_per_conn")) {
+        assertTrue(client.get(k) instanceof Double, k + " in " + client);
+      }
+      Map<String, Object> server = (Map<String, Object>) mem.get("server");
+      assertTrue(server.get("rss_per_conn") instanceof Double, server.toString());
+      assertEquals(30000.0, server.get("heap_used_delta"), server.toString());
+      assertEquals(100.0, server.get("heap_used_per_conn"), server.toString());
+      assertTrue(run.err().startsWith("idle: 300 connections"), "progress to stderr");
+    } finally {
+      stats.stop(0);
+    }
+
+    int port;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = probe.getLocalPort();
+    }
+    BenchTest.Run run = BenchTest.cli("idle", "-c", "20", "--duration", "300ms", "--json",
+        "127.0.0.1:" + port);
+    assertEquals(0, run.status(), run.err());
+    Map<String, Object> j = (Map<String, Object>) MiniJson.parse(run.out());
+    assertEquals(0.0, j.get("connected"));
+    Map<String, Object> failed = (Map<String, Object>) j.get("failed");
+    assertTrue((Double) failed.get("total") >= 1, failed.toString());
+    assertTrue((Double) ((Map<String, Object>) failed.get("by_kind")).get("ECONNREFUSED") >= 1,
+        failed.toString());
+    Map<String, Object> limit = (Map<String, Object>) j.get("limit_hit");
+    assertEquals("ECONNREFUSED", limit.get("kind"));
+    assertTrue(((String) limit.get("advice")).contains("backlog"), limit.toString());
+    Map<String, Object> server = (Map<String, Object>) ((Map<String, Object>) j.get("memory"))
+        .get("server");
+    assertTrue(server.containsKey("rss_per_conn") && server.get("rss_per_conn") == null,
+        "not measured without --server-pid: " + server);
+    BenchTest.assertNoStackTrace(run);
   }
 
   @Test
