@@ -8,7 +8,9 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeoutException;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +23,10 @@ import org.HdrHistogram.Histogram;
  * trip's time goes into an HdrHistogram; the headline is the seed's figure, total time divided
  * by round trips (µs per ping, the inverse of throughput). A reply other than {@code "Pong"} is
  * an error and ends its connection.
+ *
+ * <p>Ready keys are handled through {@code select(Consumer)} (no selected-key set, nothing
+ * allocated per ping); with {@code spin} the loops poll with {@code selectNow} instead of
+ * sleeping in {@code epoll_wait}. The clock starts once every connection is open.
  *
  * <p>Runs in the calling thread plus {@code threads - 1} more; not reusable.
  */
@@ -52,21 +58,27 @@ final class PingPongClient {
   private final InetSocketAddress target;
   private final int connections;
   private final int threads;
+  private final boolean spin;
 
   PingPongClient(InetSocketAddress target, int connections, int threads) {
+    this(target, connections, threads, false);
+  }
+
+  PingPongClient(InetSocketAddress target, int connections, int threads, boolean spin) {
+    this.spin = spin;
     this.target = target;
     this.connections = connections;
     this.threads = Math.min(threads, connections);
   }
 
   Result run(long pings, long timeLimitNanos) throws IOException, InterruptedException {
-    long start = System.nanoTime();
-    long deadline = start + timeLimitNanos;
+    long deadline = System.nanoTime() + timeLimitNanos;
     List<Loop> loops = new ArrayList<>();
+    CyclicBarrier connected = new CyclicBarrier(threads);
     for (int i = 0; i < threads; i++) {
       int conns = connections / threads + (i < connections % threads ? 1 : 0);
       long share = pings / threads + (i < pings % threads ? 1 : 0);
-      loops.add(new Loop(conns, share, deadline));
+      loops.add(new Loop(conns, share, deadline, connected));
     }
     List<Thread> ts = new ArrayList<>();
     for (int i = 1; i < loops.size(); i++) {
@@ -79,7 +91,7 @@ final class PingPongClient {
     for (Thread t : ts) {
       t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()) + 5_000));
     }
-    double elapsed = (System.nanoTime() - start) / 1e9;
+    double elapsed = (System.nanoTime() - loops.get(0).startedAt) / 1e9;
     Histogram all = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
     long done = 0;
     long errors = 0;
@@ -94,10 +106,11 @@ final class PingPongClient {
     return new Result(done, errors, elapsed, all, connections, threads);
   }
 
-  private final class Loop {
+  private final class Loop implements java.util.function.Consumer<SelectionKey> {
     final int conns;
     final long pings;
     final long deadline;
+    final CyclicBarrier connected;
     final Histogram rtt = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
     final ByteBuffer readBuf = ByteBuffer.allocateDirect(16 * 1024);
     final ByteBuffer ping = ByteBuffer.allocateDirect(4);
@@ -105,9 +118,11 @@ final class PingPongClient {
     long done;
     long errors;
     int open;
+    long startedAt;
     volatile IOException failure;
 
-    Loop(int conns, long pings, long deadline) {
+    Loop(int conns, long pings, long deadline, CyclicBarrier connected) {
+      this.connected = connected;
       this.conns = conns;
       this.pings = pings;
       this.deadline = deadline;
@@ -124,37 +139,52 @@ final class PingPongClient {
 
     void run() throws IOException {
       try (Selector sel = Selector.open()) {
-        for (int i = 0; i < conns; i++) {
-          SocketChannel ch = SocketChannel.open();
-          ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-          ch.connect(target); // blocking connect: setup, not measured load
-          ch.configureBlocking(false);
-          Conn c = new Conn(ch);
-          ch.register(sel, SelectionKey.OP_READ, c);
-          open++;
+        try {
+          for (int i = 0; i < conns; i++) {
+            SocketChannel ch = SocketChannel.open();
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            ch.connect(target); // blocking connect: setup, not measured load
+            ch.configureBlocking(false);
+            Conn c = new Conn(ch);
+            ch.register(sel, SelectionKey.OP_READ, c);
+            open++;
+          }
+        } catch (IOException e) {
+          connected.reset(); // the other loops stop waiting for this one
+          throw e;
         }
+        try {
+          // every loop's connections are open before any clock starts: setup is not measured
+          connected.await(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+          throw new IOException("client threads did not all connect in time", e);
+        }
+        startedAt = System.nanoTime();
         for (SelectionKey k : sel.keys()) {
-          sendPing(k, System.nanoTime());
+          sendPing(k, startedAt);
         }
         while (done < pings && open > 0) {
-          long now = System.nanoTime();
-          if (now >= deadline) {
+          long t = System.nanoTime();
+          if (t >= deadline) {
             break;
           }
-          sel.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - now)));
-          now = System.nanoTime();
-          Iterator<SelectionKey> it = sel.selectedKeys().iterator();
-          while (it.hasNext()) {
-            SelectionKey k = it.next();
-            it.remove();
-            if (k.isValid() && k.isReadable()) {
-              read(k, now);
-            }
+          if (spin) {
+            sel.selectNow(this);
+          } else {
+            sel.select(this, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - t)));
           }
         }
         for (SelectionKey k : sel.keys()) {
           k.channel().close();
         }
+      }
+    }
+
+    /** A ready key (from {@code select(Consumer)}): its own clock reading, for its RTT. */
+    @Override
+    public void accept(SelectionKey k) {
+      if (k.isValid() && k.isReadable()) {
+        read(k, System.nanoTime());
       }
     }
 

@@ -24,6 +24,8 @@ final class PingPongCommand {
       Args.Opt.value("warmup", "N", "unmeasured round trips first, for the JIT (default 100k)"),
       Args.Opt.value("threads", "T", "client selector threads (default 1)").alias('t'),
       Args.Opt.value("server-threads", "T", "nio: selector threads; kilim: run loops (default 1)"),
+      Args.Opt.flag("spin", "busy-poll (selectNow) instead of sleeping in epoll_wait: the client's\n"
+          + "loops and, for run/server with -m nio, the server's; a core each"),
       Args.Opt.value("port", "P", "server: port to listen on, 127.0.0.1 (default 0 = any)"),
       Args.Opt.value("duration", "TIME", "bound on each run, and the server's lifetime (default "
           + "60s)").alias('D'));
@@ -56,6 +58,7 @@ final class PingPongCommand {
     long warmup = a.longValue("warmup", 100_000, 0, 1_000_000_000);
     int threads = a.intValue("threads", 1, 1, 256);
     int serverThreads = a.intValue("server-threads", 1, 1, 256);
+    boolean spin = a.flag("spin");
     Duration duration = a.duration("duration", Duration.ofSeconds(60), Duration.ofMillis(100),
         Duration.ofHours(1));
     switch (mode) {
@@ -70,7 +73,7 @@ final class PingPongCommand {
       case "server" -> {
         PingPongModel m = PingPongModel.parse(a.string("model", "nio"));
         int port = a.intValue("port", 0, 0, 65535);
-        try (PingPongServer s = m.create(serverThreads)) {
+        try (PingPongServer s = create(m, serverThreads, spin)) {
           InetSocketAddress at = s.start(new InetSocketAddress("127.0.0.1", port));
           out.printf("pingpong server (%s: %s) listening on 127.0.0.1:%d for %s%n", m.id(),
               m.description, at.getPort(), Fmt.duration(duration));
@@ -85,7 +88,8 @@ final class PingPongCommand {
               + a.positional());
         }
         InetSocketAddress target = Targets.hostPort("HOST:PORT", a.positional().get(0));
-        PingPongClient.Result r = measure(target, connections, threads, pings, warmup, duration);
+        PingPongClient.Result r = measure(target, connections, threads, pings, warmup, duration,
+            spin);
         out.print(r.toText("pingpong " + target.getAddress().getHostAddress() + ":"
             + target.getPort()));
         return r.pings() == pings ? 0 : 1;
@@ -102,7 +106,7 @@ final class PingPongCommand {
             continue;
           }
           PingPongClient.Result r = runModel(m, serverThreads, connections, threads, pings,
-              warmup, duration);
+              warmup, duration, spin);
           out.print(r.toText(m.id()));
           if (r.pings() != pings) {
             status = 1;
@@ -118,17 +122,31 @@ final class PingPongCommand {
   static PingPongClient.Result runModel(PingPongModel m, int serverThreads, int connections,
       int threads, long pings, long warmup, Duration duration)
       throws IOException, InterruptedException {
-    try (PingPongServer s = m.create(serverThreads)) {
+    return runModel(m, serverThreads, connections, threads, pings, warmup, duration, false);
+  }
+
+  static PingPongClient.Result runModel(PingPongModel m, int serverThreads, int connections,
+      int threads, long pings, long warmup, Duration duration, boolean spin)
+      throws IOException, InterruptedException {
+    try (PingPongServer s = create(m, serverThreads, spin)) {
       InetSocketAddress at = s.start(new InetSocketAddress("127.0.0.1", 0));
-      return measure(at, connections, threads, pings, warmup, duration);
+      return measure(at, connections, threads, pings, warmup, duration, spin);
     }
   }
 
+  /** Only the nio model has a busy-poll variant; the others block by construction. */
+  static PingPongServer create(PingPongModel m, int serverThreads, boolean spin) {
+    return spin && m == PingPongModel.NIO ? new NioPingPongServer(serverThreads, true)
+        : m.create(serverThreads);
+  }
+
   static PingPongClient.Result measure(InetSocketAddress target, int connections, int threads,
-      long pings, long warmup, Duration duration) throws IOException, InterruptedException {
+      long pings, long warmup, Duration duration, boolean spin)
+      throws IOException, InterruptedException {
     if (warmup > 0) {
-      new PingPongClient(target, connections, threads).run(warmup, duration.toNanos());
+      new PingPongClient(target, connections, threads, spin).run(warmup, duration.toNanos());
     }
-    return new PingPongClient(target, connections, threads).run(pings, duration.toNanos());
+    return new PingPongClient(target, connections, threads, spin).run(pings,
+        duration.toNanos());
   }
 }

@@ -39,6 +39,15 @@ class PingPongTest {
   }
 
   @Test
+  void nioBusyPollOnBothSides() throws Exception {
+    PingPongClient.Result r = PingPongCommand.runModel(PingPongModel.NIO, 1, 20, 1, 10_000, 0,
+        Duration.ofSeconds(60), true);
+    assertEquals(10_000, r.pings());
+    assertEquals(0, r.errors());
+    assertEquals(10_000, r.rtt().getTotalCount());
+  }
+
+  @Test
   void virtualThreadsAreAvailableExactlyFromJdk21() {
     if (Runtime.version().feature() >= 21) {
       assertNull(PingPongModel.VIRTUAL.unavailableReason());
