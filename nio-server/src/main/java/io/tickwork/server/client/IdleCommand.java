@@ -66,7 +66,8 @@ final class IdleCommand {
     IdleConfig cfg = config(a);
     boolean json = a.flag("json");
     PrintStream progress = a.flag("quiet") ? null : json ? err : out;
-    (json ? err : out).printf("idle: %d connections to %s from %s, %d/s%n", cfg.connections(), cfg.targets(),
+    (json ? err : out).printf("idle: %d connections to %s from %s, %d/s%n", cfg.connections(),
+        cfg.targets(),
         cfg.sources().isEmpty() ? "the kernel's choice of source"
             : cfg.sources().size() == 1 ? "source address "
                 + cfg.sources().get(0).getHostAddress() : cfg.sources().size()

@@ -24,8 +24,8 @@ final class PingPongCommand {
       Args.Opt.value("warmup", "N", "unmeasured round trips first, for the JIT (default 100k)"),
       Args.Opt.value("threads", "T", "client selector threads (default 1)").alias('t'),
       Args.Opt.value("server-threads", "T", "nio: selector threads; kilim: run loops (default 1)"),
-      Args.Opt.flag("spin", "busy-poll (selectNow) instead of sleeping in epoll_wait: the client's\n"
-          + "loops and, for run/server with -m nio, the server's; a core each"),
+      Args.Opt.flag("spin", "busy-poll (selectNow) instead of sleeping in epoll_wait: the "
+          + "client's\nloops and, for run/server with -m nio, the server's; a core each"),
       Args.Opt.value("port", "P", "server: port to listen on, 127.0.0.1 (default 0 = any)"),
       Args.Opt.value("duration", "TIME", "bound on each run, and the server's lifetime (default "
           + "60s)").alias('D'));
