@@ -44,7 +44,7 @@ import java.util.concurrent.locks.LockSupport;
  * except its own task, which it drops (and the caller gets the exception) unless another worker
  * had already run it.
  */
-final class LaneDispatcher {
+final class LaneDispatcher extends DispatcherPad3 {
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
     private static final VarHandle POLLING;
@@ -54,10 +54,10 @@ final class LaneDispatcher {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            TAIL = lookup.findVarHandle(LaneDispatcher.class, "tail", Lane.class);
-            HEAD = lookup.findVarHandle(LaneDispatcher.class, "head", Lane.class);
-            POLLING = lookup.findVarHandle(LaneDispatcher.class, "polling", int.class);
-            WORKERS = lookup.findVarHandle(LaneDispatcher.class, "workers", int.class);
+            TAIL = lookup.findVarHandle(DispatcherTail.class, "tail", Lane.class);
+            HEAD = lookup.findVarHandle(DispatcherHead.class, "head", Lane.class);
+            POLLING = lookup.findVarHandle(DispatcherHead.class, "polling", int.class);
+            WORKERS = lookup.findVarHandle(DispatcherWorkers.class, "workers", int.class);
             READY_NEXT = lookup.findVarHandle(Lane.class, "readyNext", Lane.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -80,16 +80,6 @@ final class LaneDispatcher {
     final DrainPolicy policy;
     private final int parallelism;
     private final Lane stub;
-
-    // producers' side
-    @SuppressWarnings("unused") private long p0, p1, p2, p3, p4, p5, p6;
-    private volatile Lane tail;
-    @SuppressWarnings("unused") private long q0, q1, q2, q3, q4, q5, q6;
-    // consumers' side, written under the polling lock
-    private volatile Lane head;
-    private volatile int polling;
-    private volatile int workers;
-    @SuppressWarnings("unused") private long r0, r1, r2, r3, r4, r5, r6;
 
     LaneDispatcher(DrainPolicy policy, int parallelism) {
         if (parallelism < 1) {
@@ -358,4 +348,45 @@ final class LaneDispatcher {
             }
         }
     }
+}
+
+/*
+ * The dispatcher's hot fields, each on a cache line of its own: the queue tail (XCHGed by every
+ * producer that schedules a lane), the queue head and the poll lock (written by every poll), and
+ * the worker count (read by every scheduling producer, written only when a worker starts or
+ * leaves). Declared fields of one class are laid out by size, not in source order, so padding
+ * fields between them in one class do not separate them; a class hierarchy does (a superclass's
+ * fields come first), and byte padding leaves no alignment gap for a subclass field to fill.
+ */
+@SuppressWarnings("unused")
+abstract class DispatcherPad0 {
+    byte p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35, p36, p37, p38, p39, p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54, p55, p56, p57, p58, p59, p60, p61, p62, p63;
+}
+
+abstract class DispatcherTail extends DispatcherPad0 {
+    volatile Lane tail;
+}
+
+@SuppressWarnings("unused")
+abstract class DispatcherPad1 extends DispatcherTail {
+    byte q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15, q16, q17, q18, q19, q20, q21, q22, q23, q24, q25, q26, q27, q28, q29, q30, q31, q32, q33, q34, q35, q36, q37, q38, q39, q40, q41, q42, q43, q44, q45, q46, q47, q48, q49, q50, q51, q52, q53, q54, q55, q56, q57, q58, q59, q60, q61, q62, q63;
+}
+
+abstract class DispatcherHead extends DispatcherPad1 {
+    volatile Lane head;
+    volatile int polling;
+}
+
+@SuppressWarnings("unused")
+abstract class DispatcherPad2 extends DispatcherHead {
+    byte r00, r01, r02, r03, r04, r05, r06, r07, r08, r09, r10, r11, r12, r13, r14, r15, r16, r17, r18, r19, r20, r21, r22, r23, r24, r25, r26, r27, r28, r29, r30, r31, r32, r33, r34, r35, r36, r37, r38, r39, r40, r41, r42, r43, r44, r45, r46, r47, r48, r49, r50, r51, r52, r53, r54, r55, r56, r57, r58, r59, r60, r61, r62, r63;
+}
+
+abstract class DispatcherWorkers extends DispatcherPad2 {
+    volatile int workers;
+}
+
+@SuppressWarnings("unused")
+abstract class DispatcherPad3 extends DispatcherWorkers {
+    byte s00, s01, s02, s03, s04, s05, s06, s07, s08, s09, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63;
 }
