@@ -33,7 +33,8 @@ import java.util.concurrent.locks.LockSupport;
  * thread back (resubmits itself) after {@code budget} tasks in total.
  *
  * <p>Before a lane goes idle, its worker spins briefly for a successor if no other lane is
- * ready ({@link #awaitSuccessor}).
+ * ready, or, if others are ready and the lane is hot, puts it back at the end of the queue still
+ * open, once, so that producers keep linking instead of restarting it ({@link #awaitSuccessor}).
  *
  * <p>Idle lanes: a worker remembers up to {@value #IDLE_SLOTS} lanes it saw go idle and retires
  * each one (if still idle) when it is evicted from that ring or when the worker leaves its pool
