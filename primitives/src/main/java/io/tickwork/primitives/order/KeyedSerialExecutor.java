@@ -23,7 +23,7 @@ import java.util.concurrent.Executor;
  * it (if still idle) when it evicts it from its ring of 128 recently idle lanes or when it leaves
  * its pool thread. So a key that comes back within a burst keeps its lane and map entry, at most
  * 128 idle keys per running worker stay registered, and none once the workers have left. Churn
- * cost for a key that does go idle: a map insert, a lane (40 bytes) and a map removal.
+ * cost for a key that does go idle: a map insert, a lane (48 bytes) and a map removal.
 
  * <p>Scheduling: lanes that become ready are not submitted to the pool one by one; they go
  * through a {@link LaneDispatcher}, a ready queue served by at most {@code workers} resident

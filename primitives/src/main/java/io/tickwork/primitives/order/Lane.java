@@ -18,6 +18,23 @@ class Lane {
     LinkingRunnable continueAt;
     /** Next lane in the dispatcher's ready queue. */
     volatile Lane readyNext;
+    /**
+     * Dispatched lanes: whether the drained lane may go to the back of the ready queue still
+     * open instead of going idle (see {@link LaneDispatcher#awaitSuccessor}). Owned, like
+     * {@link #continueAt}, by the chain's owner (a worker), so plain.
+     */
+    byte deferState;
+    /** Dispatched lanes: the dispatcher's poll count when this lane last went idle; a hint. */
+    int idleAt;
+
+    /** Not owned by a worker since it was last idle (or never ran): decide at the next pop. */
+    static final byte IDLE = 0;
+    /** This activation may defer going idle once. */
+    static final byte MAY_DEFER = 1;
+    /** Queued still open after its chain ran dry; at the next pop, a successor means "hot". */
+    static final byte DEFERRED = 2;
+    /** This activation goes idle as soon as its chain runs dry. */
+    static final byte NO_DEFER = 3;
 
     Lane(DrainPolicy policy) {
         this.policy = policy;
@@ -42,7 +59,8 @@ class Lane {
      * chance to wait briefly for a producer that is about to link one, which keeps the chain
      * going instead of paying an idle/restart cycle. Plain lanes do not wait.
      *
-     * @return the successor if one got linked, else null
+     * @return the successor if one got linked; {@code last} itself if the lane should stop here
+     *     without going idle (dispatched lanes: queued again, still open); else null
      */
     LinkingRunnable awaitSuccessor(LinkingRunnable last) {
         return null;

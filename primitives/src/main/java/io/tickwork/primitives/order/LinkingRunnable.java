@@ -102,8 +102,9 @@ public final class LinkingRunnable implements Runnable {
 
     /**
      * Runs tasks from {@code node} on, at most {@code budget} of them. Returns null if the lane
-     * went idle (its last node tombstoned, {@link Lane#wentIdle} called), or the first node not
-     * yet run if the budget ran out first. Never throws.
+     * went idle (its last node tombstoned, {@link Lane#wentIdle} called), the first node not yet
+     * run if the budget ran out first, or the last node run, still open, if
+     * {@link Lane#awaitSuccessor} returned that node (the lane defers going idle). Never throws.
      */
     static LinkingRunnable drain(LinkingRunnable node, int budget) {
         final Lane lane = node.lane;
@@ -126,6 +127,9 @@ public final class LinkingRunnable implements Runnable {
                     return null;
                 }
                 successor = node.next;
+            }
+            if (successor == node) {
+                return node; // the lane defers going idle: it resumes here (this task already ran)
             }
             if (ran >= budget) {
                 return successor;
