@@ -1,7 +1,5 @@
 package io.tickwork.scheduler;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -9,7 +7,6 @@ import java.util.function.Consumer;
 import io.tickwork.primitives.timer.TimerQueue;
 import kilim.Task;
 import kilim.timerservice.Timer;
-import org.jctools.queues.MpscUnboundedArrayQueue;
 
 /**
  * One thread's run loop: a FIFO run queue of tasks, an MPSC inbox for work handed over by other
@@ -24,27 +21,14 @@ import org.jctools.queues.MpscUnboundedArrayQueue;
  * call fires in a later one. With nothing runnable the loop spins {@code idleSpins} times on the inbox, then
  * parks until the next timer deadline, or indefinitely when no timer is pending.
  *
- * <p><b>Wake-up protocol</b> (no lost wake-ups): a foreign producer appends to the inbox, then reads
- * {@link #parked}; the loop writes {@code parked = 1}, then re-checks the inbox before parking. Both
- * the inbox's producer-index CAS and its emptiness check are sequentially consistent, as are the
- * accesses to {@code parked}, so at least one side sees the other: either the loop finds the item,
- * or the producer sees {@code parked == 1}, CASes it to 0 and unparks the thread (an unpark that
- * arrives before the park leaves a permit, so the park returns at once).
+ * <p><b>Wake-up protocol</b> (no lost wake-ups): see {@link LoopInbox}. A foreign producer appends
+ * to the inbox, then reads its {@code parked} flag; the loop sets the flag, then re-checks the inbox
+ * before parking; one of the two always sees the other.
  *
  * <p><b>Thread safety:</b> {@link #submitRemote} may be called from any thread; everything else
  * runs on the loop's own thread.
  */
 final class RunLoop implements Runnable {
-    private static final VarHandle PARKED;
-
-    static {
-        try {
-            PARKED = MethodHandles.lookup().findVarHandle(RunLoop.class, "parked", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** The thread of a loop: lets {@code schedule} find "the loop I am on" without a ThreadLocal. */
     static final class LoopThread extends Thread {
         final RunLoop loop;
@@ -61,7 +45,7 @@ final class RunLoop implements Runnable {
 
     private final TaskRing runQueue = new TaskRing(1024);
     /** Tasks (to run) and timers (to schedule) handed over by other threads. */
-    private final MpscUnboundedArrayQueue<Object> inbox = new MpscUnboundedArrayQueue<>(1024);
+    private final LoopInbox inbox = new LoopInbox();
     private final TimerQueue<Timer> timers;
     private final Consumer<Timer> fire = this::fire;
     private final int batch;
@@ -80,8 +64,6 @@ final class RunLoop implements Runnable {
     /** Owner only: the task {@link #fire} just resumed, to run at once while it is in cache. */
     private Task<?> fired;
 
-    /** 1 while the loop is parked or about to park; a producer that CASes it 1 to 0 unparks. */
-    volatile int parked;
     /** True while the loop has nothing runnable, no timer and (as far as it knows) an empty inbox. */
     volatile boolean quiescent;
     /** Incremented by the owner each time it leaves a quiescent park; lets termination detect churn. */
@@ -122,8 +104,7 @@ final class RunLoop implements Runnable {
 
     /** Hands a task or a timer to this loop from another thread. */
     void submitRemote(Object taskOrTimer) {
-        inbox.offer(taskOrTimer); // linearization point: the CAS on the inbox's producer index
-        if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
+        if (inbox.offer(taskOrTimer)) { // true: the loop announced a park and we claimed its wake-up
             LockSupport.unpark(thread);
         }
         if (scheduler.state() >= RunLoopScheduler.TERMINATED) {
@@ -238,8 +219,9 @@ final class RunLoop implements Runnable {
                 return;
             }
         }
-        parked = 1; // linearization point of "going to sleep": the inbox is re-checked after it
-        if (inbox.isEmpty() && scheduler.state() == state) {
+        // announce, then re-check the inbox (LoopInbox): a producer that offers after the check
+        // sees the announcement and unparks us
+        if (inbox.announcePark() && scheduler.state() == state) {
             if (noTimers) {
                 LockSupport.park(this);
             } else {
@@ -256,7 +238,7 @@ final class RunLoop implements Runnable {
                 }
             }
         }
-        parked = 0;
+        inbox.parkEnded();
         if (quiescent) {
             quiescent = false;
             wakeups = wakeups + 1; // owner is the only writer
@@ -384,5 +366,10 @@ final class RunLoop implements Runnable {
 
     boolean inboxIsEmpty() {
         return inbox.isEmpty();
+    }
+
+    /** The loop is parked or about to park (and no producer has claimed the wake-up yet). */
+    boolean isParked() {
+        return inbox.isParked();
     }
 }
