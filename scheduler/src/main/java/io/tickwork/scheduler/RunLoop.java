@@ -182,6 +182,12 @@ final class RunLoop implements Runnable {
     }
 
     private void runTask(Task<?> task) {
+        if (TaskSleep.sleepingUntilFired(task)) {
+            // a stray resumption of a TaskSleep sleeper: the leaf cannot re-check its timer, so hold
+            // the task (Kilim's running flag stays set) until fire() runs it
+            ((LoopTimer) task.timer).held = true;
+            return;
+        }
         current = task;
         try {
             task.run(); // Kilim catches what execute() throws and reports it through Scheduler.log
@@ -304,6 +310,12 @@ final class RunLoop implements Runnable {
             firing = false;
             wake = fired;
             fired = null;
+        }
+        if (wake == null && timer instanceof LoopTimer && ((LoopTimer) timer).held) {
+            // a TaskSleep sleeper whose stray resumption runTask held: its resume() in onEvent
+            // found it still marked running, so run it here
+            ((LoopTimer) timer).held = false;
+            wake = (Task<?>) timer.es;
         }
         if (wake != null) {
             // Run it now, inside expire (the TimerQueue contract allows the consumer to schedule
