@@ -18,7 +18,9 @@ import kilim.timerservice.Timer;
  * due runs at once, inside the expire call, ahead of the run queue: its deadline has passed, and
  * the timer code has just touched its memory (with 10^5 tasks a later visit misses the cache
  * again). Each due task runs at most once per expire call, since a timer armed from inside the
- * call fires in a later one. With nothing runnable the loop spins {@code idleSpins} times on the inbox, then
+ * call fires in a later one. A task paused in {@link TaskSleep} that something resumes before its timer
+ * fired is held, not run (the hand-written sleep cannot re-check its timer), and runs when the
+ * timer fires. With nothing runnable the loop spins {@code idleSpins} times on the inbox, then
  * parks until the next timer deadline, or indefinitely when no timer is pending.
  *
  * <p><b>Wake-up protocol</b> (no lost wake-ups): see {@link LoopInbox}. A foreign producer appends

@@ -19,6 +19,9 @@ import kilim.timerservice.Timer;
  * where a stray resumption can end the sleep early.
  *
  * <p>Not woven: the woven form {@link #sleep(long, Fiber)} is written by hand (see there).
+ *
+ * <p><b>Thread safety:</b> call only from inside a running Kilim task; it arms that task's own
+ * timer, which the task's home loop owns.
  */
 public final class TaskSleep {
     private TaskSleep() {
