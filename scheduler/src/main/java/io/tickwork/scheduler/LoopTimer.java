@@ -11,13 +11,15 @@ import kilim.timerservice.Timer;
  * that was answered by a message is removed from the timer queue at once instead of lingering until
  * its deadline.
  *
- * <p><b>Thread safety:</b> {@link #handle} is read and written only by the home loop's thread.
+ * <p><b>Thread safety:</b> {@link #handle} and {@link #held} are read and written only by the home loop's thread.
  */
 final class LoopTimer extends Timer {
     final RunLoopScheduler scheduler;
     final RunLoop loop;
     /** Handle in {@code loop}'s timer queue while pending, 0 when not queued. */
     long handle;
+    /** A stray resumption of the task's TaskSleep sleep was held; fire() runs the task. */
+    boolean held;
 
     LoopTimer(EventSubscriber task, RunLoop loop) {
         super(task);

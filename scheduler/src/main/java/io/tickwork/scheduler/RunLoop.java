@@ -1,7 +1,5 @@
 package io.tickwork.scheduler;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -9,7 +7,6 @@ import java.util.function.Consumer;
 import io.tickwork.primitives.timer.TimerQueue;
 import kilim.Task;
 import kilim.timerservice.Timer;
-import org.jctools.queues.MpscUnboundedArrayQueue;
 
 /**
  * One thread's run loop: a FIFO run queue of tasks, an MPSC inbox for work handed over by other
@@ -21,30 +18,19 @@ import org.jctools.queues.MpscUnboundedArrayQueue;
  * due runs at once, inside the expire call, ahead of the run queue: its deadline has passed, and
  * the timer code has just touched its memory (with 10^5 tasks a later visit misses the cache
  * again). Each due task runs at most once per expire call, since a timer armed from inside the
- * call fires in a later one. With nothing runnable the loop spins {@code idleSpins} times on the inbox, then
+ * call fires in a later one. A task paused in {@link TaskSleep} that something resumes before its timer
+ * fired is held, not run (the hand-written sleep cannot re-check its timer), and runs when the
+ * timer fires. With nothing runnable the loop spins {@code idleSpins} times on the inbox, then
  * parks until the next timer deadline, or indefinitely when no timer is pending.
  *
- * <p><b>Wake-up protocol</b> (no lost wake-ups): a foreign producer appends to the inbox, then reads
- * {@link #parked}; the loop writes {@code parked = 1}, then re-checks the inbox before parking. Both
- * the inbox's producer-index CAS and its emptiness check are sequentially consistent, as are the
- * accesses to {@code parked}, so at least one side sees the other: either the loop finds the item,
- * or the producer sees {@code parked == 1}, CASes it to 0 and unparks the thread (an unpark that
- * arrives before the park leaves a permit, so the park returns at once).
+ * <p><b>Wake-up protocol</b> (no lost wake-ups): see {@link LoopInbox}. A foreign producer appends
+ * to the inbox, then reads its {@code parked} flag; the loop sets the flag, then re-checks the inbox
+ * before parking; one of the two always sees the other.
  *
  * <p><b>Thread safety:</b> {@link #submitRemote} may be called from any thread; everything else
  * runs on the loop's own thread.
  */
 final class RunLoop implements Runnable {
-    private static final VarHandle PARKED;
-
-    static {
-        try {
-            PARKED = MethodHandles.lookup().findVarHandle(RunLoop.class, "parked", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** The thread of a loop: lets {@code schedule} find "the loop I am on" without a ThreadLocal. */
     static final class LoopThread extends Thread {
         final RunLoop loop;
@@ -61,7 +47,7 @@ final class RunLoop implements Runnable {
 
     private final TaskRing runQueue = new TaskRing(1024);
     /** Tasks (to run) and timers (to schedule) handed over by other threads. */
-    private final MpscUnboundedArrayQueue<Object> inbox = new MpscUnboundedArrayQueue<>(1024);
+    private final LoopInbox inbox = new LoopInbox();
     private final TimerQueue<Timer> timers;
     private final Consumer<Timer> fire = this::fire;
     private final int batch;
@@ -80,8 +66,6 @@ final class RunLoop implements Runnable {
     /** Owner only: the task {@link #fire} just resumed, to run at once while it is in cache. */
     private Task<?> fired;
 
-    /** 1 while the loop is parked or about to park; a producer that CASes it 1 to 0 unparks. */
-    volatile int parked;
     /** True while the loop has nothing runnable, no timer and (as far as it knows) an empty inbox. */
     volatile boolean quiescent;
     /** Incremented by the owner each time it leaves a quiescent park; lets termination detect churn. */
@@ -122,8 +106,7 @@ final class RunLoop implements Runnable {
 
     /** Hands a task or a timer to this loop from another thread. */
     void submitRemote(Object taskOrTimer) {
-        inbox.offer(taskOrTimer); // linearization point: the CAS on the inbox's producer index
-        if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
+        if (inbox.offer(taskOrTimer)) { // true: the loop announced a park and we claimed its wake-up
             LockSupport.unpark(thread);
         }
         if (scheduler.state() >= RunLoopScheduler.TERMINATED) {
@@ -201,6 +184,12 @@ final class RunLoop implements Runnable {
     }
 
     private void runTask(Task<?> task) {
+        if (TaskSleep.sleepingUntilFired(task)) {
+            // a stray resumption of a TaskSleep sleeper: the leaf cannot re-check its timer, so hold
+            // the task (Kilim's running flag stays set) until fire() runs it
+            ((LoopTimer) task.timer).held = true;
+            return;
+        }
         current = task;
         try {
             task.run(); // Kilim catches what execute() throws and reports it through Scheduler.log
@@ -238,8 +227,9 @@ final class RunLoop implements Runnable {
                 return;
             }
         }
-        parked = 1; // linearization point of "going to sleep": the inbox is re-checked after it
-        if (inbox.isEmpty() && scheduler.state() == state) {
+        // announce, then re-check the inbox (LoopInbox): a producer that offers after the check
+        // sees the announcement and unparks us
+        if (inbox.announcePark() && scheduler.state() == state) {
             if (noTimers) {
                 LockSupport.park(this);
             } else {
@@ -256,7 +246,7 @@ final class RunLoop implements Runnable {
                 }
             }
         }
-        parked = 0;
+        inbox.parkEnded();
         if (quiescent) {
             quiescent = false;
             wakeups = wakeups + 1; // owner is the only writer
@@ -323,6 +313,12 @@ final class RunLoop implements Runnable {
             wake = fired;
             fired = null;
         }
+        if (wake == null && timer instanceof LoopTimer && ((LoopTimer) timer).held) {
+            // a TaskSleep sleeper whose stray resumption runTask held: its resume() in onEvent
+            // found it still marked running, so run it here
+            ((LoopTimer) timer).held = false;
+            wake = (Task<?>) timer.es;
+        }
         if (wake != null) {
             // Run it now, inside expire (the TimerQueue contract allows the consumer to schedule
             // and cancel): onEvent has just pulled the task's lines into cache, and with 10^5
@@ -384,5 +380,10 @@ final class RunLoop implements Runnable {
 
     boolean inboxIsEmpty() {
         return inbox.isEmpty();
+    }
+
+    /** The loop is parked or about to park (and no producer has claimed the wake-up yet). */
+    boolean isParked() {
+        return inbox.isParked();
     }
 }

@@ -196,7 +196,7 @@ public final class RunLoopScheduler extends Scheduler {
     @Override
     public boolean isEmptyish() {
         for (RunLoop loop : loops) {
-            if (!(loop.parked != 0 || loop.quiescent) || !loop.inboxIsEmpty()) {
+            if (!(loop.isParked() || loop.quiescent) || !loop.inboxIsEmpty()) {
                 return false;
             }
         }

@@ -1,5 +1,6 @@
 package io.tickwork.scheduler;
 
+import kilim.Fiber;
 import kilim.Pausable;
 import kilim.PauseReason;
 import kilim.Task;
@@ -12,17 +13,22 @@ import kilim.timerservice.Timer;
  * <p>Kilim's {@code Task.sleep(ms)} allocates a one-slot {@code Mailbox} per call and waits on it
  * with a timeout (two {@code synchronized} blocks and a subscriber registration). This pauses on the
  * task's {@link Timer} directly: one {@code currentTimeMillis()}, one timer-queue insert, one pause.
- * Same guarantee on {@link RunLoopScheduler}: never early, typically 1-2 ms late. It works on any
- * Kilim scheduler (the timer goes through {@code Scheduler.scheduleTimer}).
+ * Same guarantee on {@link RunLoopScheduler}: never early, typically 1-2 ms late, also when
+ * something resumes the task early (the loop holds such a resumption until the timer fired). It
+ * works on Kilim's own schedulers too (the timer goes through {@code Scheduler.scheduleTimer}),
+ * where a stray resumption can end the sleep early.
  *
- * <p>This class contains pausable code and is woven at build time, like every Kilim task.
+ * <p>Not woven: the woven form {@link #sleep(long, Fiber)} is written by hand (see there).
+ *
+ * <p><b>Thread safety:</b> call only from inside a running Kilim task; it arms that task's own
+ * timer, which the task's home loop owns.
  */
 public final class TaskSleep {
     private TaskSleep() {
     }
 
     /** Kilim's Task.onEvent marks a timer that fired with this execution time. */
-    private static final long FIRED = -2;
+    static final long FIRED = -2;
 
     /** Valid (keep the task paused) until its timer fired. */
     private static final class Sleeping implements PauseReason {
@@ -37,18 +43,49 @@ public final class TaskSleep {
         }
     }
 
-    private static final PauseReason SLEEPING = new Sleeping();
+    static final PauseReason SLEEPING = new Sleeping();
 
     /**
      * Pauses the calling task for at least {@code millis} ms; {@code millis <= 0} just yields.
      * A stray resumption (a stale mailbox notification) does not end the sleep early.
+     *
+     * <p>This is the signature callers compile against; the weaver rewrites their calls to
+     * {@link #sleep(long, Fiber)}, so this body never runs in woven code.
      */
     public static void sleep(long millis) throws Pausable {
+        Task.errNotWoven();
+    }
+
+    /**
+     * The woven form of {@link #sleep(long)}, written by hand as a leaf like Kilim's own
+     * {@code Task.pause(PauseReason, Fiber)}: it adds no frame of its own to the fiber. A woven
+     * {@code sleep} pushes a frame that allocates a {@code kilim.State} (24-32 B) and runs
+     * {@code Fiber.down/up/setState} on every sleep and every wake-up; as a leaf, a sleep costs a
+     * yield plus the timer.
+     *
+     * <p>A woven caller resumes after a leaf call without calling the leaf again, so the leaf
+     * cannot see a stray resumption (a stale notification that resumes the task before its timer
+     * fired). {@link RunLoop} therefore holds such a resumption instead of running the task, and
+     * runs the task when the timer fires. On Kilim's own schedulers a stray resumption ends the
+     * sleep early.
+     */
+    public static void sleep(long millis, Fiber f) {
         if (millis <= 0) {
-            Task.yield();
+            Task.yield(f);
             return;
         }
-        Task<?> task = Task.getCurrentTask();
+        if (f.pc == 0) {
+            arm(f.task, millis);
+        }
+        Task.pause(SLEEPING, f); // pc 0: marks the fiber as pausing, with SLEEPING as the reason
+    }
+
+    /** True when running {@code task} now would be a stray resumption of a TaskSleep sleep. */
+    static boolean sleepingUntilFired(Task<?> task) {
+        return task.getPauseReason() == SLEEPING && task.timer.getExecutionTime() != FIRED;
+    }
+
+    private static void arm(Task<?> task, long millis) {
         Timer timer = task.timer;
         timer.setTimer(millis);
         if (timer instanceof LoopTimer) {
@@ -56,8 +93,5 @@ public final class TaskSleep {
         } else {
             task.getScheduler().scheduleTimer(timer);
         }
-        do {
-            Task.pause(SLEEPING);
-        } while (timer.getExecutionTime() != FIRED);
     }
 }

@@ -31,7 +31,8 @@ class SchedulerBasicsTest {
         // Kilim.isWoven answers true for any Task subclass; the weaver's marker field does not lie
         assertNotNull(Yielder.class.getDeclaredField("$isWoven"));
         assertNotNull(Sleeper.class.getDeclaredField("$isWoven"));
-        assertNotNull(TaskSleep.class.getDeclaredField("$isWoven"));
+        // TaskSleep is not woven: its woven form sleep(long, Fiber) is written by hand (a leaf)
+        assertNotNull(TaskSleep.class.getDeclaredMethod("sleep", long.class, kilim.Fiber.class));
     }
 
     // ------------------------------------------------------------------ ordering
@@ -156,6 +157,62 @@ class SchedulerBasicsTest {
             }
             assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "sleepers did not finish");
             assertEquals(List.of(), new ArrayList<>(early));
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Sleeps once with TaskSleep, several frames down, and records how long it slept. */
+    static final class DeepSleeper extends Task<Object> {
+        final long ms;
+        volatile long sleptNanos = -1;
+        final CountDownLatch sleeping = new CountDownLatch(1);
+        final CountDownLatch done = new CountDownLatch(1);
+
+        DeepSleeper(long ms) {
+            this.ms = ms;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            int depth = descend(3);
+            sleptNanos = depth == 3 ? sleptNanos : -2; // locals of every frame survive the pauses
+            done.countDown();
+        }
+
+        private int descend(int n) throws Pausable {
+            if (n > 0) {
+                return 1 + descend(n - 1);
+            }
+            long t0 = System.nanoTime();
+            sleeping.countDown();
+            TaskSleep.sleep(ms);
+            sleptNanos = System.nanoTime() - t0;
+            return 0;
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void taskSleepIgnoresStrayResumptions(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(1).timers(timers).build();
+        try {
+            DeepSleeper t = new DeepSleeper(30);
+            s.start(t);
+            assertTrue(t.sleeping.await(AWAIT_S, TimeUnit.SECONDS));
+            // resume() it from a foreign thread for as long as it sleeps: every resumption that finds
+            // it paused runs it before its timer fired, and it must pause again
+            long strays = 0;
+            while (t.done.getCount() != 0) {
+                if (t.resume()) {
+                    strays++;
+                }
+                Thread.onSpinWait();
+            }
+            assertTrue(t.sleptNanos >= TimeUnit.MILLISECONDS.toNanos(30),
+                    "slept " + t.sleptNanos + " ns, " + strays + " stray resumptions");
+            assertTrue(strays > 0, "no stray resumption happened");
         } finally {
             s.shutdownNow();
             assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));

@@ -104,6 +104,7 @@ public class KilimSwitchBench {
                 affinity[i] = Schedulers.block(i, TASKS, threads);
             }
         }
+        Schedulers.settle();
     }
 
     private void runAll() throws InterruptedException {

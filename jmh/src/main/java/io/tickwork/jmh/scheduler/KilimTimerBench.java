@@ -75,6 +75,7 @@ public class KilimTimerBench {
         for (int i = 0; i < TASKS; i++) {
             tasks[i] = lean ? new Coroutines.LeanSleeper(SLEEPS, 1, done) : new Coroutines.Sleeper(SLEEPS, 1, done);
         }
+        Schedulers.settle();
     }
 
     @Benchmark

@@ -113,6 +113,7 @@ public class VirtualThreadBench {
                 });
             }
         }
+        Schedulers.settle(); // as for the Kilim tasks: tenure the threads before the measurement
     }
 
     private static void play(Pair pair, int me, CountDownLatch d) {
