@@ -36,12 +36,8 @@ import java.util.concurrent.Executor;
  * <p>Retiring is deferred: the worker that saw a lane go idle retires it (if still idle) when it
  * evicts it from its ring of 128 recently idle lanes or when it leaves its pool thread. So a key
  * that comes back within a burst keeps its lane, at most 128 idle keys per running worker stay
- * registered, and none once the workers have left. Memory: a stripe keeps at most half its
- * table's capacity in free lanes, and every {@value #DECAY_PERIOD} retirements the table shrinks
- * to fit the most lanes it held live in that period; so retained lanes are bounded by the recent
- * peak of concurrently active keys, never by the number of distinct keys. (A fixed small free list
- * is not enough: a producer that runs ahead registers thousands of lanes per stripe, and when they
- * all retire a small list drops most of them; measured 24-52 % reuse with 16 per stripe.)
+ * registered, and none once the workers have left. Memory: the stripes' tables shrink when they
+ * empty out, and each stripe keeps at most {@value #FREE_MAX} free lanes.
  *
  * <p>Scheduling: lanes that become ready are not submitted to the pool one by one; they go
  * through a {@link LaneDispatcher}, a ready queue served by at most {@code workers} resident
@@ -65,11 +61,8 @@ public final class KeyedSerialExecutor<K> {
     /** Stripes (a power of 2): enough that producers and retiring workers rarely meet on one lock. */
     static final int STRIPES = 64;
     private static final int STRIPE_SHIFT = Integer.SIZE - Integer.numberOfTrailingZeros(STRIPES);
-    /**
-     * Retirements per stripe between two size checks: a table (and its free list, at most half
-     * the table's capacity) shrinks to fit the largest number of live lanes seen in the period.
-     */
-    static final int DECAY_PERIOD = 4096;
+    /** Free lanes a stripe keeps for reuse; beyond that a retired lane is left to the GC. */
+    static final int FREE_MAX = 16;
 
     private final DrainPolicy policy;
     private final LaneDispatcher dispatcher;
@@ -184,14 +177,9 @@ public final class KeyedSerialExecutor<K> {
      * lanes, all guarded by {@link #lock}. The lock is held for a probe and a few writes, never
      * while a task runs or a lane is scheduled.
      */
-    static final class Stripe<K> extends StripePad {
+    static final class Stripe<K> {
         private static final VarHandle LOCK;
-        /**
-         * Never shrunk below this: at 100,000 keys a stripe holds ~4 lanes on average with wide
-         * swings (lanes retire in bursts when a worker leaves), and a smaller floor made the
-         * table grow and shrink over and over, an array allocation each time (measured ~30 B/op).
-         */
-        private static final int MIN_CAPACITY = 32;
+        private static final int MIN_CAPACITY = 8;
 
         static {
             try {
@@ -208,9 +196,6 @@ public final class KeyedSerialExecutor<K> {
         private KeyLane<K> free;
         private int freeCount;
         long reused;
-        /** Most lanes live at once since the last size check, and retirements since then. */
-        private int peak;
-        private int retires;
 
         @SuppressWarnings("unchecked")
         private static <K> KeyLane<K>[] newTable(int capacity) {
@@ -269,9 +254,7 @@ public final class KeyedSerialExecutor<K> {
             lane.key = key;
             lane.hash = hash;
             place(table, lane);
-            if (++size > peak) {
-                peak = size;
-            }
+            size++;
             return lane;
         }
 
@@ -311,36 +294,17 @@ public final class KeyedSerialExecutor<K> {
                 remove(lane);
                 lane.key = null; // no retention of the key
                 lane.tail = null; // nor of its last (already emptied) node
-                if (freeCount < table.length / 2) {
+                if (freeCount < FREE_MAX) {
                     lane.nextFree = free;
                     free = lane;
                     freeCount++;
                 }
-                if (++retires >= DECAY_PERIOD) {
-                    decay();
+                if (table.length > MIN_CAPACITY && size * 8 < table.length) {
+                    resize(table.length / 2);
                 }
             } finally {
                 unlock();
             }
-        }
-
-        /** Shrinks the table and the free list to the last period's peak; rare, so no resize churn. */
-        private void decay() {
-            int capacity = MIN_CAPACITY;
-            while (capacity < peak * 2) {
-                capacity <<= 1;
-            }
-            if (capacity < table.length) {
-                resize(capacity);
-            }
-            while (freeCount > table.length / 2) {
-                KeyLane<K> dropped = free;
-                free = dropped.nextFree;
-                dropped.nextFree = null;
-                freeCount--;
-            }
-            peak = size;
-            retires = 0;
         }
 
         /** Backward-shift deletion: keeps every probe sequence unbroken without deletion markers. */
@@ -436,13 +400,4 @@ public final class KeyedSerialExecutor<K> {
             stripe.retireIfIdle(this);
         }
     }
-}
-
-/**
- * Leading padding of a {@link KeyedSerialExecutor.Stripe}: a superclass's fields come first in
- * the object, so the lock words of stripes allocated one after another are a cache line apart.
- */
-@SuppressWarnings("unused")
-abstract class StripePad {
-    byte p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35, p36, p37, p38, p39, p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54, p55, p56, p57, p58, p59, p60, p61, p62, p63;
 }

@@ -261,7 +261,8 @@ final class LaneDispatcher extends DispatcherPad3 {
      * producer that owns the lane's new chain, before it schedules it.
      */
     void forgetHistory(Lane lane) {
-        lane.deferState = Lane.NO_DEFER; // cold without reading pops, a line the workers write at every poll
+        lane.deferState = Lane.IDLE;
+        lane.idleAt = pops + Integer.MIN_VALUE; // as far from "now" as the unsigned clock goes
     }
 
     /** Updates {@code lane}'s deferral state when a worker pops it; see {@link #awaitSuccessor}. */
