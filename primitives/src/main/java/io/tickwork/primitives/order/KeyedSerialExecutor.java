@@ -3,42 +3,28 @@ package io.tickwork.primitives.order;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
  * Serial execution per key on a shared pool: tasks of one key run one at a time, FIFO in the
  * order of their {@code execute} calls' linearization points; tasks of different keys run in
  * parallel. Any number of producers. A key costs memory only while it has tasks queued or running:
- * an idle key's lane is retired and removed from its table, so keys that went idle do not leak.
+ * an idle key's lane is retired and removed from the map, so keys that went idle do not leak.
  *
- * <p>Algorithm: one lane per active key, each lane a chain of {@link LinkingRunnable} nodes. The
- * lanes live in a fixed array of {@value #STRIPES} stripes (chosen by the key's mixed hash), each
- * a small open-addressing table (linear probing, backward-shift deletion) guarded by a short spin
- * lock. A producer takes its key's stripe lock only to find (or insert) the lane and swap the
- * lane's tail to its new node; it then links the node to the old tail with the seed's link CAS
- * outside the lock. No lock is held while a task runs, so a slow key never delays other keys'
- * execution, only (for a few ns) other producers of its stripe. A lane whose tail node is
- * tombstoned is idle; it is retired under the stripe lock (removed from the table) and its lane
- * object goes to the stripe's free list, from which the next new key of the stripe takes it. In the
- * steady state a task therefore allocates its node only: no map node, no lane.
- *
- * <p>Why recycling is safe (a stale reference to a recycled lane must never append to it): a
- * lane's {@code tail} and its table membership are read and written only under its stripe lock
- * (a lane never changes stripe), and a producer finds the lane and swaps its tail in one critical
- * section; so a producer never holds a lane reference across a retirement. Retirement requires the
- * tail to be tombstoned, which is final, and a tail that is tombstoned has no producer about to link
- * to it (the producer that made it the tail did so under the lock, and the next producer replaces
- * it as the tail under the lock before linking). The other references that outlive a retirement
- * are harmless by construction: a worker's list of idle lanes to check (a check re-validates under
- * the lock, see {@link KeyLane#retireIfIdle}), and the old tombstoned node's {@code lane} field,
- * which nothing reads once the node is tombstoned.
- *
- * <p>Retiring is deferred: the worker that saw a lane go idle retires it (if still idle) when it
- * evicts it from its ring of 128 recently idle lanes or when it leaves its pool thread. So a key
- * that comes back within a burst keeps its lane, at most 128 idle keys per running worker stay
- * registered, and none once the workers have left. Memory: the stripes' tables shrink when they
- * empty out, and each stripe keeps at most {@value #FREE_MAX} free lanes.
- *
+ * <p>Algorithm: one lane per active key in a {@link ConcurrentHashMap}, each lane a chain of
+ * {@link LinkingRunnable} nodes. The steady state costs one map <em>read</em> per task (no map
+ * write, no lock), then a CAS of the lane's tail and the link CAS. A lane whose last node was
+ * tombstoned is idle; it is retired with {@code CAS(tail, last, RETIRED)} and its map entry
+ * removed. The tail is advanced with a CAS loop rather than {@code getAndSet} precisely so that no
+ * producer can append to a retired lane: {@code RETIRED} is terminal, a producer that sees it
+ * helps remove the entry and retries on a fresh lane, so a key never has two live lanes (which
+ * would break mutual exclusion). Retiring is deferred: the worker that saw a lane go idle retires
+ * it (if still idle) when it evicts it from its ring of 128 recently idle lanes or when it leaves
+ * its pool thread. So a key that comes back within a burst keeps its lane and map entry, at most
+ * 128 idle keys per running worker stay registered, and none once the workers have left. Churn
+ * cost for a key that does go idle: a map insert, a lane (48 bytes) and a map removal.
+
  * <p>Scheduling: lanes that become ready are not submitted to the pool one by one; they go
  * through a {@link LaneDispatcher}, a ready queue served by at most {@code workers} resident
  * workers on the pool, which linger briefly when out of work. A steady stream of cheap tasks over
@@ -51,22 +37,22 @@ import java.util.concurrent.Executor;
  * happens-before between consecutive tasks of a key, failure isolation, the fairness budget,
  * rejection reported to the caller with the key left usable, no retention of a finished task.
  *
- * <p>Cost per task: the node (24 bytes), a stripe lock (one CAS and a release store) around a
- * probe of a small table, and the link CAS. Thread safety: fully thread safe. Keys must have
- * consistent {@code equals}/{@code hashCode} and must not be mutated while they have tasks.
+ * <p>Thread safety: fully thread safe. Keys must have consistent {@code equals}/{@code hashCode}
+ * and must not be mutated while they have tasks.
  *
  * @param <K> the key type
  */
 public final class KeyedSerialExecutor<K> {
-    /** Stripes (a power of 2): enough that producers and retiring workers rarely meet on one lock. */
-    static final int STRIPES = 64;
-    private static final int STRIPE_SHIFT = Integer.SIZE - Integer.numberOfTrailingZeros(STRIPES);
-    /** Free lanes a stripe keeps for reuse; beyond that a retired lane is left to the GC. */
-    static final int FREE_MAX = 16;
+    /** A retired lane's tail: terminal, and already tombstoned so a stray link CAS fails. */
+    static final LinkingRunnable RETIRED = new LinkingRunnable(null, null);
+
+    static {
+        RETIRED.link(RETIRED);
+    }
 
     private final DrainPolicy policy;
     private final LaneDispatcher dispatcher;
-    private final Stripe<K>[] stripes;
+    private final ConcurrentHashMap<K, KeyLane<K>> lanes = new ConcurrentHashMap<>();
 
     /** Runs on {@code pool} with the default budget and the thread's uncaught-exception handler. */
     public KeyedSerialExecutor(Executor pool) {
@@ -93,17 +79,12 @@ public final class KeyedSerialExecutor<K> {
     public KeyedSerialExecutor(Executor pool, int budget, Thread.UncaughtExceptionHandler failureHandler, int workers) {
         this.policy = new DrainPolicy(pool, budget, failureHandler);
         this.dispatcher = new LaneDispatcher(policy, workers);
-        @SuppressWarnings("unchecked")
-        Stripe<K>[] array = (Stripe<K>[]) new Stripe<?>[STRIPES];
-        for (int i = 0; i < STRIPES; i++) {
-            array[i] = new Stripe<>();
-        }
-        this.stripes = array;
     }
 
     /**
      * Runs {@code task} after every task of {@code key} whose call linearized before this one.
-     * Linearization point: the write of the key lane's tail under its stripe lock.
+     * Linearization point: the successful CAS of the key lane's tail, or the map insert that
+     * creates the lane.
      *
      * @throws java.util.concurrent.RejectedExecutionException if the pool rejected the submission
      *     that would have started this task; the task will not run, the key stays usable
@@ -112,267 +93,83 @@ public final class KeyedSerialExecutor<K> {
     public void execute(K key, Runnable task) {
         Objects.requireNonNull(key, "key");
         LinkingRunnable node = new LinkingRunnable(Objects.requireNonNull(task, "task"), null);
-        int hash = mix(key.hashCode());
-        Stripe<K> stripe = stripes[hash >>> STRIPE_SHIFT];
-        LinkingRunnable previous;
-        stripe.lock();
-        try {
-            KeyLane<K> lane = stripe.find(key, hash);
+        KeyLane<K> lane = lanes.get(key);
+        for (;;) {
             if (lane == null) {
-                lane = stripe.insert(key, hash, this);
-                previous = null;
-            } else {
-                previous = lane.tail;
-            }
-            node.lane = lane; // before the node is published (by the link CAS or the dispatcher)
-            lane.tail = node;
-        } finally {
-            stripe.unlock();
-        }
-        // Outside the lock: each node is displaced from the tail exactly once, so it has exactly
-        // one linker; if the link fails, previous was tombstoned and this producer starts the chain.
-        if (previous == null || !previous.link(node)) {
-            node.startOrReject();
-        }
-    }
-
-    /** Keys that have tasks queued or running, or whose idle lane is not yet retired. */
-    public int activeKeys() {
-        int n = 0;
-        for (Stripe<K> stripe : stripes) {
-            stripe.lock();
-            n += stripe.size;
-            stripe.unlock();
-        }
-        return n;
-    }
-
-    /** Lanes taken from a free list instead of allocated, since creation; for tests. */
-    long lanesReused() {
-        long n = 0;
-        for (Stripe<K> stripe : stripes) {
-            stripe.lock();
-            n += stripe.reused;
-            stripe.unlock();
-        }
-        return n;
-    }
-
-    /** The stripe index of {@code key}; for tests that concentrate keys on one stripe. */
-    static int stripeOf(Object key) {
-        return mix(key.hashCode()) >>> STRIPE_SHIFT;
-    }
-
-    /** Murmur3's finalizer: the stripe uses the high bits, the table slot the low bits. */
-    private static int mix(int h) {
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        return h ^ (h >>> 16);
-    }
-
-    /**
-     * One stripe: an open-addressing table of the stripe's live lanes and a free list of retired
-     * lanes, all guarded by {@link #lock}. The lock is held for a probe and a few writes, never
-     * while a task runs or a lane is scheduled.
-     */
-    static final class Stripe<K> {
-        private static final VarHandle LOCK;
-        private static final int MIN_CAPACITY = 8;
-
-        static {
-            try {
-                LOCK = MethodHandles.lookup().findVarHandle(Stripe.class, "locked", int.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        private volatile int locked;
-        /** Linear probing from {@code hash & (length - 1)}; null = empty; no deletion markers. */
-        private KeyLane<K>[] table = newTable(MIN_CAPACITY);
-        int size;
-        private KeyLane<K> free;
-        private int freeCount;
-        long reused;
-
-        @SuppressWarnings("unchecked")
-        private static <K> KeyLane<K>[] newTable(int capacity) {
-            return (KeyLane<K>[]) new KeyLane<?>[capacity];
-        }
-
-        void lock() {
-            if (!LOCK.compareAndSet(this, 0, 1)) {
-                lockContended();
-            }
-        }
-
-        private void lockContended() {
-            for (int spins = 0; locked != 0 || !LOCK.compareAndSet(this, 0, 1); spins++) {
-                if (spins < 64) {
-                    Thread.onSpinWait();
-                } else {
-                    Thread.yield(); // the holder may have been preempted (2 cores, shared)
-                }
-            }
-        }
-
-        void unlock() {
-            LOCK.setRelease(this, 0);
-        }
-
-        KeyLane<K> find(K key, int hash) {
-            KeyLane<K>[] t = table;
-            int mask = t.length - 1;
-            for (int i = hash & mask; ; i = (i + 1) & mask) {
-                KeyLane<K> lane = t[i];
+                KeyLane<K> fresh = new KeyLane<>(policy, key, this, node);
+                node.lane = fresh; // before the insert publishes the node
+                lane = lanes.putIfAbsent(key, fresh);
                 if (lane == null) {
-                    return null;
-                }
-                if (lane.hash == hash && (lane.key == key || key.equals(lane.key))) {
-                    return lane;
+                    node.startOrReject();
+                    return;
                 }
             }
-        }
-
-        /** Registers a lane for {@code key}, recycled if one is free; its tail is for the caller to set. */
-        KeyLane<K> insert(K key, int hash, KeyedSerialExecutor<K> owner) {
-            if ((size + 1) * 2 > table.length) {
-                resize(table.length * 2);
+            LinkingRunnable previous = lane.tail;
+            if (previous == RETIRED) {
+                lanes.remove(key, lane); // help the retiring drainer, then use a fresh lane
+                lane = lanes.get(key);
+                continue;
             }
-            KeyLane<K> lane = free;
-            if (lane != null) {
-                free = lane.nextFree;
-                lane.nextFree = null;
-                freeCount--;
-                reused++;
-                owner.dispatcher.forgetHistory(lane);
-            } else {
-                lane = new KeyLane<>(owner, this);
-            }
-            lane.key = key;
-            lane.hash = hash;
-            place(table, lane);
-            size++;
-            return lane;
-        }
-
-        private static <K> void place(KeyLane<K>[] t, KeyLane<K> lane) {
-            int mask = t.length - 1;
-            int i = lane.hash & mask;
-            while (t[i] != null) {
-                i = (i + 1) & mask;
-            }
-            t[i] = lane;
-        }
-
-        private void resize(int capacity) {
-            KeyLane<K>[] old = table;
-            KeyLane<K>[] t = newTable(capacity);
-            for (KeyLane<K> lane : old) {
-                if (lane != null) {
-                    place(t, lane);
+            node.lane = lane;
+            if (lane.casTail(previous, node)) {
+                if (!previous.link(node)) {
+                    node.startOrReject();
                 }
+                return;
             }
-            table = t;
-        }
-
-        /**
-         * Retires {@code lane} if it is still registered and idle. Safe on any lane of this
-         * stripe, in any state (live for its first key, retired and free, or reused for another
-         * key), which is what makes stale references from workers' idle lists harmless: the state
-         * is read under the lock that every change of it takes.
-         */
-        void retireIfIdle(KeyLane<K> lane) {
-            lock();
-            try {
-                LinkingRunnable last = lane.tail;
-                if (lane.key == null || last == null || !last.isTombstoned()) {
-                    return; // free, or busy: its current drainer (or a later check) handles it
-                }
-                remove(lane);
-                lane.key = null; // no retention of the key
-                lane.tail = null; // nor of its last (already emptied) node
-                if (freeCount < FREE_MAX) {
-                    lane.nextFree = free;
-                    free = lane;
-                    freeCount++;
-                }
-                if (table.length > MIN_CAPACITY && size * 8 < table.length) {
-                    resize(table.length / 2);
-                }
-            } finally {
-                unlock();
-            }
-        }
-
-        /** Backward-shift deletion: keeps every probe sequence unbroken without deletion markers. */
-        private void remove(KeyLane<K> lane) {
-            KeyLane<K>[] t = table;
-            int mask = t.length - 1;
-            int hole = lane.hash & mask;
-            while (t[hole] != lane) {
-                hole = (hole + 1) & mask;
-            }
-            t[hole] = null;
-            size--;
-            for (int j = (hole + 1) & mask; t[j] != null; j = (j + 1) & mask) {
-                int home = t[j].hash & mask;
-                // t[j] may move into the hole iff its home is not cyclically in (hole, j]
-                boolean stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
-                if (!stays) {
-                    t[hole] = t[j];
-                    t[j] = null;
-                    hole = j;
-                }
-            }
+            // another producer appended first; retry on the same lane
         }
     }
 
-    /** A key's lane; see the class comment for the retire and reuse protocol. */
+    /** Keys that have tasks queued or running, or whose idle lane is being removed; an estimate. */
+    public int activeKeys() {
+        return lanes.size();
+    }
+
+    void retire(KeyLane<K> lane) {
+        lanes.remove(lane.key, lane);
+    }
+
+    /** A key's lane; see the class comment for the retire protocol. */
     static final class KeyLane<K> extends Lane {
+        private static final VarHandle TAIL;
         private static final VarHandle RETIRE_PENDING;
 
         static {
             try {
+                TAIL = MethodHandles.lookup().findVarHandle(KeyLane.class, "tail", LinkingRunnable.class);
                 RETIRE_PENDING = MethodHandles.lookup().findVarHandle(KeyLane.class, "retirePending", int.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
         }
 
+        final K key;
         private final KeyedSerialExecutor<K> owner;
-        /** The lane's stripe, for life: a recycled lane is reused only within its stripe. */
-        private final Stripe<K> stripe;
-        /** Guarded by the stripe lock (as are the next three): null while the lane is free. */
-        K key;
-        int hash;
-        /** The chain's last node. */
-        LinkingRunnable tail;
-        /** Next lane in the stripe's free list. */
-        KeyLane<K> nextFree;
-        /**
-         * 1 while some worker holds this lane in its list of idle lanes to check. Not reset on
-         * reuse: the worker holding it will still check the lane, whichever key it serves then.
-         */
+        volatile LinkingRunnable tail;
+        /** 1 while some worker holds this lane in its list of idle lanes to check. */
         private volatile int retirePending;
-
-        KeyLane(KeyedSerialExecutor<K> owner, Stripe<K> stripe) {
-            super(owner.policy);
-            this.owner = owner;
-            this.stripe = stripe;
-        }
 
         @Override
         void start(LinkingRunnable head) {
             owner.dispatcher.schedule(this, head);
         }
 
+        KeyLane(DrainPolicy policy, K key, KeyedSerialExecutor<K> owner, LinkingRunnable first) {
+            super(policy);
+            this.key = key;
+            this.owner = owner;
+            this.tail = first;
+        }
+
+        boolean casTail(LinkingRunnable expected, LinkingRunnable replacement) {
+            return TAIL.compareAndSet(this, expected, replacement);
+        }
+
         /**
          * Retiring is deferred to the worker that saw the lane go idle (it checks a bounded
          * number of idle lanes later, or when it leaves its pool thread), so a key that goes idle
-         * and comes back within a burst keeps its lane instead of churning it.
+         * and comes back within a burst keeps its lane and map entry instead of churning them.
          */
         @Override
         void wentIdle(LinkingRunnable last) {
@@ -389,15 +186,18 @@ public final class KeyedSerialExecutor<K> {
         }
 
         /**
-         * The pending mark is cleared before the tail is read (under the lock), so a worker that
-         * sees the lane go idle after this check finds the mark clear and queues another check: no
-         * idle lane is missed. The lane may meanwhile have been retired or reused for another key;
-         * the stripe re-validates under its lock.
+         * Linearization point: the CAS of the tail from a tombstoned node to RETIRED; a producer
+         * that appended after that node makes it fail, and that producer restarts the lane. The
+         * pending mark is cleared before the tail is read, so a worker that sees the lane go idle
+         * after this check finds the mark clear and queues another check: no idle lane is missed.
          */
         @Override
         void retireIfIdle() {
             retirePending = 0;
-            stripe.retireIfIdle(this);
+            LinkingRunnable last = tail;
+            if (last != RETIRED && last.isTombstoned() && casTail(last, RETIRED)) {
+                owner.retire(this);
+            }
         }
     }
 }
