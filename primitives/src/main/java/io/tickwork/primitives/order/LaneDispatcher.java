@@ -254,16 +254,6 @@ final class LaneDispatcher extends DispatcherPad3 {
      */
     private static final int HOT_GAP = 1024;
 
-    /**
-     * Makes a recycled lane look cold, as a fresh one does: its deferral history belongs to the key
-     * it served before, and a lane retired and reused within {@link #HOT_GAP} polls would otherwise
-     * count as hot and defer (measured above to halve throughput at 100,000 keys). Called by the
-     * producer that owns the lane's new chain, before it schedules it.
-     */
-    void forgetHistory(Lane lane) {
-        lane.deferState = Lane.NO_DEFER; // cold without reading pops, a line the workers write at every poll
-    }
-
     /** Updates {@code lane}'s deferral state when a worker pops it; see {@link #awaitSuccessor}. */
     private void onPop(Lane lane, LinkingRunnable from) {
         switch (lane.deferState) {
