@@ -5,6 +5,7 @@ import io.tickwork.primitives.order.KeyedSerialExecutor;
 import io.tickwork.primitives.order.MultiProducerSerialExecutor;
 import io.tickwork.primitives.order.SerialExecutorGroup;
 import io.tickwork.primitives.order.SingleProducerSerialExecutor;
+import java.lang.invoke.VarHandle;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -73,7 +74,7 @@ enum OrderedVariant {
     jctoolsMailbox(true) {
         @Override
         Keyed create(Executor pool, int keys) {
-            return perKey(keys, k -> new FlagDrainer(new MpscUnboundedArrayQueue<>(32), pool)::execute);
+            return perKey(keys, k -> new FlagDrainer(new MpscUnboundedArrayQueue<>(32), pool, true)::execute);
         }
     },
     /**
@@ -142,13 +143,32 @@ enum OrderedVariant {
         private final Executor pool;
         private final AtomicBoolean scheduled = new AtomicBoolean();
 
+        /**
+         * Whether the queue's offer can end with a release store instead of a volatile write:
+         * JCTools' MpscUnboundedArrayQueue does when it grows a chunk (the producer index goes
+         * p, p+1 as a resize lock, then p+2 by a release store), and its isEmpty() reads the
+         * locked index p+1 as empty. Without a full fence after offer, x86 may perform this
+         * thread's read of {@code scheduled} before that release store: the drainer then sees
+         * "empty" and leaves, this thread still sees "scheduled", and the task is stranded (seen
+         * as a hung benchmark iteration at K=1, where the queue grows every 32 tasks).
+         */
+        private final boolean fenceAfterOffer;
+
         FlagDrainer(Queue<Runnable> queue, Executor pool) {
+            this(queue, pool, false);
+        }
+
+        FlagDrainer(Queue<Runnable> queue, Executor pool, boolean fenceAfterOffer) {
             this.queue = queue;
             this.pool = pool;
+            this.fenceAfterOffer = fenceAfterOffer;
         }
 
         void execute(Runnable task) {
             queue.offer(task);
+            if (fenceAfterOffer) {
+                VarHandle.fullFence();
+            }
             if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
                 pool.execute(this);
             }
