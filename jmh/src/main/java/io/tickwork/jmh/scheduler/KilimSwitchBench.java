@@ -1,11 +1,8 @@
 package io.tickwork.jmh.scheduler;
 
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import kilim.Mailbox;
-import kilim.Scheduler;
-import kilim.Task;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -14,11 +11,9 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -54,41 +49,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
-public class KilimSwitchBench {
-    static final int TASKS = 200_000;
+public class KilimSwitchBench extends KilimBench {
     static final int YIELDS = 40;
     static final int PAIRS = TASKS / 2;
     static final int ROUNDS = 20;
 
-    @Param({"tickwork-rb-tree", "tickwork-wheel-list", "tickwork-wheel-ring", "tickwork-wheel-linked-array",
-            "kilim-affine", "kilim-forkjoin"})
-    public String scheduler;
-
-    @Param({"1", "2"})
-    public int threads;
-
-    private Scheduler sched;
-    private Task<?>[] tasks;
-    private int[] affinity;
-    private CountDownLatch done;
-
-    @Setup(Level.Trial)
-    public void startScheduler() {
-        sched = Schedulers.create(scheduler, threads);
-    }
-
-    @TearDown(Level.Trial)
-    public void stopScheduler() throws InterruptedException {
-        Schedulers.stop(sched);
-    }
-
     @Setup(Level.Invocation)
     public void buildTasks(org.openjdk.jmh.infra.BenchmarkParams params) {
-        boolean pingPong = params.getBenchmark().endsWith("pingPong");
-        tasks = new Task<?>[TASKS];
-        affinity = new int[TASKS];
-        if (pingPong) {
-            done = new CountDownLatch(TASKS);
+        prepare();
+        if (params.getBenchmark().endsWith("pingPong")) {
             for (int p = 0; p < PAIRS; p++) {
                 Mailbox<Coroutines.Ball> toPonger = new Mailbox<>(1, 1);
                 Mailbox<Coroutines.Ball> toPinger = new Mailbox<>(1, 1);
@@ -98,22 +67,12 @@ public class KilimSwitchBench {
                 affinity[2 * p + 1] = affinity[2 * p];
             }
         } else {
-            done = new CountDownLatch(TASKS);
             for (int i = 0; i < TASKS; i++) {
                 tasks[i] = new Coroutines.Yielder(YIELDS, done);
                 affinity[i] = Schedulers.block(i, TASKS, threads);
             }
         }
         Schedulers.settle();
-    }
-
-    private void runAll() throws InterruptedException {
-        for (int i = 0; i < tasks.length; i++) {
-            Schedulers.start(sched, tasks[i], affinity[i]);
-        }
-        if (!done.await(5, TimeUnit.MINUTES)) {
-            throw new IllegalStateException(done.getCount() + " tasks did not finish on " + scheduler);
-        }
     }
 
     @Benchmark

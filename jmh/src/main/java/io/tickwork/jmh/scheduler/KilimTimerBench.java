@@ -1,10 +1,7 @@
 package io.tickwork.jmh.scheduler;
 
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import kilim.Scheduler;
-import kilim.Task;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -14,10 +11,9 @@ import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -39,41 +35,19 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
-public class KilimTimerBench {
-    static final int TASKS = 200_000;
+public class KilimTimerBench extends KilimBench {
     static final int SLEEPS = 20;
-
-    @Param({"tickwork-rb-tree", "tickwork-wheel-list", "tickwork-wheel-ring", "tickwork-wheel-linked-array",
-            "kilim-affine", "kilim-forkjoin"})
-    public String scheduler;
-
-    @Param({"1", "2"})
-    public int threads;
 
     @Param({"Task.sleep", "TaskSleep"})
     public String sleepCall;
 
-    private Scheduler sched;
-    private Task<?>[] tasks;
-    private CountDownLatch done;
-
-    @Setup(Level.Trial)
-    public void startScheduler() {
-        sched = Schedulers.create(scheduler, threads);
-    }
-
-    @TearDown(Level.Trial)
-    public void stopScheduler() throws InterruptedException {
-        Schedulers.stop(sched);
-    }
-
     @Setup(Level.Invocation)
     public void buildTasks() {
-        done = new CountDownLatch(TASKS);
-        tasks = new Task<?>[TASKS];
+        prepare();
         boolean lean = "TaskSleep".equals(sleepCall);
         for (int i = 0; i < TASKS; i++) {
             tasks[i] = lean ? new Coroutines.LeanSleeper(SLEEPS, 1, done) : new Coroutines.Sleeper(SLEEPS, 1, done);
+            affinity[i] = Schedulers.block(i, TASKS, threads);
         }
         Schedulers.settle();
     }
@@ -81,11 +55,6 @@ public class KilimTimerBench {
     @Benchmark
     @OperationsPerInvocation(TASKS * SLEEPS)
     public void sleepExpirations() throws InterruptedException {
-        for (int i = 0; i < tasks.length; i++) {
-            Schedulers.start(sched, tasks[i], Schedulers.block(i, TASKS, threads));
-        }
-        if (!done.await(5, TimeUnit.MINUTES)) {
-            throw new IllegalStateException(done.getCount() + " sleepers did not finish on " + scheduler);
-        }
+        runAll();
     }
 }
