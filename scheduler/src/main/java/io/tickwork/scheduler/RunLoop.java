@@ -338,13 +338,22 @@ final class RunLoop implements Runnable {
             for (Task<?> t; (t = runQueue.poll()) != null; ) {
                 scheduler.dropped(t);
             }
-            for (Object o; (o = inbox.poll()) != null; ) {
-                if (o instanceof Task) {
-                    if (stopped) {
-                        scheduler.dropped((Task<?>) o);
-                    } else {
-                        reject((Task<?>) o);
-                    }
+            reportInbox(stopped);
+        }
+    }
+
+    /**
+     * Empties the inbox of a loop that has exited (caller holds the lock): each task in it is
+     * reported as dropped after {@code shutdownNow} ({@code stopped}), or as rejected after an
+     * orderly shutdown.
+     */
+    private void reportInbox(boolean stopped) {
+        for (Object o; (o = inbox.poll()) != null; ) {
+            if (o instanceof Task) {
+                if (stopped) {
+                    scheduler.dropped((Task<?>) o);
+                } else {
+                    reject((Task<?>) o);
                 }
             }
         }
@@ -361,15 +370,7 @@ final class RunLoop implements Runnable {
                 return; // the loop's exit() will see our item
             }
             boolean stopped = scheduler.state() == RunLoopScheduler.STOPPED;
-            for (Object o; (o = inbox.poll()) != null; ) {
-                if (o instanceof Task) {
-                    if (stopped) {
-                        scheduler.dropped((Task<?>) o);
-                    } else {
-                        reject((Task<?>) o);
-                    }
-                }
-            }
+            reportInbox(stopped);
         }
     }
 
