@@ -229,6 +229,11 @@ final class BenchWorker implements Runnable {
     counters.inc(Counters.OPEN);
     counters.lazyMark(Counters.EVER_CONNECTED);
     c.key.interestOps(SelectionKey.OP_READ);
+    topUp(c, now);
+  }
+
+  /** After a connect or a read: open loop queues the connection for its next slot, closed loop refills it. */
+  private void topUp(Conn c, long now) {
     if (ratePerNs > 0) {
       makeReady(c);
     } else {
@@ -378,12 +383,7 @@ final class BenchWorker implements Runnable {
         break;
       }
     }
-    if (ratePerNs > 0) {
-      makeReady(c);
-    } else {
-      fill(c, now);
-      flush(c, now);
-    }
+    topUp(c, now);
   }
 
   /** Accounts for one complete response; false if the connection was closed by it. */
