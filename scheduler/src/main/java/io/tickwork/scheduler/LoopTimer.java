@@ -20,6 +20,8 @@ final class LoopTimer extends Timer {
     long handle;
     /** A stray resumption of the task's TaskSleep sleep was held; fire() runs the task. */
     boolean held;
+    /** The length of the TaskSleep waiting for the loop's next clock read ({@link RunLoop#armAfterClockRead}). */
+    long sleepMillis;
 
     LoopTimer(EventSubscriber task, RunLoop loop) {
         super(task);

@@ -12,7 +12,10 @@ import kilim.timerservice.Timer;
  *
  * <p>Kilim's {@code Task.sleep(ms)} allocates a one-slot {@code Mailbox} per call and waits on it
  * with a timeout (two {@code synchronized} blocks and a subscriber registration). This pauses on the
- * task's {@link Timer} directly: one {@code currentTimeMillis()}, one timer-queue insert, one pause.
+ * task's {@link Timer} directly: one timer-queue insert and one pause. On {@link RunLoopScheduler} it
+ * does not even read the clock: the loop reads it at most {@value RunLoop#FLUSH_SLICES} task slices
+ * later and takes the deadline from that read ({@link RunLoop#armAfterClockRead}), one read for many
+ * sleeps.
  * Same guarantee on {@link RunLoopScheduler}: never early, typically 1-2 ms late, also when
  * something resumes the task early (the loop holds such a resumption until the timer fired). It
  * works on Kilim's own schedulers too (the timer goes through {@code Scheduler.scheduleTimer}),
@@ -87,10 +90,13 @@ public final class TaskSleep {
 
     private static void arm(Task<?> task, long millis) {
         Timer timer = task.timer;
-        timer.setTimer(millis);
-        if (timer instanceof LoopTimer) {
-            ((LoopTimer) timer).loop.submitTimer(timer); // on the home loop: a direct insert
+        if (timer instanceof LoopTimer && Thread.currentThread() == ((LoopTimer) timer).loop.thread) {
+            ((LoopTimer) timer).loop.armAfterClockRead((LoopTimer) timer, millis); // no clock read here
+        } else if (timer instanceof LoopTimer) {
+            timer.setTimer(millis);
+            ((LoopTimer) timer).loop.submitTimer(timer);
         } else {
+            timer.setTimer(millis);
             task.getScheduler().scheduleTimer(timer);
         }
     }

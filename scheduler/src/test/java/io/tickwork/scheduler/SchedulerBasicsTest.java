@@ -163,6 +163,47 @@ class SchedulerBasicsTest {
         }
     }
 
+    /** Keeps its loop busy for {@code nanos} in one slice (a long computation, not a wait). */
+    static final class Spinner extends Task<Object> {
+        final long nanos;
+
+        Spinner(long nanos) {
+            this.nanos = nanos;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            long end = System.nanoTime() + nanos;
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void taskSleepAfterALongSliceIsNeverEarly(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
+        // TaskSleep takes its deadline from a clock read after the arm (RunLoop.armAfterClockRead). A
+        // 30 ms slice runs first in the same turn, so a deadline from any clock read before the arm
+        // (the turn's, the last expire call's) would be 30 ms stale and the first sleep would end early.
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(1).timers(timers).build();
+        try {
+            ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
+            CountDownLatch done = new CountDownLatch(1);
+            List<Task<?>> list = new ArrayList<>();
+            for (int round = 0; round < 3; round++) {
+                list.add(new Spinner(TimeUnit.MILLISECONDS.toNanos(30)));
+            }
+            list.add(new Sleeper(new long[] {5, 5, 5}, true, early, done));
+            s.start(new Starter(list));
+            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS));
+            assertTrue(early.isEmpty(), early.toString());
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
     /** Sleeps once with TaskSleep, several frames down, and records how long it slept. */
     static final class DeepSleeper extends Task<Object> {
         final long ms;
