@@ -37,7 +37,9 @@ import kilim.timerservice.Timer;
  * is reported through {@link Scheduler#log} (a {@code RejectedExecutionException}) and counted in
  * {@link #rejectedCount()}. A timer never fires before its deadline: Kilim deadlines are
  * {@code currentTimeMillis()} values, and a timer fires once that clock has passed its deadline, so
- * {@code sleep(d)} lasts at least {@code d} ms; it fires typically within 1-2 ms after. A task that
+ * {@code sleep(d)} lasts at least {@code d} ms; it fires typically within 1-2 ms after ({@link TaskSleep}
+ * takes its deadline from the loop's next clock read, at most 16 task slices after the call, so a
+ * long slice in between adds its length). A task that
  * throws is handed to the {@link TaskFailureHandler} (default: print its stack) and the loop keeps
  * running. An idle loop parks until its next deadline; it never spins beyond {@code idleSpins}
  * checks of its inbox.
