@@ -1,6 +1,12 @@
 package io.tickwork.scheduler;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+import kilim.Event;
+import kilim.EventPublisher;
 import kilim.EventSubscriber;
+import kilim.Task;
 import kilim.timerservice.Timer;
 
 /**
@@ -11,9 +17,71 @@ import kilim.timerservice.Timer;
  * that was answered by a message is removed from the timer queue at once instead of lingering until
  * its deadline.
  *
- * <p><b>Thread safety:</b> {@link #handle} and {@link #held} are read and written only by the home loop's thread.
+ * <p><b>Owner-only deadline writes.</b> Kilim keeps a timer's deadline in a {@code volatile} field, so
+ * each {@code setLiteral} is a full fence. A {@code LoopTimer}'s deadline is read and written only by
+ * its home loop's thread (a task resumed from elsewhere reaches that thread through the loop's inbox,
+ * which orders everything before it), so the loop writes it with release stores ({@link #setPlain}, a
+ * plain {@code mov} on x86), and fires a task whose {@code onEvent} is Kilim's own by doing what that
+ * method does ({@link #firePlain}) with such a store. If the field cannot be reached (a Kilim whose
+ * {@code Timer} differs from 2.0.2's), both fall back to Kilim's methods.
+ *
+ * <p><b>Thread safety:</b> {@link #handle}, {@link #held}, {@link #sleepMillis} and the deadline are
+ * read and written only by the home loop's thread.
  */
 final class LoopTimer extends Timer {
+    /** Kilim's {@code Timer.nextExecutionTime}, or null if it is not where 2.0.2 keeps it. */
+    private static final VarHandle DEADLINE = deadlineHandle();
+
+    private static VarHandle deadlineHandle() {
+        try {
+            return MethodHandles.privateLookupIn(Timer.class, MethodHandles.lookup())
+                    .findVarHandle(Timer.class, "nextExecutionTime", long.class);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** True if the deadline writes skip Kilim's fence (the field was found). */
+    static boolean fencelessWrites() {
+        return DEADLINE != null;
+    }
+
+    /** Task classes whose {@code onEvent} is Kilim's own, which {@link #firePlain} may inline. */
+    private static final ClassValue<Boolean> STOCK_ON_EVENT = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            try {
+                return type.getMethod("onEvent", EventPublisher.class, Event.class).getDeclaringClass() == Task.class;
+            } catch (NoSuchMethodException e) {
+                return Boolean.FALSE;
+            }
+        }
+    };
+
+    /** {@code setLiteral(value)} as a release store; home loop thread only. */
+    void setPlain(long value) {
+        if (DEADLINE != null) {
+            DEADLINE.setRelease(this, value);
+        } else {
+            setLiteral(value);
+        }
+    }
+
+    /**
+     * Fires this timer: {@code es.onEvent(null, Timer.timedOut)}. For the timer of a task whose
+     * {@code onEvent} is Kilim's, this does what that method does (mark the timer fired, then
+     * {@code resume()}) with a release store for the mark. Home loop thread only.
+     */
+    void firePlain() {
+        EventSubscriber subscriber = es;
+        if (DEADLINE != null && subscriber instanceof Task && ((Task<?>) subscriber).timer == this
+                && STOCK_ON_EVENT.get(subscriber.getClass())) {
+            DEADLINE.setRelease(this, TaskSleep.FIRED);
+            ((Task<?>) subscriber).resume();
+        } else {
+            subscriber.onEvent(null, Timer.timedOut);
+        }
+    }
     final RunLoopScheduler scheduler;
     final RunLoop loop;
     /** Handle in {@code loop}'s timer queue while pending, 0 when not queued. */

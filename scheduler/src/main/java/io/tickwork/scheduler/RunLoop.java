@@ -207,6 +207,11 @@ final class RunLoop implements Runnable {
             ((LoopTimer) task.timer).held = true;
             return;
         }
+        runSlice(task);
+    }
+
+    /** Runs one slice of {@code task}, which is not a held TaskSleep sleeper. */
+    private void runSlice(Task<?> task) {
         current = task;
         try {
             task.run(); // Kilim catches what execute() throws and reports it through Scheduler.log
@@ -292,7 +297,7 @@ final class RunLoop implements Runnable {
      */
     void armAfterClockRead(LoopTimer timer, long millis) {
         timer.sleepMillis = millis;
-        timer.setLiteral(PENDING); // not FIRED, so the sleep stays valid; the deadline comes at the flush
+        timer.setPlain(PENDING); // not FIRED, so the sleep stays valid; the deadline comes at the flush
         if (pendingCount == pending.length) {
             flushPending(System.currentTimeMillis());
         }
@@ -302,14 +307,30 @@ final class RunLoop implements Runnable {
     /** Placeholder deadline of a pending timer: never fires if it reached the queue unflushed. */
     static final long PENDING = Long.MAX_VALUE - 1;
 
-    /** Gives every pending timer its deadline from {@code now}, a clock read taken after its arm. */
+    /**
+     * Gives every pending timer its deadline from {@code now}, a clock read taken after its arm, and
+     * inserts it: what {@link #addTimer} does, without re-reading the volatile deadline just written.
+     */
     private void flushPending(long now) {
         LoopTimer[] p = pending;
         for (int i = 0, n = pendingCount; i < n; i++) {
             LoopTimer timer = p[i];
             p[i] = null;
-            timer.setLiteral(now + timer.sleepMillis);
-            addTimer(timer);
+            long when = now + timer.sleepMillis;
+            timer.setPlain(when);
+            if (when < 0) {
+                continue; // overflow (a sleep of ~Long.MAX_VALUE ms): never fires, as with Kilim's setTimer
+            }
+            long deadline = when == Long.MAX_VALUE ? when : when + 1; // as addTimer
+            if (timer.handle != 0) {
+                timers.cancel(timer.handle); // a Mailbox.get(timeout) timer answered earlier in the slice
+            } else {
+                armed++;
+            }
+            timer.handle = timers.schedule(deadline, timer);
+            if (deadline < nextDue) {
+                nextDue = deadline;
+            }
         }
         pendingCount = 0;
         slicesSinceFlush = 0;
@@ -365,7 +386,11 @@ final class RunLoop implements Runnable {
         Task<?> wake;
         firing = true;
         try {
-            timer.es.onEvent(null, Timer.timedOut); // a Task resumes itself: back to us via submit
+            if (timer instanceof LoopTimer) {
+                ((LoopTimer) timer).firePlain();
+            } else {
+                timer.es.onEvent(null, Timer.timedOut); // a Task resumes itself: back to us via submit
+            }
         } catch (Throwable t) {
             scheduler.reportInternal("timer subscriber " + timer.es + " threw", t);
         } finally {
@@ -385,7 +410,11 @@ final class RunLoop implements Runnable {
             // sleepers a later visit from the run queue would miss on all of them again. A due
             // timer's task thus runs before tasks already queued; a task that sleeps again fires
             // in a later expire call, so one call runs each due task at most once.
-            runTask(wake);
+            if (wake == timer.es) {
+                runSlice(wake); // the timer's own task, just fired: not a stray resumption
+            } else {
+                runTask(wake); // resumed by some other subscriber: may be a TaskSleep sleeper to hold
+            }
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import io.tickwork.primitives.timer.TimerQueue;
@@ -256,6 +257,55 @@ class SchedulerBasicsTest {
             assertTrue(strays > 0, "no stray resumption happened");
         } finally {
             s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Overrides {@code onEvent}: the loop must call it, not its own shortcut of Kilim's. */
+    static final class ListeningSleeper extends Task<Object> {
+        final AtomicInteger timedOut = new AtomicInteger();
+        final CountDownLatch done = new CountDownLatch(1);
+        final int sleeps;
+
+        ListeningSleeper(int sleeps) {
+            this.sleeps = sleeps;
+        }
+
+        @Override
+        public void onEvent(kilim.EventPublisher ep, kilim.Event e) {
+            if (e == Timer.timedOut) {
+                timedOut.incrementAndGet();
+            }
+            super.onEvent(ep, e);
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int i = 0; i < sleeps; i++) {
+                TaskSleep.sleep(2);
+            }
+            done.countDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void timerFiringCallsAnOverriddenOnEvent(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
+        // the fence-free fire path must be reachable on the pinned Kilim (else it silently falls back)
+        assertTrue(LoopTimer.fencelessWrites(), "Timer.nextExecutionTime not reachable");
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(1).timers(timers).build();
+        try {
+            ListeningSleeper t = new ListeningSleeper(5);
+            ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
+            CountDownLatch plainDone = new CountDownLatch(1);
+            s.start(t);
+            s.start(new Sleeper(new long[] {2, 2, 2}, true, early, plainDone)); // stock onEvent, beside it
+            assertTrue(t.done.await(AWAIT_S, TimeUnit.SECONDS));
+            assertTrue(plainDone.await(AWAIT_S, TimeUnit.SECONDS));
+            assertEquals(5, t.timedOut.get(), "onEvent(timedOut) calls");
+            assertTrue(early.isEmpty(), early.toString());
+        } finally {
+            s.shutdown();
             assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
         }
     }
