@@ -64,8 +64,8 @@ import kilim.timerservice.Timer;
  * <p><b>The collector matters more than the scheduler.</b> Every Kilim pause allocates a fiber
  * {@code State} and stores it into the task; with many long-lived tasks those are old-to-young
  * stores, which G1's write barrier makes expensive. Measured with 200,000 tasks on one loop (JDK 17,
- * 2-core VM): 5.5 M yields/s under G1, 16 under ParallelGC, 19 under SerialGC; expirations 4.9 M/s
- * under G1, 10.0 under ParallelGC. Measure your design under ParallelGC before concluding from G1
+ * 2-core VM): 5.5 M yields/s under G1, 16 under ParallelGC, 19 under SerialGC; {@code TaskSleep}
+ * expirations 5.1 M/s under G1, 11.0-11.4 under ParallelGC. Measure your design under ParallelGC before concluding from G1
  * figures (docs/results/scheduler.md).
  *
  * <p><b>Kilim caveats</b> (not specific to this scheduler): {@code Mailbox.get(timeout)} decides
