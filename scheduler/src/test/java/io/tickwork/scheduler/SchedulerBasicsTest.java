@@ -140,11 +140,32 @@ class SchedulerBasicsTest {
         }
     }
 
+    /** A test body that uses a fresh scheduler. */
+    interface SchedulerBody {
+        void run(RunLoopScheduler s) throws Exception;
+    }
+
+    /** Runs {@code body} on a fresh scheduler, then stops it (bounded) whatever happened. */
+    static void withScheduler(int threads, Supplier<TimerQueue<Timer>> timers, SchedulerBody body) throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(threads).timers(timers).build();
+        try {
+            body.run(s);
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Waits for the sleepers' latch, then fails if any of their sleeps ended early. */
+    static void assertNoSleepEnded(CountDownLatch done, ConcurrentLinkedQueue<String> early) throws InterruptedException {
+        assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "sleepers did not finish");
+        assertEquals(List.of(), new ArrayList<>(early));
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.tickwork.scheduler.TimerSources#all")
     void sleepIsNeverEarly(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers(timers).build();
-        try {
+        withScheduler(2, timers, s -> {
             int tasks = 200;
             ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
             CountDownLatch done = new CountDownLatch(tasks);
@@ -156,12 +177,8 @@ class SchedulerBasicsTest {
                 }
                 s.start(new Sleeper(ms, i % 2 == 0, early, done)); // half Task.sleep, half TaskSleep
             }
-            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "sleepers did not finish");
-            assertEquals(List.of(), new ArrayList<>(early));
-        } finally {
-            s.shutdownNow();
-            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
-        }
+            assertNoSleepEnded(done, early);
+        });
     }
 
     /** Keeps its loop busy for {@code nanos} in one slice (a long computation, not a wait). */
@@ -187,8 +204,7 @@ class SchedulerBasicsTest {
         // TaskSleep takes its deadline from a clock read after the arm (RunLoop.armAfterClockRead). A
         // 30 ms slice runs first in the same turn, so a deadline from any clock read before the arm
         // (the turn's, the last expire call's) would be 30 ms stale and the first sleep would end early.
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(1).timers(timers).build();
-        try {
+        withScheduler(1, timers, s -> {
             ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
             CountDownLatch done = new CountDownLatch(1);
             List<Task<?>> list = new ArrayList<>();
@@ -197,12 +213,8 @@ class SchedulerBasicsTest {
             }
             list.add(new Sleeper(new long[] {5, 5, 5}, true, early, done));
             s.start(new Starter(list));
-            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS));
-            assertTrue(early.isEmpty(), early.toString());
-        } finally {
-            s.shutdownNow();
-            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
-        }
+            assertNoSleepEnded(done, early);
+        });
     }
 
     /** Sleeps once with TaskSleep, several frames down, and records how long it slept. */
@@ -293,21 +305,16 @@ class SchedulerBasicsTest {
     void timerFiringCallsAnOverriddenOnEvent(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
         // the fence-free fire path must be reachable on the pinned Kilim (else it silently falls back)
         assertTrue(LoopTimer.fencelessWrites(), "Timer.nextExecutionTime not reachable");
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(1).timers(timers).build();
-        try {
+        withScheduler(1, timers, s -> {
             ListeningSleeper t = new ListeningSleeper(5);
             ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
             CountDownLatch plainDone = new CountDownLatch(1);
             s.start(t);
             s.start(new Sleeper(new long[] {2, 2, 2}, true, early, plainDone)); // stock onEvent, beside it
             assertTrue(t.done.await(AWAIT_S, TimeUnit.SECONDS));
-            assertTrue(plainDone.await(AWAIT_S, TimeUnit.SECONDS));
+            assertNoSleepEnded(plainDone, early);
             assertEquals(5, t.timedOut.get(), "onEvent(timedOut) calls");
-            assertTrue(early.isEmpty(), early.toString());
-        } finally {
-            s.shutdown();
-            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
-        }
+        });
     }
 
     // ------------------------------------------------------------------ mailbox timeouts
