@@ -74,14 +74,14 @@ final class LoopTimer extends Timer {
      */
     void firePlain() {
         EventSubscriber subscriber = es;
-        if (DEADLINE != null && subscriber instanceof Task && ((Task<?>) subscriber).timer == this
-                && STOCK_ON_EVENT.get(subscriber.getClass())) {
+        if (inlineOnEvent && subscriber == owner && owner.timer == this) {
             DEADLINE.setRelease(this, TaskSleep.FIRED);
-            ((Task<?>) subscriber).resume();
+            owner.resume();
         } else {
             subscriber.onEvent(null, Timer.timedOut);
         }
     }
+
     final RunLoopScheduler scheduler;
     final RunLoop loop;
     /** Handle in {@code loop}'s timer queue while pending, 0 when not queued. */
@@ -91,9 +91,16 @@ final class LoopTimer extends Timer {
     /** The length of the TaskSleep waiting for the loop's next clock read ({@link RunLoop#armAfterClockRead}). */
     long sleepMillis;
 
+    /** The task this timer was made for, if it is one; with {@link #inlineOnEvent}, decided once here, not per firing. */
+    private final Task<?> owner;
+    /** {@link #firePlain} may do the owner's {@code onEvent} itself (Kilim's own, and the field was found). */
+    private final boolean inlineOnEvent;
+
     LoopTimer(EventSubscriber task, RunLoop loop) {
         super(task);
         this.scheduler = loop.scheduler;
         this.loop = loop;
+        this.owner = task instanceof Task ? (Task<?>) task : null;
+        this.inlineOnEvent = DEADLINE != null && owner != null && STOCK_ON_EVENT.get(owner.getClass());
     }
 }

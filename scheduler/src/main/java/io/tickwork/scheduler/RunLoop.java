@@ -307,37 +307,26 @@ final class RunLoop implements Runnable {
     /** Placeholder deadline of a pending timer: never fires if it reached the queue unflushed. */
     static final long PENDING = Long.MAX_VALUE - 1;
 
-    /**
-     * Gives every pending timer its deadline from {@code now}, a clock read taken after its arm, and
-     * inserts it: what {@link #addTimer} does, without re-reading the volatile deadline just written.
-     */
+    /** Gives every pending timer its deadline from {@code now}, a clock read taken after its arm. */
     private void flushPending(long now) {
         LoopTimer[] p = pending;
         for (int i = 0, n = pendingCount; i < n; i++) {
             LoopTimer timer = p[i];
             p[i] = null;
-            long when = now + timer.sleepMillis;
+            long when = now + timer.sleepMillis; // negative on overflow: never fires, as with Kilim's setTimer
             timer.setPlain(when);
-            if (when < 0) {
-                continue; // overflow (a sleep of ~Long.MAX_VALUE ms): never fires, as with Kilim's setTimer
-            }
-            long deadline = when == Long.MAX_VALUE ? when : when + 1; // as addTimer
-            if (timer.handle != 0) {
-                timers.cancel(timer.handle); // a Mailbox.get(timeout) timer answered earlier in the slice
-            } else {
-                armed++;
-            }
-            timer.handle = timers.schedule(deadline, timer);
-            if (deadline < nextDue) {
-                nextDue = deadline;
-            }
+            insert(timer, when);
         }
         pendingCount = 0;
         slicesSinceFlush = 0;
     }
 
     private void addTimer(Timer timer) {
-        long when = timer.getExecutionTime();
+        insert(timer, timer.getExecutionTime());
+    }
+
+    /** Queues {@code timer}, whose Kilim deadline is {@code when}, unless {@code when} is negative. */
+    private void insert(Timer timer, long when) {
         if (when < 0) {
             return; // cancelled (-1) or already fired (-2) before we got to it
         }
