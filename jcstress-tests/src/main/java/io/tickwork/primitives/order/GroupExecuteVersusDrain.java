@@ -12,12 +12,12 @@ import org.openjdk.jcstress.infra.results.II_Result;
 /**
  * {@link SerialExecutorGroup}'s executor (dispatched lane, resident worker): producer X submits 2 then 3 while thread Y submits 4 and
  * then drains the chain from task 1 (two actors, so it runs on a 2-CPU machine): X races Y on
- * the tail swap and X races the drainer's tombstone CAS. r1 = the order in which tasks 2..4 ran (digits), r2 = pool
+ * the tail swap and X races the drainer's closing CAS of the tail. r1 = the order in which tasks 2..4 ran (digits), r2 = pool
  * submissions made after the first. Every task must run exactly once, 2 before 3 (same producer),
- * and at most one new submission can be needed (only one producer can find the tombstone).
+ * and at most one new submission can be needed (only one producer can displace the idle tail).
  */
 @JCStressTest
-@Description("group executor: tail swap + link CAS vs a worker draining, spinning for a successor, going idle")
+@Description("group executor: tail swap + release link vs a worker draining, spinning for a successor, going idle")
 @Outcome(id = {"234, 0", "243, 0", "423, 0"}, expect = Expect.ACCEPTABLE, desc = "all linked while draining")
 @Outcome(id = {"234, 1", "243, 1", "423, 1"}, expect = Expect.ACCEPTABLE_INTERESTING, desc = "drainer went idle; one producer restarted the chain")
 @Outcome(expect = Expect.FORBIDDEN, desc = "lost, duplicated or reordered task, or two chains started")

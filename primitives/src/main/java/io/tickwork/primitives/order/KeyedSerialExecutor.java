@@ -13,11 +13,11 @@ import java.util.concurrent.Executor;
  * an idle key's lane is retired and removed from the map, so keys that went idle do not leak.
  *
  * <p>Algorithm: one lane per active key in a {@link ConcurrentHashMap}, each lane a chain of
- * {@link LinkingRunnable} nodes. The steady state costs one map <em>read</em> per task (no map
- * write, no lock), then a CAS of the lane's tail and the link CAS. A lane whose last node was
- * tombstoned is idle; it is retired with {@code CAS(tail, last, RETIRED)} and its map entry
- * removed. The tail is advanced with a CAS loop rather than {@code getAndSet} precisely so that no
- * producer can append to a retired lane: {@code RETIRED} is terminal, a producer that sees it
+ * {@link LinkingRunnable} nodes ({@link MultiProducerLane}: the tail is null while the lane is
+ * idle). The steady state costs one map <em>read</em> per task (no map write, no lock), then a CAS
+ * of the lane's tail and a release store of the link. An idle lane is retired with
+ * {@code CAS(tail, null, RETIRED)} and its map entry removed. The tail is advanced with a CAS loop
+ * rather than {@code getAndSet} precisely so that no producer can append to a retired lane: {@code RETIRED} is terminal, a producer that sees it
  * helps remove the entry and retries on a fresh lane, so a key never has two live lanes (which
  * would break mutual exclusion). Retiring is deferred: the worker that saw a lane go idle retires
  * it (if still idle) when it evicts it from its ring of 128 recently idle lanes or when it leaves
@@ -43,12 +43,8 @@ import java.util.concurrent.Executor;
  * @param <K> the key type
  */
 public final class KeyedSerialExecutor<K> {
-    /** A retired lane's tail: terminal, and already tombstoned so a stray link CAS fails. */
+    /** A retired lane's tail: terminal; producers never append behind it. */
     static final LinkingRunnable RETIRED = new LinkingRunnable(null, null);
-
-    static {
-        RETIRED.link(RETIRED);
-    }
 
     private final DrainPolicy policy;
     private final LaneDispatcher dispatcher;
@@ -112,8 +108,10 @@ public final class KeyedSerialExecutor<K> {
             }
             node.lane = lane;
             if (lane.casTail(previous, node)) {
-                if (!previous.link(node)) {
-                    node.startOrReject();
+                if (previous == null) {
+                    node.startOrReject(); // the lane was idle: we own its start
+                } else {
+                    previous.linkReleased(node); // we displaced previous, so we are its only linker
                 }
                 return;
             }
@@ -131,13 +129,11 @@ public final class KeyedSerialExecutor<K> {
     }
 
     /** A key's lane; see the class comment for the retire protocol. */
-    static final class KeyLane<K> extends Lane {
-        private static final VarHandle TAIL;
+    static final class KeyLane<K> extends MultiProducerLane {
         private static final VarHandle RETIRE_PENDING;
 
         static {
             try {
-                TAIL = MethodHandles.lookup().findVarHandle(KeyLane.class, "tail", LinkingRunnable.class);
                 RETIRE_PENDING = MethodHandles.lookup().findVarHandle(KeyLane.class, "retirePending", int.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
@@ -146,7 +142,6 @@ public final class KeyedSerialExecutor<K> {
 
         final K key;
         private final KeyedSerialExecutor<K> owner;
-        volatile LinkingRunnable tail;
         /** 1 while some worker holds this lane in its list of idle lanes to check. */
         private volatile int retirePending;
 
@@ -160,10 +155,6 @@ public final class KeyedSerialExecutor<K> {
             this.key = key;
             this.owner = owner;
             this.tail = first;
-        }
-
-        boolean casTail(LinkingRunnable expected, LinkingRunnable replacement) {
-            return TAIL.compareAndSet(this, expected, replacement);
         }
 
         /**
@@ -186,16 +177,15 @@ public final class KeyedSerialExecutor<K> {
         }
 
         /**
-         * Linearization point: the CAS of the tail from a tombstoned node to RETIRED; a producer
-         * that appended after that node makes it fail, and that producer restarts the lane. The
+         * Linearization point: the CAS of the tail from null (idle) to RETIRED; a producer that
+         * appended since the lane went idle makes it fail, and that producer restarted the lane. The
          * pending mark is cleared before the tail is read, so a worker that sees the lane go idle
          * after this check finds the mark clear and queues another check: no idle lane is missed.
          */
         @Override
         void retireIfIdle() {
             retirePending = 0;
-            LinkingRunnable last = tail;
-            if (last != RETIRED && last.isTombstoned() && casTail(last, RETIRED)) {
+            if (tail == null && casTail(null, RETIRED)) {
                 owner.retire(this);
             }
         }

@@ -55,7 +55,7 @@ class Lane {
     }
 
     /**
-     * Called by the drainer when {@code last} has no successor yet, before it tombstones it: a
+     * Called by the drainer when {@code last} has no successor yet, before it closes the chain: a
      * chance to wait briefly for a producer that is about to link one, which keeps the chain
      * going instead of paying an idle/restart cycle. Plain lanes do not wait.
      *
@@ -67,7 +67,18 @@ class Lane {
     }
 
     /**
-     * Called by the drainer right after it tombstoned {@code last}, the lane's last node: the lane
+     * Called by the drainer when {@code last} has run and has no successor, to close the chain:
+     * returns null if the lane is now idle (no task queued or running; a producer's next task will
+     * start it again), else the successor a producer linked meanwhile, which the caller runs. This
+     * is the seed's tombstone, {@code CAS(last.next, null, last)}, for lanes with one producer;
+     * {@link MultiProducerLane} closes on its tail instead.
+     */
+    LinkingRunnable close(LinkingRunnable last) {
+        return last.tombstoneOrSuccessor();
+    }
+
+    /**
+     * Called by the drainer right after it closed the chain at {@code last}, the lane's last node: the lane
      * has no task queued or running. Plain lanes do nothing; keyed lanes try to retire.
      */
     void wentIdle(LinkingRunnable last) {

@@ -216,9 +216,9 @@ final class LaneDispatcher extends DispatcherPad3 {
     /**
      * A drained lane is about to go idle. If no other lane is waiting for this worker, spin
      * briefly for the producer's next link: under a steady single-key stream this turns an
-     * idle/restart cycle per task (tombstone, queue, poll) into one volatile read. If other lanes
+     * idle/restart cycle per task (close, queue, poll) into one volatile read. If other lanes
      * are waiting and this lane is hot (see {@link #HOT_GAP}), defer: the lane goes to the back of
-     * the ready queue still open (not tombstoned), so producers keep linking to it instead of
+     * the ready queue still open (not closed), so producers keep linking to it instead of
      * restarting it, and by the time the worker comes back its chain has grown. A deferred lane
      * that finds no successor when it comes back goes idle then; it defers again only if it
      * found one, so a lane whose producers stopped is deferred at most once.
@@ -240,7 +240,7 @@ final class LaneDispatcher extends DispatcherPad3 {
             }
         }
         // About to go idle. Written now, while this worker still owns the lane: once the
-        // tombstone is set, a producer may restart it and another worker own it.
+        // lane is closed, a producer may restart it and another worker own it.
         lane.deferState = Lane.IDLE;
         lane.idleAt = pops;
         return null;

@@ -15,6 +15,9 @@ import java.lang.invoke.VarHandle;
  * {@code CAS(old.next, null, old)}: a self-link, the <em>tombstone</em>. Exactly one of the two
  * CASes wins; if the producer's loses, {@code old} has finished, so the producer submits its node
  * to the pool. Whoever wins owns the successor, which is why a task never runs twice or never.
+ * That is the protocol of {@link SingleProducerSerialExecutor}. Lanes with many producers
+ * ({@link MultiProducerLane}) swap a tail instead, link with a release store and close on the
+ * tail; the node and the draining loop are the same, only {@link Lane#close} differs.
  *
  * <p>Differences from the seed: {@link #run()} loops instead of recursing (a chain of millions of
  * tasks uses one stack frame); a throwing task is reported to the policy's handler and the chain
@@ -68,6 +71,25 @@ public final class LinkingRunnable implements Runnable {
         return NEXT.compareAndSet(this, (LinkingRunnable) null, successor);
     }
 
+    /**
+     * Links {@code successor} after this node with a release store, for a caller that is this
+     * node's only possible linker ({@link MultiProducerLane}: the producer that displaced it from
+     * the tail). The drainer's volatile read of {@code next} pairs with the store.
+     */
+    void linkReleased(LinkingRunnable successor) {
+        NEXT.setRelease(this, successor);
+    }
+
+    /**
+     * The seed's closing step, run by the drainer of a node that has no successor: tombstones it
+     * ({@code CAS(next, null, this)}) and returns null, or returns the successor whose producer's
+     * link CAS won. Linearization point of "lane idle": the tombstone CAS; a producer whose link
+     * CAS loses to it sees the tombstone and starts its node.
+     */
+    LinkingRunnable tombstoneOrSuccessor() {
+        return NEXT.compareAndSet(this, (LinkingRunnable) null, this) ? null : next;
+    }
+
     /** Starts the chain at this node; see {@link Lane#start}. */
     void startOrReject() {
         lane.start(this);
@@ -102,7 +124,7 @@ public final class LinkingRunnable implements Runnable {
 
     /**
      * Runs tasks from {@code node} on, at most {@code budget} of them. Returns null if the lane
-     * went idle (its last node tombstoned, {@link Lane#wentIdle} called), the first node not yet
+     * went idle ({@link Lane#close} closed it after its last node, {@link Lane#wentIdle} called), the first node not yet
      * run if the budget ran out first, or the last node run, still open, if
      * {@link Lane#awaitSuccessor} returned that node (the lane defers going idle). Never throws.
      */
@@ -119,14 +141,10 @@ public final class LinkingRunnable implements Runnable {
                 }
             }
             LinkingRunnable successor = node.next;
-            if (successor == null && (successor = lane.awaitSuccessor(node)) == null) {
-                // Linearization point of "lane idle": the tombstone CAS. A producer whose link CAS
-                // loses to it sees the tombstone and starts its node; one that won is our successor.
-                if (NEXT.compareAndSet(node, (LinkingRunnable) null, node)) {
-                    lane.wentIdle(node);
-                    return null;
-                }
-                successor = node.next;
+            if (successor == null && (successor = lane.awaitSuccessor(node)) == null
+                    && (successor = lane.close(node)) == null) {
+                lane.wentIdle(node);
+                return null;
             }
             if (successor == node) {
                 return node; // the lane defers going idle: it resumes here (this task already ran)

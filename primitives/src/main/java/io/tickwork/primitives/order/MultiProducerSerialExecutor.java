@@ -1,7 +1,5 @@
 package io.tickwork.primitives.order;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
@@ -9,33 +7,23 @@ import java.util.concurrent.Executor;
  * A {@link SerialExecutor} that any number of threads may feed concurrently: tasks run one at a
  * time, FIFO in the order of their {@code execute} calls' linearization points, on a shared pool.
  *
- * <p>Algorithm: the linking protocol of {@link LinkingRunnable} with a multi-producer tail. A
- * producer swaps its node into {@code tail} with one {@code getAndSet} (an XCHG, which cannot
- * fail, unlike a CAS loop) and then links the node behind the one it displaced. Because each node
- * is displaced exactly once, each node has exactly one linker, which is what keeps two producers
- * from both owning a successor (the seed's defect with a plain "last" field).
+ * <p>Algorithm: a chain of {@link LinkingRunnable} nodes with a multi-producer tail
+ * ({@link MultiProducerLane}). A producer swaps its node into the tail with one {@code getAndSet}
+ * (an XCHG, which cannot fail, unlike a CAS loop) and links it behind the node it displaced with a
+ * release store; because each node is displaced exactly once, each node has exactly one linker,
+ * which is what keeps two producers from both owning a successor (the seed's defect with a plain
+ * "last" field). A producer that displaces null (the lane was idle) starts the chain on the pool;
+ * the drainer that runs out of nodes closes the lane with a CAS of the tail back to null.
  *
- * <p>Cost per task: one small node (24 bytes with compressed oops), one {@code getAndSet} and one
- * CAS on the producer side, one volatile read on the draining side; one pool submission per burst
- * of work (when the chain was idle) and one per {@code budget} tasks. Memory when idle: this object
- * and the last node, whose task reference is already cleared.
+ * <p>Cost per task: one small node (24 bytes with compressed oops) and one {@code getAndSet} on
+ * the producer side (the link is a plain store with release semantics), one volatile read on the
+ * draining side; one pool submission per burst of work (when the chain was idle) and one per
+ * {@code budget} tasks. Memory when idle: this object and its lane; no node, no task.
  *
  * <p>Thread safety: fully thread safe. See {@link SerialExecutor} for the guarantees.
  */
 public final class MultiProducerSerialExecutor implements SerialExecutor {
-    private static final VarHandle TAIL;
-
-    static {
-        try {
-            TAIL = MethodHandles.lookup().findVarHandle(MultiProducerSerialExecutor.class, "tail", LinkingRunnable.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private final Lane lane;
-    @SuppressWarnings("unused") // accessed through TAIL
-    private volatile LinkingRunnable tail = LinkingRunnable.CLOSED;
+    private final MultiProducerLane lane;
 
     /** Runs on {@code pool} with the default budget and the thread's uncaught-exception handler. */
     public MultiProducerSerialExecutor(Executor pool) {
@@ -48,25 +36,21 @@ public final class MultiProducerSerialExecutor implements SerialExecutor {
      * @param failureHandler receives tasks' failures; null means the running thread's handler
      */
     public MultiProducerSerialExecutor(Executor pool, int budget, Thread.UncaughtExceptionHandler failureHandler) {
-        this.lane = new Lane(new DrainPolicy(pool, budget, failureHandler));
+        this.lane = new MultiProducerLane(new DrainPolicy(pool, budget, failureHandler));
     }
 
-    private MultiProducerSerialExecutor(Lane lane) {
+    private MultiProducerSerialExecutor(MultiProducerLane lane) {
         this.lane = lane;
     }
 
     /** An executor on a {@link SerialExecutorGroup}'s lane, started through its dispatcher. */
-    static MultiProducerSerialExecutor onLane(Lane lane) {
+    static MultiProducerSerialExecutor onLane(MultiProducerLane lane) {
         return new MultiProducerSerialExecutor(lane);
     }
 
-    /** Linearization point: the {@code getAndSet} of {@code tail}. */
+    /** Linearization point: the {@code getAndSet} of the lane's tail. */
     @Override
     public void execute(Runnable task) {
-        LinkingRunnable node = new LinkingRunnable(Objects.requireNonNull(task, "task"), lane);
-        LinkingRunnable previous = (LinkingRunnable) TAIL.getAndSet(this, node);
-        if (!previous.link(node)) {
-            node.startOrReject();
-        }
+        lane.append(new LinkingRunnable(Objects.requireNonNull(task, "task"), lane));
     }
 }

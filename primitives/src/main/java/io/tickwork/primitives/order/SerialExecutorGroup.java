@@ -14,7 +14,7 @@ import java.util.concurrent.Executor;
  *
  * <p>Guarantees of each executor: those of {@link SerialExecutor}. Across executors: none (they
  * run in parallel on up to {@code workers} pool threads). Cost per task: one node (24 bytes), a
- * getAndSet and a CAS; per idle-to-busy transition, one XCHG on the group's ready queue. Memory:
+ * getAndSet and a release store; per idle-to-busy transition, one XCHG on the group's ready queue. Memory:
  * an executor is two small objects and is collected when you drop it (the group keeps no
  * reference to idle executors, except up to 128 per running worker until it leaves).
  *
@@ -47,7 +47,7 @@ public final class SerialExecutorGroup {
     }
 
     /** A lane started through the dispatcher, which waits briefly for a successor when nothing else is ready. */
-    static final class GroupLane extends Lane {
+    static final class GroupLane extends MultiProducerLane {
         private final LaneDispatcher dispatcher;
 
         GroupLane(DrainPolicy policy, LaneDispatcher dispatcher) {

@@ -25,8 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * its (producer, key) pair, which catches overlaps, reordering, loss and duplicates alike.
  *
  * <p>This test's power was checked by weakening the protocol (see docs/results/order.md): a
- * non-atomic tail swap in {@link MultiProducerSerialExecutor}, and appending to a retired lane in
- * {@link KeyedSerialExecutor}, each make it fail.
+ * non-atomic tail swap in {@link MultiProducerSerialExecutor}, appending to a retired lane in
+ * {@link KeyedSerialExecutor}, and closing a {@link MultiProducerLane} with a plain store of its
+ * tail instead of the CAS (tasks stranded, every configuration red), each make it fail.
  */
 class ManyProducersManyKeysStressTest {
     private static final int PRODUCERS = 4;

@@ -1,0 +1,87 @@
+package io.tickwork.primitives.order;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A lane that any number of producers append to with one atomic instruction per task: the lane,
+ * not the last node, says whether the chain is idle.
+ *
+ * <p>Protocol. {@link #tail} is null while the lane is idle, else the last node appended. A
+ * producer swaps its node into {@code tail} ({@code getAndSet}, an XCHG that cannot fail). If it
+ * displaced null, it owns the chain's start and starts it; otherwise it links its node behind the
+ * displaced one with a <em>release store</em>, not a CAS: each node is displaced exactly once, so
+ * it has exactly one linker, and nobody else writes its {@code next}. The drainer, finding no
+ * successor after a node, closes the lane with {@code CAS(tail, last, null)}. If that CAS fails, a
+ * producer has swapped in a successor and is between its swap and its link; its store is the next
+ * thing it does, so the drainer waits for it (spin, then yield, in case the producer was
+ * descheduled in that window of two instructions).
+ *
+ * <p>Why not the seed's link CAS: with two atomics per task (tail swap, then {@code CAS(old.next)}),
+ * a producer stalls twice on cache lines that the other producer or the drainer holds; the release
+ * store of the link retires from the store buffer without stalling the producer. What it costs:
+ * the drainer's closing CAS is on the tail's line, which producers write, and the rare wait above.
+ * An idle lane also no longer keeps its last node reachable (the tail is null).
+ *
+ * <p>Linearization point of an append: the swap of {@code tail}. Happens-before between
+ * consecutive tasks: the link's release store pairs with the drainer's volatile read of
+ * {@code next}; across an idle/restart, the closing CAS pairs with the swap that displaced null, and
+ * the start hands the node to the pool or the dispatcher.
+ */
+class MultiProducerLane extends Lane {
+    private static final VarHandle TAIL;
+
+    static {
+        try {
+            TAIL = MethodHandles.lookup().findVarHandle(MultiProducerLane.class, "tail", LinkingRunnable.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** How often a drainer whose closing CAS failed spins for the link before it starts yielding. */
+    private static final int LINK_SPINS = 128;
+
+    /** null: idle; else the last node appended. */
+    volatile LinkingRunnable tail;
+
+    MultiProducerLane(DrainPolicy policy) {
+        super(policy);
+    }
+
+    /**
+     * Appends {@code node} (whose lane is this one). Linearization point: the swap.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if the lane was idle and starting it
+     *     was rejected; {@code node}'s task will not run
+     */
+    final void append(LinkingRunnable node) {
+        LinkingRunnable previous = (LinkingRunnable) TAIL.getAndSet(this, node);
+        if (previous == null) {
+            node.startOrReject();
+        } else {
+            previous.linkReleased(node);
+        }
+    }
+
+    /** Replaces the tail if it is still {@code expected}; for lanes whose producers use a CAS loop. */
+    final boolean casTail(LinkingRunnable expected, LinkingRunnable replacement) {
+        return TAIL.compareAndSet(this, expected, replacement);
+    }
+
+    @Override
+    final LinkingRunnable close(LinkingRunnable last) {
+        if (TAIL.compareAndSet(this, last, (LinkingRunnable) null)) {
+            return null;
+        }
+        LinkingRunnable successor;
+        for (int spins = 0; (successor = last.successor()) == null; spins++) {
+            if (spins < LINK_SPINS) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+        return successor;
+    }
+}
