@@ -17,9 +17,9 @@ import java.util.concurrent.Executor;
  * idle). The steady state costs one map <em>read</em> per task (no map write, no lock), then a CAS
  * of the lane's tail and a release store of the link. An idle lane is retired with
  * {@code CAS(tail, null, RETIRED)} and its map entry removed. The tail is advanced with a CAS loop
- * rather than {@code getAndSet} precisely so that no producer can append to a retired lane: {@code RETIRED} is terminal, a producer that sees it
- * helps remove the entry and retries on a fresh lane, so a key never has two live lanes (which
- * would break mutual exclusion). Retiring is deferred: the worker that saw a lane go idle retires
+ * rather than {@code getAndSet} precisely so that no producer can append to a retired lane:
+ * {@code RETIRED} is terminal, a producer that sees it helps remove the entry and retries on a
+ * fresh lane, so a key never has two live lanes (which would break mutual exclusion). Retiring is deferred: the worker that saw a lane go idle retires
  * it (if still idle) when it evicts it from its ring of 128 recently idle lanes or when it leaves
  * its pool thread. So a key that comes back within a burst keeps its lane and map entry, at most
  * 128 idle keys per running worker stay registered, and none once the workers have left. Churn

@@ -69,9 +69,10 @@ class Lane {
     /**
      * Called by the drainer when {@code last} has run and has no successor, to close the chain:
      * returns null if the lane is now idle (no task queued or running; a producer's next task will
-     * start it again), else the successor a producer linked meanwhile, which the caller runs. This
-     * is the seed's tombstone, {@code CAS(last.next, null, last)}, for lanes with one producer;
-     * {@link MultiProducerLane} closes on its tail instead.
+     * start it again), else the successor a producer linked meanwhile, which the caller runs, or
+     * {@code last} itself if the lane must stay open and be resumed there later (a producer is
+     * still linking). This is the seed's tombstone, {@code CAS(last.next, null, last)}, for lanes
+     * with one producer; {@link MultiProducerLane} closes on its tail instead.
      */
     LinkingRunnable close(LinkingRunnable last) {
         return last.tombstoneOrSuccessor();
@@ -79,7 +80,8 @@ class Lane {
 
     /**
      * Called by the drainer right after it closed the chain at {@code last}, the lane's last node: the lane
-     * has no task queued or running. Plain lanes do nothing; keyed lanes try to retire.
+     * has no task queued or running. Plain lanes do nothing; so do keyed lanes (their workers
+     * retire idle lanes later, see {@link #retireIfIdle}).
      */
     void wentIdle(LinkingRunnable last) {
     }

@@ -24,7 +24,7 @@ import java.lang.invoke.VarHandle;
  * goes on; after {@code budget} tasks in a row the rest of the chain is handed back to the pool
  * (or, for lanes of a {@link LaneDispatcher}, to the back of its ready queue);
  * the task reference is cleared before the task runs, so a finished task is not retained by the
- * node that the producer still remembers as the chain's last.
+ * node that the producer (or a multi-producer lane's tail) may still hold as the chain's last.
  *
  * <p>Nodes are created by the executors of this package and are not reusable. Thread safety: a
  * node is run by one thread at a time by construction; {@link #run()} never throws.
@@ -52,9 +52,13 @@ public final class LinkingRunnable implements Runnable {
 
     /** Cleared when the task starts (or is rejected): the node must not retain a finished task. */
     private Runnable task;
-    /** Set before the node is published (by a CAS or a pool submission), never changed after. */
+    /** Set before the node is published (by a link, a tail swap or a pool submission), never changed after. */
     Lane lane;
-    /** null: open; this: tombstone (finished, nothing linked); other: the successor. */
+    /**
+     * null: nothing linked yet; other: the successor. Single-producer lanes also use this: a
+     * tombstone (finished, nothing linked). Multi-producer lanes never tombstone; their tail says
+     * whether the lane is closed.
+     */
     private volatile LinkingRunnable next;
 
     LinkingRunnable(Runnable task, Lane lane) {
@@ -124,16 +128,17 @@ public final class LinkingRunnable implements Runnable {
 
     /**
      * Runs tasks from {@code node} on, at most {@code budget} of them. Returns null if the lane
-     * went idle ({@link Lane#close} closed it after its last node, {@link Lane#wentIdle} called), the first node not yet
-     * run if the budget ran out first, or the last node run, still open, if
-     * {@link Lane#awaitSuccessor} returned that node (the lane defers going idle). Never throws.
+     * went idle ({@link Lane#close} closed it after its last node, {@link Lane#wentIdle} called),
+     * the first node not yet run if the budget ran out first, or the last node run, still open, if
+     * {@link Lane#awaitSuccessor} or {@link Lane#close} returned that node (the lane defers going
+     * idle, or a producer is still linking): the caller hands it back, to resume there. Never throws.
      */
     static LinkingRunnable drain(LinkingRunnable node, int budget) {
         final Lane lane = node.lane;
         for (int ran = 1; ; ran++) {
             Runnable work = node.task;
             if (work != null) {
-                node.task = null; // no retention: the last node stays reachable as the lane's tail
+                node.task = null; // no retention: the last node may stay reachable as the lane's tail
                 try {
                     work.run();
                 } catch (Throwable failure) {

@@ -4,8 +4,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A lane that any number of producers append to with one atomic instruction per task: the lane,
- * not the last node, says whether the chain is idle.
+ * A lane that any number of producers append to with one atomic instruction per task (a swap; a
+ * CAS loop for keyed lanes, which must refuse to append to a retired lane): the lane, not the last
+ * node, says whether the chain is idle.
  *
  * <p>Protocol. {@link #tail} is null while the lane is idle, else the last node appended. A
  * producer swaps its node into {@code tail} ({@code getAndSet}, an XCHG that cannot fail). If it
@@ -13,9 +14,14 @@ import java.lang.invoke.VarHandle;
  * displaced one with a <em>release store</em>, not a CAS: each node is displaced exactly once, so
  * it has exactly one linker, and nobody else writes its {@code next}. The drainer, finding no
  * successor after a node, closes the lane with {@code CAS(tail, last, null)}. If that CAS fails, a
- * producer has swapped in a successor and is between its swap and its link; its store is the next
- * thing it does, so the drainer waits for it (spin, then yield, in case the producer was
- * descheduled in that window of two instructions).
+ * producer has swapped in a successor and may still be between its swap and its link; the store is
+ * the next thing it does, so the drainer spins briefly for it. If the link is still missing (the
+ * producer was descheduled in that window of two instructions), the drainer does not wait for it:
+ * it hands the lane back still open, resuming at {@code last} (to the pool, or to the back of the
+ * dispatcher's ready queue), so no pool thread or worker is held by a stalled producer, and the
+ * lane is retried later. Caveat, as for every swap-then-link queue (Vyukov's MPSC queue, JCTools'
+ * linked queues): a producer that dies between the two steps (say a {@code StackOverflowError})
+ * leaves its lane stuck, and the lane is then retried forever.
  *
  * <p>Why not the seed's link CAS: with two atomics per task (tail swap, then {@code CAS(old.next)}),
  * a producer stalls twice on cache lines that the other producer or the drainer holds; the release
@@ -39,7 +45,7 @@ class MultiProducerLane extends Lane {
         }
     }
 
-    /** How often a drainer whose closing CAS failed spins for the link before it starts yielding. */
+    /** How often a drainer whose closing CAS failed spins for the link before it hands the lane back. */
     private static final int LINK_SPINS = 128;
 
     /** null: idle; else the last node appended. */
@@ -76,11 +82,10 @@ class MultiProducerLane extends Lane {
         }
         LinkingRunnable successor;
         for (int spins = 0; (successor = last.successor()) == null; spins++) {
-            if (spins < LINK_SPINS) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
+            if (spins == LINK_SPINS) {
+                return last; // the producer stalled mid-append: hand the lane back, open, at last
             }
+            Thread.onSpinWait();
         }
         return successor;
     }

@@ -12,7 +12,8 @@ import java.util.concurrent.Executor;
  * (an XCHG, which cannot fail, unlike a CAS loop) and links it behind the node it displaced with a
  * release store; because each node is displaced exactly once, each node has exactly one linker,
  * which is what keeps two producers from both owning a successor (the seed's defect with a plain
- * "last" field). A producer that displaces null (the lane was idle) starts the chain on the pool;
+ * "last" field). A producer that displaces null (the lane was idle) starts the chain on the pool
+ * (a {@link SerialExecutorGroup}'s executors: through the group's dispatcher);
  * the drainer that runs out of nodes closes the lane with a CAS of the tail back to null.
  *
  * <p>Cost per task: one small node (24 bytes with compressed oops) and one {@code getAndSet} on

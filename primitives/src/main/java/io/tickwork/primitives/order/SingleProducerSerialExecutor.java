@@ -5,8 +5,9 @@ import java.util.concurrent.Executor;
 
 /**
  * A {@link SerialExecutor} for exactly one producing thread at a time, e.g. the IO thread of one
- * connection (http-kit's use case): the seed's protocol with a plain "last node" field, which saves
- * the atomic swap of {@link MultiProducerSerialExecutor} per task.
+ * connection (http-kit's use case): the seed's protocol with a plain "last node" field, the link
+ * CAS and the tombstone. One atomic per task, like {@link MultiProducerSerialExecutor}, but no
+ * shared tail: the producer's only atomic is on the node the drainer reads.
  *
  * <p>Contract: calls to {@link #execute} must not overlap and must be ordered by happens-before
  * (one thread, or hand-offs through a lock or a volatile). Two concurrent producers would both
