@@ -15,11 +15,11 @@ import java.lang.invoke.VarHandle;
  * it has exactly one linker, and nobody else writes its {@code next}. The drainer, finding no
  * successor after a node, closes the lane with {@code CAS(tail, last, null)}. If that CAS fails, a
  * producer has swapped in a successor and may still be between its swap and its link; the store is
- * the next thing it does, so the drainer spins briefly for it. If the link is still missing (the
- * producer was descheduled in that window of two instructions), the drainer does not wait for it:
- * it hands the lane back still open, resuming at {@code last} (to the pool, or to the back of the
- * dispatcher's ready queue), so no pool thread or worker is held by a stalled producer, and the
- * lane is retried later. Caveat, as for every swap-then-link queue (Vyukov's MPSC queue, JCTools'
+ * the next thing it does, so the drainer spins briefly for it, then yields (the producer was
+ * likely descheduled in that window of two instructions). If the link is still missing after
+ * that, the drainer stops waiting: it hands the lane back still open, resuming at {@code last} (to
+ * the pool, or to the back of the dispatcher's ready queue), so a stalled producer does not hold a
+ * pool thread or a worker for good, and the lane is retried later. Caveat, as for every swap-then-link queue (Vyukov's MPSC queue, JCTools'
  * linked queues): a producer that dies between the two steps (say a {@code StackOverflowError})
  * leaves its lane stuck, and the lane is then retried forever.
  *
@@ -45,8 +45,15 @@ class MultiProducerLane extends Lane {
         }
     }
 
-    /** How often a drainer whose closing CAS failed spins for the link before it hands the lane back. */
+    /**
+     * A drainer whose closing CAS failed spins this many times for the link, then yields up to
+     * {@link #LINK_YIELDS} times, then hands the lane back. The yields matter: on a small machine
+     * the producer in the window is usually one that a waking pool thread preempted, and it links
+     * as soon as it gets a core back. Handing the lane back at once instead (no yields) halved
+     * throughput at 64 keys on a 2-core ForkJoinPool (docs/results/order.md).
+     */
     private static final int LINK_SPINS = 128;
+    private static final int LINK_YIELDS = 256;
 
     /** null: idle; else the last node appended. */
     volatile LinkingRunnable tail;
@@ -81,11 +88,14 @@ class MultiProducerLane extends Lane {
             return null;
         }
         LinkingRunnable successor;
-        for (int spins = 0; (successor = last.successor()) == null; spins++) {
-            if (spins == LINK_SPINS) {
-                return last; // the producer stalled mid-append: hand the lane back, open, at last
+        for (int tries = 0; (successor = last.successor()) == null; tries++) {
+            if (tries < LINK_SPINS) {
+                Thread.onSpinWait();
+            } else if (tries < LINK_SPINS + LINK_YIELDS) {
+                Thread.yield(); // the producer was likely preempted mid-append: let it run
+            } else {
+                return last; // still no link (a stalled producer): hand the lane back, open, at last
             }
-            Thread.onSpinWait();
         }
         return successor;
     }
