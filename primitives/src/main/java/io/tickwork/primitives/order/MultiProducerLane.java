@@ -48,9 +48,10 @@ class MultiProducerLane extends Lane {
     /**
      * A drainer whose closing CAS failed spins this many times for the link, then yields up to
      * {@link #LINK_YIELDS} times, then hands the lane back. The yields matter: on a small machine
-     * the producer in the window is usually one that a waking pool thread preempted, and it links
-     * as soon as it gets a core back. Handing the lane back at once instead (no yields) halved
-     * throughput at 64 keys on a 2-core ForkJoinPool (docs/results/order.md).
+     * the producer in the window is most likely one that a waking pool thread preempted (not
+     * measured directly), and it links as soon as it gets a core back. Handing the lane back at
+     * once instead (no yields) halved throughput at 64 keys on a 2-core ForkJoinPool
+     * (docs/results/order.md).
      */
     private static final int LINK_SPINS = 128;
     private static final int LINK_YIELDS = 256;
