@@ -70,8 +70,9 @@ import kilim.timerservice.Timer;
  *
  * <p><b>Kilim caveats</b> (not specific to this scheduler): {@code Mailbox.get(timeout)} decides
  * "timed out" from whole {@code currentTimeMillis()} steps whenever it wakes, so a message arriving
- * near the deadline can make it return null up to 1 ms early, leaving the message in the mailbox;
- * use {@link TaskSleep} to sleep without a mailbox. Kilim's NIO {@code RegistrationTask} is not
+ * near the deadline can make it return null up to 1 ms early, leaving the message in the mailbox,
+ * and so can a stray resumption (Kilim's {@code Task.resume()} does not check why the task paused),
+ * before the message has come; use {@link TaskSleep} to sleep without a mailbox. Kilim's NIO {@code RegistrationTask} is not
  * supported.
  *
  * <p>Usage: {@code RunLoopScheduler.builder().threads(n).timers("wheel-linked-array").build()}, then

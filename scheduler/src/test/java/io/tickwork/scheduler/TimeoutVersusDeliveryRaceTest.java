@@ -60,13 +60,22 @@ class TimeoutVersusDeliveryRaceTest {
                     timeouts.incrementAndGet();
                     if (waited < TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS)) {
                         // Kilim's Mailbox.get(timeout) measures the wait in whole currentTimeMillis
-                        // steps when any event wakes it, so the message's own arrival can make it
-                        // answer null up to 1 ms early. Then the message must be there already;
-                        // our timer firing early would leave the mailbox empty.
+                        // steps after any wake-up and answers null once they reach the timeout,
+                        // without looking at the mailbox (2.0.2's bytecode). So a wake-up in the
+                        // last millisecond answers null up to 1 ms early: usually the message's own
+                        // arrival (then it is there), rarely a stray resumption, which Kilim's
+                        // Task.resume() does not filter (a producer that read this task as the
+                        // mailbox's listener in an earlier round and notifies it late; seen once in
+                        // ~15 runs: null after 1.72 ms, no message yet). Our timer cannot do it: it
+                        // fires only once the clock has passed deadline + 1, that is after at least
+                        // the whole timeout. So an early null is an error only if it came before
+                        // TIMEOUT_MS - 1 ms; either way the message is then taken by the next get.
                         earlyNulls.incrementAndGet();
                         m = in.getnb();
                         if (m == null) {
-                            errors.add("round " + r + ": timed out after " + waited + " ns with no message");
+                            if (waited < TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS - 1)) {
+                                errors.add("round " + r + ": timed out after " + waited + " ns with no message");
+                            }
                             m = in.get();
                         }
                     } else {
