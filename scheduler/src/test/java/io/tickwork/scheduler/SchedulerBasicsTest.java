@@ -217,6 +217,92 @@ class SchedulerBasicsTest {
         });
     }
 
+    /** Yields until told to stop: keeps its loop turning, so the loop checks its timers every turn. */
+    static final class Busy extends Task<Object> {
+        volatile boolean stop;
+
+        @Override
+        public void execute() throws Pausable {
+            while (!stop) {
+                Task.yield();
+            }
+        }
+    }
+
+    /**
+     * Sleeps 1 ms, each time armed late in a millisecond of {@code currentTimeMillis()}: that clock
+     * then reads a value up to 1 ms behind the true time, which is what a timer that fires when the
+     * clock merely reaches its deadline (not passes it) gets wrong by up to 1 ms.
+     */
+    static final class BoundarySleeper extends Task<Object> {
+        final int rounds;
+        final boolean lean;
+        final ConcurrentLinkedQueue<String> early;
+        final CountDownLatch done;
+
+        BoundarySleeper(int rounds, boolean lean, ConcurrentLinkedQueue<String> early, CountDownLatch done) {
+            this.rounds = rounds;
+            this.lean = lean;
+            this.early = early;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int r = 0; r < rounds; r++) {
+                long t0 = lateInAMillisecond();
+                if (lean) {
+                    TaskSleep.sleep(1);
+                } else {
+                    Task.sleep(1);
+                }
+                long slept = System.nanoTime() - t0;
+                if (slept < TimeUnit.MILLISECONDS.toNanos(1)) {
+                    early.add((lean ? "TaskSleep" : "Task") + ".sleep(1) returned after " + slept + " ns");
+                }
+            }
+            done.countDown();
+        }
+
+        /** Busy-waits (not a sleep: this is the thing under test) to 0.8 ms into a millisecond; returns nanoTime then. */
+        private static long lateInAMillisecond() {
+            for (;;) {
+                long ms = System.currentTimeMillis();
+                long next;
+                while ((next = System.currentTimeMillis()) == ms) {
+                    Thread.onSpinWait();
+                }
+                long start = System.nanoTime();
+                long now;
+                while ((now = System.nanoTime()) - start < 800_000) {
+                    Thread.onSpinWait();
+                }
+                if (System.currentTimeMillis() == next) {
+                    return now; // still in the same millisecond: the clock lags the truth by ~0.8 ms
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void sleepArmedLateInAMillisecondIsNeverEarly(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
+        // A busy task keeps the loop turning, so a timer that fired as soon as the clock reached its
+        // deadline would end the sleep ~0.2 ms after it began; with deadline + 1 it lasts >= 1 ms.
+        withScheduler(1, timers, s -> {
+            ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
+            CountDownLatch done = new CountDownLatch(2);
+            Busy busy = new Busy();
+            s.start(new Starter(List.of(busy, new BoundarySleeper(20, true, early, done),
+                    new BoundarySleeper(20, false, early, done))));
+            try {
+                assertNoSleepEnded(done, early);
+            } finally {
+                busy.stop = true;
+            }
+        });
+    }
+
     /** Sleeps once with TaskSleep, several frames down, and records how long it slept. */
     static final class DeepSleeper extends Task<Object> {
         final long ms;
