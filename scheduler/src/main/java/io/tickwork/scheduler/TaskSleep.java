@@ -90,13 +90,15 @@ public final class TaskSleep {
 
     private static void arm(Task<?> task, long millis) {
         Timer timer = task.timer;
-        if (timer instanceof LoopTimer && Thread.currentThread() == ((LoopTimer) timer).loop.thread) {
-            ((LoopTimer) timer).loop.armAfterClockRead((LoopTimer) timer, millis); // no clock read here
-        } else if (timer instanceof LoopTimer) {
-            timer.setTimer(millis);
-            ((LoopTimer) timer).loop.submitTimer(timer);
+        LoopTimer home = timer instanceof LoopTimer ? (LoopTimer) timer : null;
+        if (home != null && Thread.currentThread() == home.loop.thread) {
+            home.loop.armAfterClockRead(home, millis); // no clock read here
+            return;
+        }
+        timer.setTimer(millis);
+        if (home != null) {
+            home.loop.submitTimer(timer);
         } else {
-            timer.setTimer(millis);
             task.getScheduler().scheduleTimer(timer);
         }
     }

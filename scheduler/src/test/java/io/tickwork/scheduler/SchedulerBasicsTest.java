@@ -108,24 +108,36 @@ class SchedulerBasicsTest {
 
     // ------------------------------------------------------------------ sleep
 
+    /**
+     * Sleeps each of {@code millis} in turn ({@link TaskSleep} if {@code lean}, else Kilim's
+     * {@code Task.sleep}) and records every sleep that ended early by {@code nanoTime}. With
+     * {@code armLate}, each sleep is armed 0.8 ms into a millisecond of {@code currentTimeMillis()}:
+     * that clock then lags the true time by ~0.8 ms, which is what a timer that fires when the clock
+     * merely reaches its deadline (not passes it) gets wrong.
+     */
     static final class Sleeper extends Task<Object> {
         final long[] millis;
         final ConcurrentLinkedQueue<String> early;
         final CountDownLatch done;
-
         final boolean lean;
+        final boolean armLate;
 
         Sleeper(long[] millis, boolean lean, ConcurrentLinkedQueue<String> early, CountDownLatch done) {
+            this(millis, lean, early, done, false);
+        }
+
+        Sleeper(long[] millis, boolean lean, ConcurrentLinkedQueue<String> early, CountDownLatch done, boolean armLate) {
             this.millis = millis;
             this.lean = lean;
             this.early = early;
             this.done = done;
+            this.armLate = armLate;
         }
 
         @Override
         public void execute() throws Pausable {
             for (long ms : millis) {
-                long t0 = System.nanoTime();
+                long t0 = armLate ? lateInAMillisecond() : System.nanoTime();
                 if (lean) {
                     TaskSleep.sleep(ms);
                 } else {
@@ -133,10 +145,29 @@ class SchedulerBasicsTest {
                 }
                 long slept = System.nanoTime() - t0;
                 if (slept < TimeUnit.MILLISECONDS.toNanos(ms)) {
-                    early.add("sleep(" + ms + ") returned after " + slept + " ns");
+                    early.add((lean ? "TaskSleep" : "Task") + ".sleep(" + ms + ") returned after " + slept + " ns");
                 }
             }
             done.countDown();
+        }
+
+        /** Busy-waits (not a sleep: this is the thing under test) to 0.8 ms into a millisecond; returns nanoTime then. */
+        private static long lateInAMillisecond() {
+            for (;;) {
+                long ms = System.currentTimeMillis();
+                long next;
+                while ((next = System.currentTimeMillis()) == ms) {
+                    Thread.onSpinWait();
+                }
+                long start = System.nanoTime();
+                long now;
+                while ((now = System.nanoTime()) - start < 800_000) {
+                    Thread.onSpinWait();
+                }
+                if (System.currentTimeMillis() == next) {
+                    return now; // still in the same millisecond: the clock lags the truth by ~0.8 ms
+                }
+            }
         }
     }
 
@@ -229,61 +260,6 @@ class SchedulerBasicsTest {
         }
     }
 
-    /**
-     * Sleeps 1 ms, each time armed late in a millisecond of {@code currentTimeMillis()}: that clock
-     * then reads a value up to 1 ms behind the true time, which is what a timer that fires when the
-     * clock merely reaches its deadline (not passes it) gets wrong by up to 1 ms.
-     */
-    static final class BoundarySleeper extends Task<Object> {
-        final int rounds;
-        final boolean lean;
-        final ConcurrentLinkedQueue<String> early;
-        final CountDownLatch done;
-
-        BoundarySleeper(int rounds, boolean lean, ConcurrentLinkedQueue<String> early, CountDownLatch done) {
-            this.rounds = rounds;
-            this.lean = lean;
-            this.early = early;
-            this.done = done;
-        }
-
-        @Override
-        public void execute() throws Pausable {
-            for (int r = 0; r < rounds; r++) {
-                long t0 = lateInAMillisecond();
-                if (lean) {
-                    TaskSleep.sleep(1);
-                } else {
-                    Task.sleep(1);
-                }
-                long slept = System.nanoTime() - t0;
-                if (slept < TimeUnit.MILLISECONDS.toNanos(1)) {
-                    early.add((lean ? "TaskSleep" : "Task") + ".sleep(1) returned after " + slept + " ns");
-                }
-            }
-            done.countDown();
-        }
-
-        /** Busy-waits (not a sleep: this is the thing under test) to 0.8 ms into a millisecond; returns nanoTime then. */
-        private static long lateInAMillisecond() {
-            for (;;) {
-                long ms = System.currentTimeMillis();
-                long next;
-                while ((next = System.currentTimeMillis()) == ms) {
-                    Thread.onSpinWait();
-                }
-                long start = System.nanoTime();
-                long now;
-                while ((now = System.nanoTime()) - start < 800_000) {
-                    Thread.onSpinWait();
-                }
-                if (System.currentTimeMillis() == next) {
-                    return now; // still in the same millisecond: the clock lags the truth by ~0.8 ms
-                }
-            }
-        }
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.tickwork.scheduler.TimerSources#all")
     void sleepArmedLateInAMillisecondIsNeverEarly(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
@@ -293,8 +269,10 @@ class SchedulerBasicsTest {
             ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
             CountDownLatch done = new CountDownLatch(2);
             Busy busy = new Busy();
-            s.start(new Starter(List.of(busy, new BoundarySleeper(20, true, early, done),
-                    new BoundarySleeper(20, false, early, done))));
+            long[] ones = new long[20];
+            java.util.Arrays.fill(ones, 1);
+            s.start(new Starter(List.of(busy, new Sleeper(ones, true, early, done, true),
+                    new Sleeper(ones, false, early, done, true))));
             try {
                 assertNoSleepEnded(done, early);
             } finally {
