@@ -33,16 +33,16 @@ import kilim.timerservice.Timer;
  * first is removed from the queue when the task's slice ends.
  *
  * <p><b>Guarantees.</b> Fair round-robin within a loop (a yielding task runs again only after every
- * task that was runnable before it); a task whose timer is due runs first, once per turn. A woken task is never lost: it runs, or after termination it
- * is reported through {@link Scheduler#log} (a {@code RejectedExecutionException}) and counted in
- * {@link #rejectedCount()}. A timer never fires before its deadline: Kilim deadlines are
- * {@code currentTimeMillis()} values, and a timer fires once that clock has passed its deadline, so
- * {@code sleep(d)} lasts at least {@code d} ms; it fires typically within 1-2 ms after ({@link TaskSleep}
- * takes its deadline from the loop's next clock read, at most 16 task slices after the call, so a
- * long slice in between adds its length). A task that
- * throws is handed to the {@link TaskFailureHandler} (default: print its stack) and the loop keeps
- * running. An idle loop parks until its next deadline; it never spins beyond {@code idleSpins}
- * checks of its inbox.
+ * task that was runnable before it); a task whose timer is due runs first, once per turn. A woken
+ * task is never lost: it runs, or after termination it is reported through {@link Scheduler#log} (a
+ * {@code RejectedExecutionException}) and counted in {@link #rejectedCount()}. A timer never
+ * fires before its deadline: Kilim deadlines are {@code currentTimeMillis()} values, and a timer
+ * fires once that clock has passed its deadline, so {@code sleep(d)} lasts at least {@code d} ms;
+ * it fires typically within 1-2 ms after ({@link TaskSleep} takes its deadline from the loop's next
+ * clock read, at most 16 task slices after the call, so a long slice in between adds its length). A
+ * task that throws is handed to the {@link TaskFailureHandler} (default: print its stack) and the
+ * loop keeps running. An idle loop parks until its next deadline; it never spins beyond
+ * {@code idleSpins} checks of its inbox.
  *
  * <p><b>Shutdown.</b> {@link #shutdown()} is orderly: loops keep running every task that is or
  * becomes runnable (including by pending timers) and end when all of them are simultaneously idle
@@ -65,15 +65,15 @@ import kilim.timerservice.Timer;
  * {@code State} and stores it into the task; with many long-lived tasks those are old-to-young
  * stores, which G1's write barrier makes expensive. Measured with 200,000 tasks on one loop (JDK 17,
  * 2-core VM): 5.5 M yields/s under G1, 16 under ParallelGC, 19 under SerialGC; {@code TaskSleep}
- * expirations 5.1 M/s under G1, 11.0-11.4 under ParallelGC. Measure your design under ParallelGC before concluding from G1
- * figures (docs/results/scheduler.md).
+ * expirations 5.1 M/s under G1, 11.0-11.4 under ParallelGC. Measure your design under ParallelGC
+ * before concluding from G1 figures (docs/results/scheduler.md).
  *
  * <p><b>Kilim caveats</b> (not specific to this scheduler): {@code Mailbox.get(timeout)} decides
  * "timed out" from whole {@code currentTimeMillis()} steps whenever it wakes, so a message arriving
  * near the deadline can make it return null up to 1 ms early, leaving the message in the mailbox,
  * and so can a stray resumption (Kilim's {@code Task.resume()} does not check why the task paused),
- * before the message has come; use {@link TaskSleep} to sleep without a mailbox. Kilim's NIO {@code RegistrationTask} is not
- * supported.
+ * before the message has come; use {@link TaskSleep} to sleep without a mailbox. Kilim's NIO
+ * {@code RegistrationTask} is not supported.
  *
  * <p>Usage: {@code RunLoopScheduler.builder().threads(n).timers("wheel-linked-array").build()}, then
  * {@code scheduler.start(task)} (or {@code task.setScheduler(scheduler).start()}).

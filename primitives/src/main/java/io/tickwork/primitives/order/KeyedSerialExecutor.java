@@ -19,12 +19,13 @@ import java.util.concurrent.Executor;
  * {@code CAS(tail, null, RETIRED)} and its map entry removed. The tail is advanced with a CAS loop
  * rather than {@code getAndSet} precisely so that no producer can append to a retired lane:
  * {@code RETIRED} is terminal, a producer that sees it helps remove the entry and retries on a
- * fresh lane, so a key never has two live lanes (which would break mutual exclusion). Retiring is deferred: the worker that saw a lane go idle retires
- * it (if still idle) when it evicts it from its ring of 128 recently idle lanes or when it leaves
- * its pool thread. So a key that comes back within a burst keeps its lane and map entry, at most
- * 128 idle keys per running worker stay registered, and none once the workers have left. Churn
- * cost for a key that does go idle: a map insert, a lane (48 bytes) and a map removal.
-
+ * fresh lane, so a key never has two live lanes (which would break mutual exclusion). Retiring is
+ * deferred: the worker that saw a lane go idle retires it (if still idle) when it evicts it from
+ * its ring of 128 recently idle lanes or when it leaves its pool thread. So a key that comes back
+ * within a burst keeps its lane and map entry, at most 128 idle keys per running worker stay
+ * registered, and none once the workers have left. Churn cost for a key that does go idle: a map
+ * insert, a lane (48 bytes) and a map removal.
+ *
  * <p>Scheduling: lanes that become ready are not submitted to the pool one by one; they go
  * through a {@link LaneDispatcher}, a ready queue served by at most {@code workers} resident
  * workers on the pool, which linger briefly when out of work. A steady stream of cheap tasks over
