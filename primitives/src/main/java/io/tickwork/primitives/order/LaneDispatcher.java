@@ -22,7 +22,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Ready queue: Vyukov's intrusive MPSC queue (1024cores.net, "Intrusive MPSC node-based
  * queue") linked through {@link Lane#readyNext}, so queueing allocates nothing; consumers (the
  * workers) take turns through a small spin lock, held only for one pop. A lane is in the queue at
- * most once, because only the owner of its chain queues it.
+ * most once, because only the owner of its chain queues it. Every wait in this class that depends
+ * on another thread's next step (the poll lock, a producer between its XCHG and its link) spins
+ * briefly, then yields between spins ({@link #backOff}): with more runnable threads than cores, the
+ * thread waited for is often descheduled, and a pure spin then burns a whole time slice.
  *
  * <p>Worker lifecycle: a producer that queues a lane starts a worker only if none is running; a
  * worker that takes a lane and still sees work queued starts another, up to {@code parallelism}.
@@ -164,10 +167,30 @@ final class LaneDispatcher extends DispatcherPad3 {
         }
     }
 
+    /**
+     * One step of a wait for another thread's next move: a spin, and every {@link #YIELD_EVERY}th
+     * step a yield. Why the yield: on a small machine the threads outnumber the cores (producers
+     * and workers), so the thread waited for, say the poll lock's holder, is often descheduled.
+     * Seen with counters (not kept) at 64 keys, two producers and two workers on 2 cores: a pure
+     * spin waited over 50 us for the poll lock 200 to 300 times per fork (about 8 s), about 7 ms
+     * each, a scheduler time slice. Throughput did not change measurably on that machine (A/B in
+     * docs/results/order.md); the yield is there so that a waiter hands its core to the descheduled
+     * holder or to a producer instead of spinning a slice away.
+     */
+    private static void backOff(int step) {
+        if (step % YIELD_EVERY == 0) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static final int YIELD_EVERY = 64;
+
     /** Pops the oldest ready lane, or null if none is (completely) queued. Consumers take turns. */
     private Lane poll() {
-        while (!POLLING.compareAndSet(this, 0, 1)) {
-            Thread.onSpinWait();
+        for (int step = 1; !POLLING.compareAndSet(this, 0, 1); step++) {
+            backOff(step);
         }
         try {
             pops++;
@@ -376,12 +399,12 @@ final class LaneDispatcher extends DispatcherPad3 {
 
         /** Polls while a producer is mid-queue (the queue is not empty but nothing can be popped yet). */
         private Lane pollUntilQuiescent() {
-            for (;;) {
+            for (int step = 1; ; step++) {
                 Lane lane = poll();
                 if (lane != null || looksEmpty()) {
                     return lane;
                 }
-                Thread.onSpinWait();
+                backOff(step); // the producer between its XCHG and its link may be descheduled
             }
         }
     }
