@@ -24,6 +24,11 @@ class Lane {
      * {@link #continueAt}, by the chain's owner (a worker), so plain.
      */
     byte deferState;
+    /**
+     * Dispatched lanes: tasks run by the last drain that stopped with the lane still open, at most
+     * 127 (a byte keeps a keyed lane at 48 bytes); owned, like {@link #continueAt}, by the chain's owner.
+     */
+    byte lastDrained;
     /** Dispatched lanes: the dispatcher's poll count when this lane last went idle; a hint. */
     int idleAt;
 

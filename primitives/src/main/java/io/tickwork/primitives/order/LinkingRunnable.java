@@ -152,6 +152,7 @@ public final class LinkingRunnable implements Runnable {
                 return null;
             }
             if (successor == node) {
+                lane.lastDrained = (byte) Math.min(ran, Byte.MAX_VALUE); // for LaneDispatcher.THIN_CHAIN
                 return node; // the lane defers going idle: it resumes here (this task already ran)
             }
             if (ran >= budget) {
