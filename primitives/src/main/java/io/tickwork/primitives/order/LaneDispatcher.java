@@ -296,8 +296,8 @@ final class LaneDispatcher extends DispatcherPad3 {
      * producers and workers share cores (the common case for a pool sized to the machine, and
      * always on 2 cores), that time is better spent by a producer: the yield hands this core to a
      * runnable thread on it, and the lanes' chains grow meanwhile, so the next visits run more tasks
-     * each. With nothing else runnable the yield returns at once (a system call, well under a
-     * microsecond). Measured on 2 cores, two alternating rounds (docs/results/order.md): at 64
+     * each. With nothing else runnable the yield returns at once, for the cost of one system call
+     * per short visit. Measured on 2 cores, two alternating rounds (docs/results/order.md): at 64
      * keys {@code keyed} and {@code group} gained 18 to 43 % in all eight configurations (one or two
      * producers, ThreadPoolExecutor or ForkJoinPool); at 1 and 100,000 keys, where lanes rarely
      * defer, no change beyond the noise.
