@@ -25,8 +25,10 @@ class Lane {
      */
     byte deferState;
     /**
-     * Dispatched lanes: tasks run by the last drain that stopped with the lane still open, at most
-     * 127 (a byte keeps a keyed lane at 48 bytes); owned, like {@link #continueAt}, by the chain's owner.
+     * Nodes visited by the last drain that returned its last node to resume at (a deferral, or a
+     * late link), counting a resume node whose task already ran; at most 127 (a byte keeps a keyed
+     * lane at 48 bytes). Read only after a deferral ({@link LaneDispatcher}); owned, like
+     * {@link #continueAt}, by the chain's owner.
      */
     byte lastDrained;
     /** Dispatched lanes: the dispatcher's poll count when this lane last went idle; a hint. */

@@ -22,10 +22,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Ready queue: Vyukov's intrusive MPSC queue (1024cores.net, "Intrusive MPSC node-based
  * queue") linked through {@link Lane#readyNext}, so queueing allocates nothing; consumers (the
  * workers) take turns through a small spin lock, held only for one pop. A lane is in the queue at
- * most once, because only the owner of its chain queues it. Every wait in this class that depends
- * on another thread's next step (the poll lock, a producer between its XCHG and its link) spins
- * briefly, then yields between spins ({@link #backOff}): with more runnable threads than cores, the
- * thread waited for is often descheduled, and a pure spin then burns a whole time slice.
+ * most once, because only the owner of its chain queues it. The unbounded waits for another
+ * thread's next step (the poll lock, a producer between its XCHG and its link) spin and yield every
+ * 64th step ({@link #backOff}): with more runnable threads than cores, the thread waited for is
+ * often descheduled, and a pure spin then burns a whole time slice. (The short, optional spin of
+ * {@link #awaitSuccessor} does not yield.)
  *
  * <p>Worker lifecycle: a producer that queues a lane starts a worker only if none is running; a
  * worker that takes a lane and still sees work queued starts another, up to {@code parallelism}.
@@ -173,11 +174,11 @@ final class LaneDispatcher extends DispatcherPad3 {
      * One step of a wait for another thread's next move: a spin, and every {@link #YIELD_EVERY}th
      * step a yield. Why the yield: on a small machine the threads outnumber the cores (producers
      * and workers), so the thread waited for, say the poll lock's holder, is often descheduled.
-     * Seen with counters (not kept) at 64 keys, two producers and two workers on 2 cores: a pure
-     * spin waited over 50 us for the poll lock 200 to 300 times per fork (about 8 s), about 7 ms
-     * each, a scheduler time slice. Throughput did not change measurably on that machine (A/B in
-     * docs/results/order.md); the yield is there so that a waiter hands its core to the descheduled
-     * holder or to a producer instead of spinning a slice away.
+     * Seen with counters (not kept) at 64 keys, two producers and two workers on 2 cores: in a fork
+     * of about 8 s, a pure spin waited over 50 us for the poll lock about 200 times, 7.7 ms each on
+     * average (a scheduler time slice), 1.7 s in all. Throughput did not change measurably on that
+     * machine (A/B in docs/results/order.md); the yield is there so that a waiter hands its core to
+     * the descheduled holder or to a producer instead of spinning a slice away.
      */
     private static void backOff(int step) {
         if (step % YIELD_EVERY == 0) {
@@ -290,17 +291,22 @@ final class LaneDispatcher extends DispatcherPad3 {
     }
 
     /**
-     * A worker that defers a lane whose chain held fewer tasks than this yields its thread once
-     * ({@code Thread.yield}). Such a lane means the workers are ahead of the producers: each visit
-     * pays a poll and a re-queue, on cache lines every worker writes, for a handful of tasks. When
+     * A worker whose drain of a lane ended in a deferral after fewer nodes than this (about 15 new
+     * tasks: the count includes the node a deferred lane resumes at) yields its thread once
+     * ({@code Thread.yield}). Such a visit means the workers are ahead of the producers: it paid a
+     * poll and a re-queue, on cache lines every worker writes, for a handful of tasks. When
      * producers and workers share cores (the common case for a pool sized to the machine, and
      * always on 2 cores), that time is better spent by a producer: the yield hands this core to a
-     * runnable thread on it, and the lanes' chains grow meanwhile, so the next visits run more tasks
-     * each. With nothing else runnable the yield returns at once, for the cost of one system call
-     * per short visit. Measured on 2 cores, two alternating rounds (docs/results/order.md): at 64
-     * keys {@code keyed} and {@code group} gained 18 to 43 % in all eight configurations (one or two
-     * producers, ThreadPoolExecutor or ForkJoinPool); at 1 and 100,000 keys, where lanes rarely
-     * defer, no change beyond the noise.
+     * runnable thread, and the lanes' chains grow meanwhile, so the next visits run more tasks each.
+     * Costs: one system call per short visit, which buys nothing where producers have cores of
+     * their own (not measured: only 2 cores here), and the core may go to an unrelated process for
+     * a while (why a worker with nothing queued parks rather than yields, see
+     * {@link #LINGER_SPINS}). Measured on 2 cores with an equivalent build behind a flag, two
+     * alternating one-fork rounds (docs/results/order.md): at 64 keys {@code keyed} and
+     * {@code group} gained 18 to 43 % in all eight configurations (one or two producers,
+     * ThreadPoolExecutor or ForkJoinPool); at 100,000 keys, where lanes rarely defer, no change
+     * beyond the noise; at 1 key a lane never defers.
+     * Must stay at most 127 ({@link Lane#lastDrained} is a byte).
      */
     private static final int THIN_CHAIN = 16;
 
