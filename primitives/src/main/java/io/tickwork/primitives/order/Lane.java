@@ -87,8 +87,8 @@ class Lane {
 
     /**
      * Called by the drainer right after it closed the chain at {@code last}, the lane's last
-     * node: the lane has no task queued or running. Plain lanes do nothing; so do keyed lanes (their workers
-     * retire idle lanes later, see {@link #retireIfIdle}).
+     * node: the lane has no task queued or running. Plain lanes do nothing; so do keyed lanes
+     * (their workers retire idle lanes later, see {@link #retireIfIdle}).
      */
     void wentIdle(LinkingRunnable last) {
     }

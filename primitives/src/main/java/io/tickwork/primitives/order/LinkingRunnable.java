@@ -52,7 +52,10 @@ public final class LinkingRunnable implements Runnable {
 
     /** Cleared when the task starts (or is rejected): the node must not retain a finished task. */
     private Runnable task;
-    /** Set before the node is published (by a link, a tail swap or a pool submission), never changed after. */
+    /**
+     * Set before the node is published (by a link, a tail swap or a pool submission), never
+     * changed after.
+     */
     Lane lane;
     /**
      * null: nothing linked yet; other: the successor. Single-producer lanes also use this: a

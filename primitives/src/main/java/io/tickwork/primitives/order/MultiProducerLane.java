@@ -19,9 +19,10 @@ import java.lang.invoke.VarHandle;
  * likely descheduled in that window of two instructions). If the link is still missing after
  * that, the drainer stops waiting: it hands the lane back still open, resuming at {@code last} (to
  * the pool, or to the back of the dispatcher's ready queue), so a stalled producer does not hold a
- * pool thread or a worker for good, and the lane is retried later. Caveat, as for every swap-then-link queue (Vyukov's MPSC queue, JCTools'
- * linked queues): a producer that dies between the two steps (say a {@code StackOverflowError})
- * leaves its lane stuck, and the lane is then retried forever.
+ * pool thread or a worker for good, and the lane is retried later. Caveat, as for every
+ * swap-then-link queue (Vyukov's MPSC queue, JCTools' linked queues): a producer that dies between
+ * the two steps (say a {@code StackOverflowError}) leaves its lane stuck, and the lane is then
+ * retried forever.
  *
  * <p>Why not the seed's link CAS: with two atomics per task (tail swap, then {@code CAS(old.next)}),
  * a producer stalls twice on cache lines that the other producer or the drainer holds; the release
