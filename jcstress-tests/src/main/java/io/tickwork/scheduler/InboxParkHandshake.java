@@ -23,9 +23,18 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @JCStressTest
 @Description("run loop park announcement + inbox re-check vs a producer's offer + parked check")
 @Outcome(id = "1, 0", expect = Expect.ACCEPTABLE, desc = "the loop's re-check found the task; no unpark needed")
-@Outcome(id = "0, 1", expect = Expect.ACCEPTABLE, desc = "the loop parks; the producer saw the announcement and unparks it")
-@Outcome(id = "1, 1", expect = Expect.ACCEPTABLE_INTERESTING, desc = "both saw each other: the loop stays awake and gets a spare permit")
-@Outcome(id = "0, 0", expect = Expect.FORBIDDEN, desc = "lost wake-up: the loop parks with a task in its inbox and nobody unparks it")
+@Outcome(
+        id = "0, 1",
+        expect = Expect.ACCEPTABLE,
+        desc = "the loop parks; the producer saw the announcement and unparks it")
+@Outcome(
+        id = "1, 1",
+        expect = Expect.ACCEPTABLE_INTERESTING,
+        desc = "both saw each other: the loop stays awake and gets a spare permit")
+@Outcome(
+        id = "0, 0",
+        expect = Expect.FORBIDDEN,
+        desc = "lost wake-up: the loop parks with a task in its inbox and nobody unparks it")
 @State
 public class InboxParkHandshake {
     private static final Object TASK = new Object();

@@ -19,19 +19,21 @@ import java.util.concurrent.Executors;
  * connections, responses in flight finished) and the process exits 0.
  */
 public final class Main {
-    private Main() {
-    }
+    private Main() {}
 
-    static final String USAGE = String.join("\n",
+    static final String USAGE = String.join(
+            "\n",
             "usage: java -jar tickwork-server.jar [options]",
             "  --port N             TCP port (default 9090; 0 picks a free one)",
             "  --host ADDR          address to bind (default 127.0.0.1; 0.0.0.0 for all)",
-            "  --threads N          selector loops (default: one per core, " + Runtime.getRuntime().availableProcessors() + " here)",
+            "  --threads N          selector loops (default: one per core, "
+                    + Runtime.getRuntime().availableProcessors() + " here)",
             "  --idle-timeout T     close keep-alive connections idle this long (default 60s; e.g. 300ms, 30s, 2m)",
             "  --header-timeout T   408 and close when a request head takes longer (default 10s)",
-            "  --timer KIND         timer queue for the timeouts: " + Timers.names() + " (default " + Timers.DEFAULT + ")",
-"  --workers N          run handlers on a pool of N threads, each connection's responses kept in order\n"
-            + "                       by the ordered-execution primitive (default 0: handlers run on the loops)",
+            "  --timer KIND         timer queue for the timeouts: " + Timers.names() + " (default " + Timers.DEFAULT
+                    + ")",
+            "  --workers N          run handlers on a pool of N threads, each connection's responses kept in order\n"
+                    + "                       by the ordered-execution primitive (default 0: handlers run on the loops)",
             "  --data FILE          a compiled dictionary (.twd) instead of the embedded WordNet 3.1",
             "  --help               this text");
 
@@ -67,7 +69,10 @@ public final class Main {
         ExecutorService pool = null;
         try {
             HttpServer.Builder b = HttpServer.builder(new DictionaryHandler(dict))
-                    .host(o.host).port(o.port).idleTimeout(o.idleTimeout).headerTimeout(o.headerTimeout);
+                    .host(o.host)
+                    .port(o.port)
+                    .idleTimeout(o.idleTimeout)
+                    .headerTimeout(o.headerTimeout);
             b.timers(Timers.factory(o.timer));
             if (o.threads > 0) {
                 b.threads(o.threads);
@@ -89,13 +94,22 @@ public final class Main {
         Signals.onTermination(stop::countDown);
         Thread hook = new Thread(server::close, "tickwork-shutdown");
         Runtime.getRuntime().addShutdownHook(hook); // other ways the JVM may end (System.exit, SIGHUP)
-        String host = server.address().getAddress().isAnyLocalAddress() ? "localhost" : server.address().getHostString();
+        String host = server.address().getAddress().isAnyLocalAddress()
+                ? "localhost"
+                : server.address().getHostString();
         if (host.indexOf(':') >= 0) {
             host = "[" + host + "]";
         }
-        out.printf(Locale.ROOT, "tickwork dictionary: http://%s:%d/  (%,d words, %d selector loops%s, timer %s, data %s)%n",
-                host, server.port(), dict.wordCount(), server.threads(), o.workers > 0 ? ", " + o.workers + " workers" : "",
-                o.timer, dict.source());
+        out.printf(
+                Locale.ROOT,
+                "tickwork dictionary: http://%s:%d/  (%,d words, %d selector loops%s, timer %s, data %s)%n",
+                host,
+                server.port(),
+                dict.wordCount(),
+                server.threads(),
+                o.workers > 0 ? ", " + o.workers + " workers" : "",
+                o.timer,
+                dict.source());
         out.flush();
         try {
             stop.await();
@@ -111,7 +125,10 @@ public final class Main {
         } catch (IllegalStateException alreadyShuttingDown) {
             // the hook is running or ran; close() is idempotent
         }
-        out.printf(Locale.ROOT, "tickwork dictionary: stopped after %,d requests%n", server.stats().requests());
+        out.printf(
+                Locale.ROOT,
+                "tickwork dictionary: stopped after %,d requests%n",
+                server.stats().requests());
         return 0;
     }
 
@@ -148,15 +165,32 @@ public final class Main {
                     v = args[++i];
                 }
                 switch (a) {
-                    case "--port": o.port = intIn(a, v, 0, 65535); break;
-                    case "--host": o.host = v; break;
-                    case "--threads": o.threads = intIn(a, v, 1, 1024); break;
-                    case "--workers": o.workers = intIn(a, v, 0, 1024); break;
-                    case "--idle-timeout": o.idleTimeout = duration(a, v); break;
-                    case "--header-timeout": o.headerTimeout = duration(a, v); break;
-                    case "--timer": o.timer = Timers.check(v); break;
-                    case "--data": o.data = Paths.get(v); break;
-                    default: throw new IllegalArgumentException("unknown option: " + a);
+                    case "--port":
+                        o.port = intIn(a, v, 0, 65535);
+                        break;
+                    case "--host":
+                        o.host = v;
+                        break;
+                    case "--threads":
+                        o.threads = intIn(a, v, 1, 1024);
+                        break;
+                    case "--workers":
+                        o.workers = intIn(a, v, 0, 1024);
+                        break;
+                    case "--idle-timeout":
+                        o.idleTimeout = duration(a, v);
+                        break;
+                    case "--header-timeout":
+                        o.headerTimeout = duration(a, v);
+                        break;
+                    case "--timer":
+                        o.timer = Timers.check(v);
+                        break;
+                    case "--data":
+                        o.data = Paths.get(v);
+                        break;
+                    default:
+                        throw new IllegalArgumentException("unknown option: " + a);
                 }
             }
             return o;
@@ -194,7 +228,8 @@ public final class Main {
             } catch (NumberFormatException ignored) {
                 // reported below
             }
-            throw new IllegalArgumentException(name + " must be a duration of at least 1ms such as 300ms, 30s or 2m: " + v);
+            throw new IllegalArgumentException(
+                    name + " must be a duration of at least 1ms such as 300ms, 30s or 2m: " + v);
         }
     }
 }

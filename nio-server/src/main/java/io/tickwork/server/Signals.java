@@ -7,8 +7,7 @@ package io.tickwork.server;
  * close the server gracefully, only the exit code differs.
  */
 final class Signals {
-    private Signals() {
-    }
+    private Signals() {}
 
     @SuppressWarnings("restriction")
     static void onTermination(Runnable action) {

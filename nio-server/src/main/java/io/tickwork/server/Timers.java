@@ -11,8 +11,7 @@ import java.util.function.Supplier;
 final class Timers {
     static final String DEFAULT = "wheel-linked-array";
 
-    private Timers() {
-    }
+    private Timers() {}
 
     static String names() {
         return TimerKind.names().replace('_', '-');
@@ -21,7 +20,10 @@ final class Timers {
     /** The kind's canonical name; the exception names the value and lists the valid ones. */
     static String check(String name) {
         try {
-            return TimerKind.parse(name).name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            return TimerKind.parse(name)
+                    .name()
+                    .toLowerCase(java.util.Locale.ROOT)
+                    .replace('_', '-');
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--timer must be one of " + names() + ": " + name);
         }
@@ -29,7 +31,8 @@ final class Timers {
 
     static Supplier<? extends TimerQueue<Object>> factory(String name) {
         TimerKind kind = TimerKind.parse(name);
-        return () -> kind.create(io.tickwork.server.http.HttpServer.TIMER_TICK_MILLIS,
+        return () -> kind.create(
+                io.tickwork.server.http.HttpServer.TIMER_TICK_MILLIS,
                 io.tickwork.server.http.HttpServer.TIMER_TICKS_PER_WHEEL);
     }
 }

@@ -8,6 +8,7 @@ import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,14 +16,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
-import java.net.Socket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,14 +30,19 @@ import org.junit.jupiter.api.Timeout;
 class MainTest {
     @Test
     void optionsAreValidatedNamingTheValue() {
-        Main.Options o = Main.Options.parse(new String[] {"--port", "0", "--threads=3", "--idle-timeout", "300ms", "--host", "0.0.0.0"});
+        Main.Options o = Main.Options.parse(
+                new String[] {"--port", "0", "--threads=3", "--idle-timeout", "300ms", "--host", "0.0.0.0"});
         assertEquals(0, o.port);
         assertEquals(3, o.threads);
         assertEquals(Duration.ofMillis(300), o.idleTimeout);
-        assertEquals(Duration.ofSeconds(90), Main.Options.parse(new String[] {"--header-timeout", "1.5m".replace("1.5m", "90s")}).headerTimeout);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--port", "70000"}));
+        assertEquals(
+                Duration.ofSeconds(90),
+                Main.Options.parse(new String[] {"--header-timeout", "1.5m".replace("1.5m", "90s")}).headerTimeout);
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--port", "70000"}));
         assertTrue(e.getMessage().contains("70000"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--idle-timeout", "soon"}));
+        e = assertThrows(
+                IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--idle-timeout", "soon"}));
         assertTrue(e.getMessage().contains("soon"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--timer", "sundial"}));
         assertTrue(e.getMessage().contains("sundial"), e.getMessage());
@@ -63,10 +68,23 @@ class MainTest {
     void runningOutOfFileDescriptorsKeepsServingAndLogsOnce() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Paths.get("/usr/bin/prlimit")), "needs prlimit (util-linux)");
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder("/usr/bin/prlimit", "--nofile=120:120", java, "-Xmx64m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "--port", "0", "--threads", "2", "--idle-timeout", "5m")
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "/usr/bin/prlimit",
+                        "--nofile=120:120",
+                        java,
+                        "-Xmx64m",
+                        "-XX:TieredStopAtLevel=1",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "--port",
+                        "0",
+                        "--threads",
+                        "2",
+                        "--idle-timeout",
+                        "5m")
+                .redirectErrorStream(true)
+                .start();
         List<Socket> many = new ArrayList<>();
         try {
             BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -92,7 +110,11 @@ class MainTest {
                     assertEquals(200, request(late), "accepted again once descriptors are free");
                 }
             }
-            assertEquals(0, new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor());
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
+                            .start()
+                            .waitFor());
             StringBuilder rest = new StringBuilder();
             for (String l; (l = r.readLine()) != null; ) {
                 rest.append(l).append('\n');
@@ -132,19 +154,39 @@ class MainTest {
     @Test
     void startsPrintsOneLineServesAndExitsZeroOnSigterm() throws Exception {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "--port", "0", "--threads", "2", "--idle-timeout", "2s")
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        java,
+                        "-Xmx64m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "--port",
+                        "0",
+                        "--threads",
+                        "2",
+                        "--idle-timeout",
+                        "2s")
+                .redirectErrorStream(true)
+                .start();
         try {
             BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             String line = r.readLine();
-            Matcher m = Pattern.compile("^tickwork dictionary: (http://localhost:\\d+/|http://127\\.0\\.0\\.1:\\d+/)  \\(147,478 words.*").matcher(line == null ? "" : line);
+            Matcher m = Pattern.compile(
+                            "^tickwork dictionary: (http://localhost:\\d+/|http://127\\.0\\.0\\.1:\\d+/)  \\(147,478 words.*")
+                    .matcher(line == null ? "" : line);
             assertTrue(m.matches(), line);
-            HttpClient c = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-            HttpResponse<String> res = c.send(HttpRequest.newBuilder(URI.create(m.group(1) + "d/geese")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpClient c =
+                    HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            HttpResponse<String> res = c.send(
+                    HttpRequest.newBuilder(URI.create(m.group(1) + "d/geese")).build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(200, res.statusCode());
             // SIGTERM (Process.destroy would also close our end of its stdout)
-            assertEquals(0, new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor());
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
+                            .start()
+                            .waitFor());
             StringBuilder rest = new StringBuilder();
             for (String l; (l = r.readLine()) != null; ) {
                 rest.append(l).append('\n');

@@ -2,7 +2,6 @@ package io.tickwork.scheduler;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-
 import org.jctools.queues.MpscUnboundedArrayQueue;
 
 /**

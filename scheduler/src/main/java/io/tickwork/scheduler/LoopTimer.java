@@ -2,7 +2,6 @@ package io.tickwork.scheduler;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-
 import kilim.Event;
 import kilim.EventPublisher;
 import kilim.EventSubscriber;
@@ -51,7 +50,9 @@ final class LoopTimer extends Timer {
         @Override
         protected Boolean computeValue(Class<?> type) {
             try {
-                return type.getMethod("onEvent", EventPublisher.class, Event.class).getDeclaringClass() == Task.class;
+                return type.getMethod("onEvent", EventPublisher.class, Event.class)
+                                .getDeclaringClass()
+                        == Task.class;
             } catch (NoSuchMethodException e) {
                 return Boolean.FALSE;
             }

@@ -1,10 +1,9 @@
 package io.tickwork.scheduler;
 
+import io.tickwork.primitives.timer.TimerQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-
-import io.tickwork.primitives.timer.TimerQueue;
 import kilim.Task;
 import kilim.timerservice.Timer;
 
@@ -49,6 +48,7 @@ final class RunLoop implements Runnable {
     private final TaskRing runQueue = new TaskRing(1024);
     /** Tasks (to run) and timers (to schedule) handed over by other threads. */
     private final LoopInbox inbox = new LoopInbox();
+
     private final TimerQueue<Timer> timers;
     private final Consumer<Timer> fire = this::fire;
     private final int batch;
@@ -72,11 +72,13 @@ final class RunLoop implements Runnable {
      * is fixed at the next read ({@link #flushPending}); see {@link #armAfterClockRead}.
      */
     private LoopTimer[] pending = new LoopTimer[PENDING_MAX];
+
     private int pendingCount;
     /** Owner only: task slices run since the last {@link #flushPending}. */
     private int slicesSinceFlush;
     /** A pending timer waits at most this many task slices for its clock read. */
     static final int FLUSH_SLICES = 16;
+
     private static final int PENDING_MAX = 64;
 
     /** True while the loop has nothing runnable, no timer and (as far as it knows) an empty inbox. */
@@ -86,8 +88,14 @@ final class RunLoop implements Runnable {
     /** Guarded by {@code this}: the loop has left {@link #run()} and no longer reads its inbox. */
     private boolean exited;
 
-    RunLoop(RunLoopScheduler scheduler, int index, TimerQueue<Timer> timers, int batch,
-            int idleSpins, String threadName, boolean daemon) {
+    RunLoop(
+            RunLoopScheduler scheduler,
+            int index,
+            TimerQueue<Timer> timers,
+            int batch,
+            int idleSpins,
+            String threadName,
+            boolean daemon) {
         this.scheduler = scheduler;
         this.index = index;
         this.timers = timers;
@@ -155,7 +163,7 @@ final class RunLoop implements Runnable {
     }
 
     private void loop() {
-        for (;;) {
+        for (; ; ) {
             int state = scheduler.state();
             if (state >= RunLoopScheduler.TERMINATED) {
                 return;
@@ -453,8 +461,10 @@ final class RunLoop implements Runnable {
     }
 
     private void reject(Task<?> task) {
-        scheduler.rejected(task, new RejectedExecutionException(
-                "task " + task.id() + " woken after " + thread.getName() + " terminated"));
+        scheduler.rejected(
+                task,
+                new RejectedExecutionException(
+                        "task " + task.id() + " woken after " + thread.getName() + " terminated"));
     }
 
     boolean inboxIsEmpty() {

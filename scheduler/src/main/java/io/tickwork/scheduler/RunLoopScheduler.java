@@ -1,5 +1,7 @@
 package io.tickwork.scheduler;
 
+import io.tickwork.primitives.timer.TimerKind;
+import io.tickwork.primitives.timer.TimerQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -11,9 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
-
-import io.tickwork.primitives.timer.TimerKind;
-import io.tickwork.primitives.timer.TimerQueue;
 import kilim.Scheduler;
 import kilim.Task;
 import kilim.timerservice.Timer;
@@ -406,8 +405,7 @@ public final class RunLoopScheduler extends Scheduler {
         private int idleSpins = 64;
         private boolean daemon = true;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Number of loops (threads); default 1. Use {@code availableProcessors()} for one per core. */
         public Builder threads(int threads) {

@@ -15,8 +15,9 @@ public interface TaskFailureHandler {
     /** Prints the task, the loop thread and the full stack trace to {@code System.err}. */
     TaskFailureHandler PRINT_STACK = (task, failure) -> {
         synchronized (System.err) {
-            System.err.println("tickwork: task " + task.id() + " (" + task.getClass().getName()
-                    + ") failed on " + Thread.currentThread().getName());
+            System.err.println(
+                    "tickwork: task " + task.id() + " (" + task.getClass().getName() + ") failed on "
+                            + Thread.currentThread().getName());
             failure.printStackTrace();
         }
     };

@@ -1,7 +1,6 @@
 package io.tickwork.scheduler;
 
 import java.util.Arrays;
-
 import kilim.Task;
 
 /**

@@ -27,8 +27,7 @@ import kilim.timerservice.Timer;
  * timer, which the task's home loop owns.
  */
 public final class TaskSleep {
-    private TaskSleep() {
-    }
+    private TaskSleep() {}
 
     /** Kilim's Task.onEvent marks a timer that fired with this execution time. */
     static final long FIRED = -2;

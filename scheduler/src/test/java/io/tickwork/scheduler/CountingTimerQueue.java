@@ -1,9 +1,8 @@
 package io.tickwork.scheduler;
 
+import io.tickwork.primitives.timer.TimerQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-
-import io.tickwork.primitives.timer.TimerQueue;
 
 /**
  * Test fixture: wraps a {@link TimerQueue} and publishes its size and operation counts in atomics,

@@ -3,6 +3,7 @@ package io.tickwork.scheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.primitives.timer.TimerKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -10,8 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-
-import io.tickwork.primitives.timer.TimerKind;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
@@ -43,7 +42,7 @@ class CrossThreadWakeupStressTest {
 
         @Override
         public void execute() throws Pausable {
-            for (;;) {
+            for (; ; ) {
                 Msg m = in.get();
                 if (m.value < 0) {
                     return;
@@ -80,8 +79,11 @@ class CrossThreadWakeupStressTest {
     @ParameterizedTest(name = "loops={0} idleSpins={1}")
     @CsvSource({"1, 0", "2, 0", "2, 64"})
     void pingPongWithForeignThreads(int loops, int idleSpins) throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(loops).idleSpins(idleSpins)
-                .timers(TimerKind.WHEEL_LINKED_ARRAY).build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(loops)
+                .idleSpins(idleSpins)
+                .timers(TimerKind.WHEEL_LINKED_ARRAY)
+                .build();
         int pairs = 4;
         int rounds = 20_000;
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -92,21 +94,24 @@ class CrossThreadWakeupStressTest {
                 Mailbox<Msg> in = new Mailbox<>();
                 Mailbox<Msg> out = new Mailbox<>();
                 s.start(new Echo(in, out));
-                Thread t = new Thread(() -> {
-                    try {
-                        for (long i = 0; i < rounds; i++) {
-                            in.putb(new Msg(i));
-                            Msg r = out.getb(TimeUnit.SECONDS.toMillis(40));
-                            if (r == null || r.value != i + 1) {
-                                throw new AssertionError("round " + i + ": reply " + (r == null ? null : r.value));
+                Thread t = new Thread(
+                        () -> {
+                            try {
+                                for (long i = 0; i < rounds; i++) {
+                                    in.putb(new Msg(i));
+                                    Msg r = out.getb(TimeUnit.SECONDS.toMillis(40));
+                                    if (r == null || r.value != i + 1) {
+                                        throw new AssertionError(
+                                                "round " + i + ": reply " + (r == null ? null : r.value));
+                                    }
+                                }
+                                in.putb(new Msg(-1));
+                                finished.countDown();
+                            } catch (Throwable e) {
+                                failure.compareAndSet(null, e);
                             }
-                        }
-                        in.putb(new Msg(-1));
-                        finished.countDown();
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }, "foreign-" + p);
+                        },
+                        "foreign-" + p);
                 t.setDaemon(true);
                 threads.add(t);
                 t.start();
@@ -125,8 +130,11 @@ class CrossThreadWakeupStressTest {
     @ParameterizedTest(name = "loops={0}")
     @CsvSource({"1", "2"})
     void burstsFromManyThreadsAllArrive(int loops) throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(loops).idleSpins(0)
-                .timers(TimerKind.WHEEL_LINKED_ARRAY).build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(loops)
+                .idleSpins(0)
+                .timers(TimerKind.WHEEL_LINKED_ARRAY)
+                .build();
         int tasks = 64;
         int producers = 4;
         int perProducerPerTask = 2_000;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.primitives.timer.TimerKind;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -14,8 +15,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
-import io.tickwork.primitives.timer.TimerKind;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
@@ -48,7 +47,10 @@ class LiveTasksAndShutdownTest {
 
     @Test
     void twoHundredThousandLiveTasks() throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers("wheel-linked-array").build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers("wheel-linked-array")
+                .build();
         int n = 200_000;
         try {
             AtomicLong sum = new AtomicLong();
@@ -90,7 +92,10 @@ class LiveTasksAndShutdownTest {
 
     @Test
     void orderlyShutdownRunsEverythingPendingThenEndsThreads() throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers("wheel-linked-array").build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers("wheel-linked-array")
+                .build();
         AtomicInteger count = new AtomicInteger();
         int n = 2_000;
         for (int i = 0; i < n; i++) {
@@ -110,7 +115,7 @@ class LiveTasksAndShutdownTest {
     static final class YieldForever extends Task<Object> {
         @Override
         public void execute() throws Pausable {
-            for (;;) {
+            for (; ; ) {
                 Task.yield();
             }
         }
@@ -118,7 +123,10 @@ class LiveTasksAndShutdownTest {
 
     @Test
     void shutdownNowEndsLoopsWithTasksThatNeverFinish() throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).timers("wheel-linked-array").build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers("wheel-linked-array")
+                .build();
         int n = 1_000;
         for (int i = 0; i < n; i++) {
             s.start(new YieldForever());
@@ -166,11 +174,13 @@ class LiveTasksAndShutdownTest {
     void throwingTaskIsReportedWithItsStackAndTheLoopKeepsRunning() throws Exception {
         ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
         CountDownLatch reportedLatch = new CountDownLatch(1);
-        RunLoopScheduler s = RunLoopScheduler.builder().timers(TimerKind.WHEEL_LINKED_ARRAY)
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .timers(TimerKind.WHEEL_LINKED_ARRAY)
                 .onTaskFailure((task, failure) -> {
                     reported.add(failure);
                     reportedLatch.countDown();
-                }).build();
+                })
+                .build();
         try {
             CountDownLatch survived = new CountDownLatch(1);
             s.start(new Survivor(survived));
@@ -203,7 +213,8 @@ class LiveTasksAndShutdownTest {
 
     @Test
     void aWakeUpAfterTerminationIsReportedNotLost() throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().timers(TimerKind.WHEEL_LINKED_ARRAY).build();
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().timers(TimerKind.WHEEL_LINKED_ARRAY).build();
         ConcurrentLinkedQueue<Object> logged = new ConcurrentLinkedQueue<>();
         s.setLogger((src, obj) -> logged.add(obj));
         WaitForever w = s.start(new WaitForever());

@@ -1,11 +1,10 @@
 package io.tickwork.scheduler;
 
+import io.tickwork.primitives.timer.TimerQueue;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
-
-import io.tickwork.primitives.timer.TimerQueue;
 
 /**
  * Test fixture: the simplest correct {@link TimerQueue} (a binary heap plus a handle map), used
@@ -26,8 +25,8 @@ final class ReferenceTimerQueue<T> implements TimerQueue<T> {
         }
     }
 
-    private final PriorityQueue<Entry<T>> heap = new PriorityQueue<>(
-            (a, b) -> a.deadline != b.deadline ? Long.compare(a.deadline, b.deadline) : Long.compare(a.handle, b.handle));
+    private final PriorityQueue<Entry<T>> heap = new PriorityQueue<>((a, b) ->
+            a.deadline != b.deadline ? Long.compare(a.deadline, b.deadline) : Long.compare(a.handle, b.handle));
     private final Map<Long, Entry<T>> live = new HashMap<>();
     private long nextHandle = 1;
     private long maxNow = Long.MIN_VALUE;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.primitives.timer.TimerQueue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -12,8 +13,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-
-import io.tickwork.primitives.timer.TimerQueue;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
@@ -126,7 +125,12 @@ class SchedulerBasicsTest {
             this(millis, lean, early, done, false);
         }
 
-        Sleeper(long[] millis, boolean lean, ConcurrentLinkedQueue<String> early, CountDownLatch done, boolean armLate) {
+        Sleeper(
+                long[] millis,
+                boolean lean,
+                ConcurrentLinkedQueue<String> early,
+                CountDownLatch done,
+                boolean armLate) {
             this.millis = millis;
             this.lean = lean;
             this.early = early;
@@ -153,7 +157,7 @@ class SchedulerBasicsTest {
 
         /** Busy-waits (not a sleep: this is the thing under test) to 0.8 ms into a millisecond; returns nanoTime then. */
         private static long lateInAMillisecond() {
-            for (;;) {
+            for (; ; ) {
                 long ms = System.currentTimeMillis();
                 long next;
                 while ((next = System.currentTimeMillis()) == ms) {
@@ -178,7 +182,8 @@ class SchedulerBasicsTest {
 
     /** Runs {@code body} on a fresh scheduler, then stops it (bounded) whatever happened. */
     static void withScheduler(int threads, Supplier<TimerQueue<Timer>> timers, SchedulerBody body) throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(threads).timers(timers).build();
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().threads(threads).timers(timers).build();
         try {
             body.run(s);
         } finally {
@@ -188,7 +193,8 @@ class SchedulerBasicsTest {
     }
 
     /** Waits for the sleepers' latch, then fails if any of their sleeps ended early. */
-    static void assertNoSleepEnded(CountDownLatch done, ConcurrentLinkedQueue<String> early) throws InterruptedException {
+    static void assertNoSleepEnded(CountDownLatch done, ConcurrentLinkedQueue<String> early)
+            throws InterruptedException {
         assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "sleepers did not finish");
         assertEquals(List.of(), new ArrayList<>(early));
     }
@@ -271,8 +277,8 @@ class SchedulerBasicsTest {
             Busy busy = new Busy();
             long[] ones = new long[20];
             java.util.Arrays.fill(ones, 1);
-            s.start(new Starter(List.of(busy, new Sleeper(ones, true, early, done, true),
-                    new Sleeper(ones, false, early, done, true))));
+            s.start(new Starter(List.of(
+                    busy, new Sleeper(ones, true, early, done, true), new Sleeper(ones, false, early, done, true))));
             try {
                 assertNoSleepEnded(done, early);
             } finally {
@@ -314,7 +320,8 @@ class SchedulerBasicsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.tickwork.scheduler.TimerSources#all")
     void taskSleepIgnoresStrayResumptions(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(1).timers(timers).build();
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().threads(1).timers(timers).build();
         try {
             DeepSleeper t = new DeepSleeper(30);
             s.start(t);
@@ -328,7 +335,8 @@ class SchedulerBasicsTest {
                 }
                 Thread.onSpinWait();
             }
-            assertTrue(t.sleptNanos >= TimeUnit.MILLISECONDS.toNanos(30),
+            assertTrue(
+                    t.sleptNanos >= TimeUnit.MILLISECONDS.toNanos(30),
                     "slept " + t.sleptNanos + " ns, " + strays + " stray resumptions");
             assertTrue(strays > 0, "no stray resumption happened");
         } finally {
@@ -408,7 +416,8 @@ class SchedulerBasicsTest {
     @MethodSource("io.tickwork.scheduler.TimerSources#all")
     void getWithTimeoutTimesOut(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
         CountingTimerQueue<Timer>[] q = newQueues(1);
-        RunLoopScheduler s = RunLoopScheduler.builder().timers(counting(timers, q)).build();
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().timers(counting(timers, q)).build();
         try {
             TimedGetter g = s.start(new TimedGetter(new Mailbox<>(), 15));
             assertTrue(g.done.await(AWAIT_S, TimeUnit.SECONDS));
@@ -451,7 +460,10 @@ class SchedulerBasicsTest {
     @MethodSource("io.tickwork.scheduler.TimerSources#all")
     void deliveryCancelsTheTimer(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
         CountingTimerQueue<Timer>[] q = newQueues(1);
-        RunLoopScheduler s = RunLoopScheduler.builder().idleSpins(0).timers(counting(timers, q)).build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .idleSpins(0)
+                .timers(counting(timers, q))
+                .build();
         try {
             Mailbox<Integer> in = new Mailbox<>();
             Mailbox<Integer> out = new Mailbox<>();

@@ -3,6 +3,7 @@ package io.tickwork.scheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.primitives.timer.TimerQueue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -12,8 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
-
-import io.tickwork.primitives.timer.TimerQueue;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
@@ -41,11 +40,16 @@ class TimeoutVersusDeliveryRaceTest {
         final AtomicInteger earlyNulls = new AtomicInteger();
         /** Nulls in the timeout's last millisecond with no message yet (see execute). */
         static final AtomicInteger lateWindowNullsWithoutMessage = new AtomicInteger();
+
         final ConcurrentLinkedQueue<String> errors;
         final CountDownLatch done;
 
-        Racer(int rounds, AtomicInteger timeouts, AtomicInteger delivered,
-              ConcurrentLinkedQueue<String> errors, CountDownLatch done) {
+        Racer(
+                int rounds,
+                AtomicInteger timeouts,
+                AtomicInteger delivered,
+                ConcurrentLinkedQueue<String> errors,
+                CountDownLatch done) {
             this.rounds = rounds;
             this.timeouts = timeouts;
             this.delivered = delivered;
@@ -109,8 +113,10 @@ class TimeoutVersusDeliveryRaceTest {
         Racer.lateWindowNullsWithoutMessage.set(0);
         int loops = 2;
         CountingTimerQueue<Timer>[] q = SchedulerBasicsTest.newQueues(loops);
-        RunLoopScheduler s = RunLoopScheduler.builder().threads(loops)
-                .timers(SchedulerBasicsTest.counting(timers, q)).build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(loops)
+                .timers(SchedulerBasicsTest.counting(timers, q))
+                .build();
         try {
             int racers = 4;
             int rounds = 150;
@@ -121,21 +127,24 @@ class TimeoutVersusDeliveryRaceTest {
             for (int i = 0; i < racers; i++) {
                 Racer racer = s.start(new Racer(rounds, timeouts, delivered, errors, done));
                 long seed = 1234 + i;
-                Thread producer = new Thread(() -> {
-                    Random rnd = new Random(seed);
-                    for (int r = 0; r < rounds; r++) {
-                        racer.ready.getb();
-                        // 0 to 2x the timeout, so about half the rounds race the timer closely
-                        LockSupport.parkNanos(rnd.nextInt((int) TimeUnit.MILLISECONDS.toNanos(2 * TIMEOUT_MS)));
-                        racer.in.putb(new Msg(r));
-                    }
-                }, "producer-" + i);
+                Thread producer = new Thread(
+                        () -> {
+                            Random rnd = new Random(seed);
+                            for (int r = 0; r < rounds; r++) {
+                                racer.ready.getb();
+                                // 0 to 2x the timeout, so about half the rounds race the timer closely
+                                LockSupport.parkNanos(rnd.nextInt((int) TimeUnit.MILLISECONDS.toNanos(2 * TIMEOUT_MS)));
+                                racer.in.putb(new Msg(r));
+                            }
+                        },
+                        "producer-" + i);
                 producer.setDaemon(true);
                 producer.start();
             }
             assertTrue(done.await(60, TimeUnit.SECONDS), "racers did not finish");
             assertEquals(List.of(), new ArrayList<>(errors));
-            assertTrue(Racer.lateWindowNullsWithoutMessage.get() <= MAX_STRAY_NULLS,
+            assertTrue(
+                    Racer.lateWindowNullsWithoutMessage.get() <= MAX_STRAY_NULLS,
                     Racer.lateWindowNullsWithoutMessage.get() + " gets timed out in their last millisecond with no "
                             + "message: more than stray resumptions explain; does a timer fire at its deadline, not after it?");
             assertEquals(racers * rounds, timeouts.get() + delivered.get());

@@ -27,7 +27,7 @@ final class CapturingPool implements Executor {
     /** Runs and removes every recorded submission, including ones submitted while running; returns how many. */
     int runAll() {
         int n = 0;
-        for (;;) {
+        for (; ; ) {
             Runnable next;
             synchronized (this) {
                 if (submitted.isEmpty()) {

@@ -18,8 +18,14 @@ import org.openjdk.jcstress.infra.results.II_Result;
  */
 @JCStressTest
 @Description("group executor: tail swap + release link vs a worker draining, spinning for a successor, going idle")
-@Outcome(id = {"234, 0", "243, 0", "423, 0"}, expect = Expect.ACCEPTABLE, desc = "all linked while draining")
-@Outcome(id = {"234, 1", "243, 1", "423, 1"}, expect = Expect.ACCEPTABLE_INTERESTING, desc = "drainer went idle; one producer restarted the chain")
+@Outcome(
+        id = {"234, 0", "243, 0", "423, 0"},
+        expect = Expect.ACCEPTABLE,
+        desc = "all linked while draining")
+@Outcome(
+        id = {"234, 1", "243, 1", "423, 1"},
+        expect = Expect.ACCEPTABLE_INTERESTING,
+        desc = "drainer went idle; one producer restarted the chain")
 @Outcome(expect = Expect.FORBIDDEN, desc = "lost, duplicated or reordered task, or two chains started")
 @State
 public class GroupExecuteVersusDrain {
@@ -29,7 +35,7 @@ public class GroupExecuteVersusDrain {
     private final Runnable first;
 
     public GroupExecuteVersusDrain() {
-        executor.execute(() -> { });
+        executor.execute(() -> {});
         first = pool.take();
     }
 
@@ -44,7 +50,6 @@ public class GroupExecuteVersusDrain {
         executor.execute(() -> order = order * 10 + 2);
         executor.execute(() -> order = order * 10 + 3);
     }
-
 
     @Arbiter
     public void arbiter(II_Result r) {

@@ -19,8 +19,14 @@ import org.openjdk.jcstress.infra.results.III_Result;
  */
 @JCStressTest
 @Description("keyed: producers vs the drainer retiring an idle key")
-@Outcome(id = {"234, 0, 0", "243, 0, 0", "423, 0, 0"}, expect = Expect.ACCEPTABLE, desc = "linked before the lane went idle")
-@Outcome(id = {"234, 1, 0", "243, 1, 0", "423, 1, 0"}, expect = Expect.ACCEPTABLE_INTERESTING, desc = "lane went idle or retired; restarted once")
+@Outcome(
+        id = {"234, 0, 0", "243, 0, 0", "423, 0, 0"},
+        expect = Expect.ACCEPTABLE,
+        desc = "linked before the lane went idle")
+@Outcome(
+        id = {"234, 1, 0", "243, 1, 0", "423, 1, 0"},
+        expect = Expect.ACCEPTABLE_INTERESTING,
+        desc = "lane went idle or retired; restarted once")
 @Outcome(expect = Expect.FORBIDDEN, desc = "lost, duplicated or reordered task, two live lanes, or a leaked key")
 @State
 public class KeyedExecuteVersusRetire {
@@ -31,7 +37,7 @@ public class KeyedExecuteVersusRetire {
     private final Runnable first;
 
     public KeyedExecuteVersusRetire() {
-        executor.execute(KEY, () -> { });
+        executor.execute(KEY, () -> {});
         first = pool.take();
     }
 
@@ -46,7 +52,6 @@ public class KeyedExecuteVersusRetire {
         executor.execute(KEY, () -> order = order * 10 + 2);
         executor.execute(KEY, () -> order = order * 10 + 3);
     }
-
 
     @Arbiter
     public void arbiter(III_Result r) {

@@ -17,7 +17,10 @@ import org.openjdk.jcstress.infra.results.III_Result;
  */
 @JCStressTest
 @Description("keyed: a leaving worker vs a producer queueing another key (Dekker handshake)")
-@Outcome(id = "1, 1, 0", expect = Expect.ACCEPTABLE, desc = "B ran once, by the leaving worker or a new one; no key left")
+@Outcome(
+        id = "1, 1, 0",
+        expect = Expect.ACCEPTABLE,
+        desc = "B ran once, by the leaving worker or a new one; no key left")
 @Outcome(expect = Expect.FORBIDDEN, desc = "B stranded or run twice, or a key leaked")
 @State
 public class KeyedWorkerExitVersusSchedule {

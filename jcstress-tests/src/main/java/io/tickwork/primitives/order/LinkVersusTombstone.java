@@ -28,7 +28,7 @@ public class LinkVersusTombstone {
     private final CapturingPool pool = new CapturingPool();
     private final Lane lane = new Lane(new DrainPolicy(pool, 1024, null));
     private int bRuns;
-    private final LinkingRunnable a = new LinkingRunnable(() -> { }, lane);
+    private final LinkingRunnable a = new LinkingRunnable(() -> {}, lane);
     private final LinkingRunnable b = new LinkingRunnable(() -> bRuns++, lane);
     private boolean linked;
 

@@ -18,8 +18,14 @@ import org.openjdk.jcstress.infra.results.II_Result;
  */
 @JCStressTest
 @Description("multi-producer tail swap + release link vs the drainer's closing CAS of the tail")
-@Outcome(id = {"234, 0", "243, 0", "423, 0"}, expect = Expect.ACCEPTABLE, desc = "all linked while draining")
-@Outcome(id = {"234, 1", "243, 1", "423, 1"}, expect = Expect.ACCEPTABLE_INTERESTING, desc = "drainer went idle; one producer restarted the chain")
+@Outcome(
+        id = {"234, 0", "243, 0", "423, 0"},
+        expect = Expect.ACCEPTABLE,
+        desc = "all linked while draining")
+@Outcome(
+        id = {"234, 1", "243, 1", "423, 1"},
+        expect = Expect.ACCEPTABLE_INTERESTING,
+        desc = "drainer went idle; one producer restarted the chain")
 @Outcome(expect = Expect.FORBIDDEN, desc = "lost, duplicated or reordered task, or two chains started")
 @State
 public class MultiProducerExecuteVersusDrain {
@@ -29,7 +35,7 @@ public class MultiProducerExecuteVersusDrain {
     private final Runnable first;
 
     public MultiProducerExecuteVersusDrain() {
-        executor.execute(() -> { });
+        executor.execute(() -> {});
         first = pool.take();
     }
 
@@ -44,7 +50,6 @@ public class MultiProducerExecuteVersusDrain {
         executor.execute(() -> order = order * 10 + 2);
         executor.execute(() -> order = order * 10 + 3);
     }
-
 
     @Arbiter
     public void arbiter(II_Result r) {

@@ -16,7 +16,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @JCStressTest
 @Description("single-producer link CAS vs the drainer's tombstone CAS")
 @Outcome(id = "23, 0", expect = Expect.ACCEPTABLE, desc = "both linked while draining")
-@Outcome(id = "23, 1", expect = Expect.ACCEPTABLE_INTERESTING, desc = "drainer went idle; the producer restarted the chain")
+@Outcome(
+        id = "23, 1",
+        expect = Expect.ACCEPTABLE_INTERESTING,
+        desc = "drainer went idle; the producer restarted the chain")
 @Outcome(expect = Expect.FORBIDDEN, desc = "lost, duplicated or reordered task")
 @State
 public class SingleProducerExecuteVersusDrain {
@@ -26,7 +29,7 @@ public class SingleProducerExecuteVersusDrain {
     private final Runnable first;
 
     public SingleProducerExecuteVersusDrain() {
-        executor.execute(() -> { });
+        executor.execute(() -> {});
         first = pool.take();
     }
 

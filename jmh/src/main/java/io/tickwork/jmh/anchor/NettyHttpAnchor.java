@@ -89,12 +89,15 @@ public final class NettyHttpAnchor {
                             ch.pipeline().addLast(new HttpServerCodec(), new FixedResponder());
                         }
                     })
-                    .bind(new InetSocketAddress("127.0.0.1", port)).sync().channel();
+                    .bind(new InetSocketAddress("127.0.0.1", port))
+                    .sync()
+                    .channel();
             InetSocketAddress bound = (InetSocketAddress) server.localAddress();
             System.out.println("netty anchor: http://127.0.0.1:" + bound.getPort()
                     + "/  (fixed " + BODY_BYTES + "-byte body, 2 NIO loops, Netty "
-                    + io.netty.util.Version.identify().getOrDefault("netty-common",
-                            null).artifactVersion() + ")");
+                    + io.netty.util.Version.identify()
+                            .getOrDefault("netty-common", null)
+                            .artifactVersion() + ")");
             Runtime.getRuntime().addShutdownHook(new Thread(group::shutdownGracefully));
             server.closeFuture().sync();
         } finally {
@@ -110,8 +113,8 @@ public final class NettyHttpAnchor {
                 return; // body chunks and LastHttpContent: released by the superclass
             }
             boolean keepAlive = HttpUtil.isKeepAlive(request);
-            FullHttpResponse response = new DefaultFullHttpResponse(
-                    request.protocolVersion(), HttpResponseStatus.OK, BODY.duplicate());
+            FullHttpResponse response =
+                    new DefaultFullHttpResponse(request.protocolVersion(), HttpResponseStatus.OK, BODY.duplicate());
             response.headers()
                     .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN)
                     .setInt(HttpHeaderNames.CONTENT_LENGTH, BODY_BYTES);

@@ -48,7 +48,16 @@ import org.openjdk.jmh.infra.Blackhole;
 public class OrderedExecutionBenchmark {
     static final int BATCH = 8192;
 
-    @Param({"keyed", "group", "multiProducer", "singleProducerLinking", "guavaSequential", "clqDrainer", "jctoolsMailbox", "striped"})
+    @Param({
+        "keyed",
+        "group",
+        "multiProducer",
+        "singleProducerLinking",
+        "guavaSequential",
+        "clqDrainer",
+        "jctoolsMailbox",
+        "striped"
+    })
     public String variant;
 
     @Param({"1", "64", "100000"})
@@ -65,7 +74,8 @@ public class OrderedExecutionBenchmark {
     public void setUp(BenchmarkParams params) {
         OrderedVariant v = OrderedVariant.valueOf(variant);
         if (params.getThreads() > 1 && !v.concurrentProducers) {
-            throw new IllegalStateException(variant + " is single-producer: skipped with " + params.getThreads() + " producers");
+            throw new IllegalStateException(
+                    variant + " is single-producer: skipped with " + params.getThreads() + " producers");
         }
         executorPool = switch (pool) {
             case "threadPool2" -> new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());

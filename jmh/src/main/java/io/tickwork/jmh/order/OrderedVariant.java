@@ -118,8 +118,7 @@ enum OrderedVariant {
     interface Keyed {
         void execute(int key, Runnable task);
 
-        default void close() {
-        }
+        default void close() {}
     }
 
     interface Submit {
@@ -176,7 +175,7 @@ enum OrderedVariant {
 
         @Override
         public void run() {
-            for (;;) {
+            for (; ; ) {
                 for (Runnable task; (task = queue.poll()) != null; ) {
                     try {
                         task.run();

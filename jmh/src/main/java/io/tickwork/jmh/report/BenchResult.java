@@ -11,17 +11,24 @@ import java.util.Map;
  * much it allocated per operation (when run with {@code -prof gc}). Immutable.
  */
 final class BenchResult {
-    final String benchmark;        // fully qualified: package.Class.method
-    final String mode;             // thrpt, avgt, sample, ss
+    final String benchmark; // fully qualified: package.Class.method
+    final String mode; // thrpt, avgt, sample, ss
     final Map<String, String> params;
     final double score;
-    final double error;            // NaN when JMH could not compute one (single iteration)
+    final double error; // NaN when JMH could not compute one (single iteration)
     final String unit;
-    final double allocBytesPerOp;  // NaN without -prof gc
+    final double allocBytesPerOp; // NaN without -prof gc
     final double allocError;
 
-    BenchResult(String benchmark, String mode, Map<String, String> params, double score, double error,
-                String unit, double allocBytesPerOp, double allocError) {
+    BenchResult(
+            String benchmark,
+            String mode,
+            Map<String, String> params,
+            double score,
+            double error,
+            String unit,
+            double allocBytesPerOp,
+            double allocError) {
         this.benchmark = benchmark;
         this.mode = mode;
         this.params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
@@ -88,7 +95,8 @@ final class BenchResult {
                     number(primary.get("score")),
                     number(primary.get("scoreError")),
                     (String) primary.get("scoreUnit"),
-                    alloc, allocErr));
+                    alloc,
+                    allocErr));
         }
         return results;
     }

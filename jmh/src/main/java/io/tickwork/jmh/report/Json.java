@@ -39,12 +39,18 @@ final class Json {
         }
         char c = text.charAt(pos);
         switch (c) {
-            case '{': return object();
-            case '[': return array();
-            case '"': return string();
-            case 't': return literal("true", Boolean.TRUE);
-            case 'f': return literal("false", Boolean.FALSE);
-            case 'n': return literal("null", null);
+            case '{':
+                return object();
+            case '[':
+                return array();
+            case '"':
+                return string();
+            case 't':
+                return literal("true", Boolean.TRUE);
+            case 'f':
+                return literal("false", Boolean.FALSE);
+            case 'n':
+                return literal("null", null);
             default:
                 if (c == '-' || (c >= '0' && c <= '9')) {
                     return number();
@@ -121,14 +127,30 @@ final class Json {
             }
             char e = next();
             switch (e) {
-                case '"': sb.append('"'); break;
-                case '\\': sb.append('\\'); break;
-                case '/': sb.append('/'); break;
-                case 'b': sb.append('\b'); break;
-                case 'f': sb.append('\f'); break;
-                case 'n': sb.append('\n'); break;
-                case 'r': sb.append('\r'); break;
-                case 't': sb.append('\t'); break;
+                case '"':
+                    sb.append('"');
+                    break;
+                case '\\':
+                    sb.append('\\');
+                    break;
+                case '/':
+                    sb.append('/');
+                    break;
+                case 'b':
+                    sb.append('\b');
+                    break;
+                case 'f':
+                    sb.append('\f');
+                    break;
+                case 'n':
+                    sb.append('\n');
+                    break;
+                case 'r':
+                    sb.append('\r');
+                    break;
+                case 't':
+                    sb.append('\t');
+                    break;
                 case 'u':
                     if (pos + 4 > text.length()) {
                         throw error("four hex digits");
@@ -195,7 +217,7 @@ final class Json {
     private IllegalArgumentException error(String expected) {
         int from = Math.max(0, pos - 20);
         int to = Math.min(text.length(), pos + 20);
-        return new IllegalArgumentException("JSON: expected " + expected + " at offset " + pos
-                + " near '" + text.substring(from, to).replace('\n', ' ') + "'");
+        return new IllegalArgumentException("JSON: expected " + expected + " at offset " + pos + " near '"
+                + text.substring(from, to).replace('\n', ' ') + "'");
     }
 }

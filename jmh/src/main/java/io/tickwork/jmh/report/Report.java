@@ -4,7 +4,6 @@ import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,10 +85,10 @@ public final class Report {
         }
         Path out = Path.of(opts.getOrDefault("out", "docs/bench"));
         String name = opts.getOrDefault("name", "report");
-        Report report = new Report(all, Pattern.compile(opts.getOrDefault("ours", "(?i)tickwork.*")),
-                opts.get("variant-param"));
-        List<Path> written = report.write(out, name, opts.getOrDefault("title", name),
-                opts.getOrDefault("note", ""), log);
+        Report report = new Report(
+                all, Pattern.compile(opts.getOrDefault("ours", "(?i)tickwork.*")), opts.get("variant-param"));
+        List<Path> written =
+                report.write(out, name, opts.getOrDefault("title", name), opts.getOrDefault("note", ""), log);
         for (Path p : written) {
             System.out.println("wrote " + p);
         }
@@ -167,7 +166,8 @@ public final class Report {
         }
 
         boolean hasAlloc() {
-            return cells.values().stream().flatMap(m -> m.values().stream())
+            return cells.values().stream()
+                    .flatMap(m -> m.values().stream())
                     .anyMatch(r -> !Double.isNaN(r.allocBytesPerOp));
         }
     }
@@ -183,7 +183,10 @@ public final class Report {
             StringBuilder row = new StringBuilder();
             r.params.forEach((k, v) -> {
                 if (!(byParam && k.equals(variantParam))) {
-                    row.append(row.length() == 0 ? "" : " ").append(k).append('=').append(v);
+                    row.append(row.length() == 0 ? "" : " ")
+                            .append(k)
+                            .append('=')
+                            .append(v);
                 }
             });
             String rowKey = row.length() == 0 ? "-" : row.toString();
@@ -255,7 +258,8 @@ public final class Report {
             return "";
         }
         double ratio = ratio(g, bestOurs, bestPeer);
-        return String.format(Locale.ROOT, "%.2f× (%s vs %s)", ratio, variantOf(row, bestOurs), variantOf(row, bestPeer));
+        return String.format(
+                Locale.ROOT, "%.2f× (%s vs %s)", ratio, variantOf(row, bestOurs), variantOf(row, bestPeer));
     }
 
     /** Speed-up of {@code a} over {@code b}: > 1 means {@code a} is faster, whatever the mode. */
@@ -312,8 +316,8 @@ public final class Report {
         }
         CategoryChart alloc = chart("allocation per operation (-prof gc)", "B/op", rows, g, true, false);
         BufferedImage bottom = BitmapEncoder.getBufferedImage(alloc);
-        BufferedImage both = new BufferedImage(top.getWidth(), top.getHeight() + bottom.getHeight(),
-                BufferedImage.TYPE_INT_RGB);
+        BufferedImage both =
+                new BufferedImage(top.getWidth(), top.getHeight() + bottom.getHeight(), BufferedImage.TYPE_INT_RGB);
         Graphics2D g2 = both.createGraphics();
         g2.setColor(Color.WHITE);
         g2.fillRect(0, 0, both.getWidth(), both.getHeight());
@@ -338,8 +342,12 @@ public final class Report {
         String prefix = scale == 1e9 ? "G " : scale == 1e6 ? "M " : scale == 1e3 ? "k " : "";
         yTitle = prefix + yTitle;
         int width = Math.max(900, Math.min(2400, 140 + rows.size() * g.variants.size() * 28));
-        CategoryChart chart = new CategoryChartBuilder().width(width).height(alloc ? 320 : 480)
-                .title(title).yAxisTitle(yTitle).build();
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(width)
+                .height(alloc ? 320 : 480)
+                .title(title)
+                .yAxisTitle(yTitle)
+                .build();
         Styler st = chart.getStyler();
         st.setLegendPosition(Styler.LegendPosition.OutsideE);
         st.setChartBackgroundColor(Color.WHITE);

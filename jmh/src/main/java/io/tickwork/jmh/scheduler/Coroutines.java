@@ -1,8 +1,7 @@
 package io.tickwork.jmh.scheduler;
 
-import java.util.concurrent.CountDownLatch;
-
 import io.tickwork.scheduler.TaskSleep;
+import java.util.concurrent.CountDownLatch;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
@@ -12,12 +11,10 @@ import kilim.Task;
  * weaver (ASM7 API) cannot merge stack frames over the sealed {@code ConstantDesc} hierarchy.
  */
 final class Coroutines {
-    private Coroutines() {
-    }
+    private Coroutines() {}
 
     /** The token passed back and forth in ping-pong; one instance per pair, never reallocated. */
-    static final class Ball {
-    }
+    static final class Ball {}
 
     /** {@code yields} times {@code Task.yield()}, then counts down. */
     static final class Yielder extends Task<Object> {

@@ -2,7 +2,6 @@ package io.tickwork.jmh.scheduler;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import kilim.Scheduler;
 import kilim.Task;
 import org.openjdk.jmh.annotations.Level;
@@ -23,8 +22,14 @@ import org.openjdk.jmh.annotations.TearDown;
 public abstract class KilimBench {
     static final int TASKS = 200_000;
 
-    @Param({"tickwork-rb-tree", "tickwork-wheel-list", "tickwork-wheel-ring", "tickwork-wheel-linked-array",
-            "kilim-affine", "kilim-forkjoin"})
+    @Param({
+        "tickwork-rb-tree",
+        "tickwork-wheel-list",
+        "tickwork-wheel-ring",
+        "tickwork-wheel-linked-array",
+        "kilim-affine",
+        "kilim-forkjoin"
+    })
     public String scheduler;
 
     @Param({"1", "2"})

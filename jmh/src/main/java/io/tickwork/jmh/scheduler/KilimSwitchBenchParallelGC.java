@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.Fork;
  * G1 5.5 M/s, G1 with refinement threads off or a larger young generation no better, ParallelGC 16,
  * SerialGC 19, ZGC 20, Shenandoah 17 (one fork each, wide errors); see docs/results/scheduler.md.
  */
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})
-public class KilimSwitchBenchParallelGC extends KilimSwitchBench {
-}
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})
+public class KilimSwitchBenchParallelGC extends KilimSwitchBench {}

@@ -6,6 +6,7 @@ import org.openjdk.jmh.annotations.Fork;
  * {@link KilimTimerBench} under {@code -XX:+UseParallelGC}, for every scheduler alike; why a second
  * collector is worth a row of its own: see {@link KilimSwitchBenchParallelGC}.
  */
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})
-public class KilimTimerBenchParallelGC extends KilimTimerBench {
-}
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})
+public class KilimTimerBenchParallelGC extends KilimTimerBench {}

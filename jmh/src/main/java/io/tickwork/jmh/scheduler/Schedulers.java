@@ -1,9 +1,8 @@
 package io.tickwork.jmh.scheduler;
 
-import java.util.concurrent.TimeUnit;
-
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.scheduler.RunLoopScheduler;
+import java.util.concurrent.TimeUnit;
 import kilim.AffineScheduler;
 import kilim.ForkJoinScheduler;
 import kilim.Scheduler;
@@ -14,15 +13,17 @@ import kilim.Task;
  * (e.g. {@code tickwork-wheel-linked-array}), {@code kilim-affine}, {@code kilim-forkjoin}.
  */
 final class Schedulers {
-    private Schedulers() {
-    }
+    private Schedulers() {}
 
     static final String TICKWORK = "tickwork-";
 
     static Scheduler create(String name, int threads) {
         if (name.startsWith(TICKWORK)) {
-            return RunLoopScheduler.builder().threads(threads).name("bench")
-                    .timers(TimerKind.parse(name.substring(TICKWORK.length()))).build();
+            return RunLoopScheduler.builder()
+                    .threads(threads)
+                    .name("bench")
+                    .timers(TimerKind.parse(name.substring(TICKWORK.length())))
+                    .build();
         }
         switch (name) {
             case "kilim-affine":

@@ -6,7 +6,6 @@ import java.lang.invoke.MethodType;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -39,7 +38,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class VirtualThreadBench {
     static final int THREADS = KilimSwitchBench.TASKS;
     static final int YIELDS = KilimSwitchBench.YIELDS;
@@ -61,8 +62,9 @@ public class VirtualThreadBench {
             Class<?> ofVirtualClass = Class.forName("java.lang.Thread$Builder$OfVirtual");
             ofVirtual = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualClass));
         } catch (ClassNotFoundException | NoSuchMethodException e) {
-            throw new UnsupportedOperationException("virtual threads need JDK 21 or later; this is "
-                    + System.getProperty("java.version") + ": skipping " + getClass().getSimpleName());
+            throw new UnsupportedOperationException(
+                    "virtual threads need JDK 21 or later; this is " + System.getProperty("java.version")
+                            + ": skipping " + getClass().getSimpleName());
         }
         Object builder = ofVirtual.invoke();
         unstarted = lookup.findVirtual(builderClass, "unstarted", MethodType.methodType(Thread.class, Runnable.class))

@@ -51,8 +51,18 @@ public class IntSearchBenchmark {
     @Param({"2000", "200000", "2000000"})
     int n;
 
-    @Param({"RECURSIVE", "THREE_BRANCH", "TWO_BRANCH", "BRANCHLESS", "EYTZINGER", "STATIC_BPLUS_TREE", "RADIX_DIRECTORY",
-        "JDK_BINARY_SEARCH", "HASH_MAP", "FASTUTIL_OPEN_HASH_MAP"})
+    @Param({
+        "RECURSIVE",
+        "THREE_BRANCH",
+        "TWO_BRANCH",
+        "BRANCHLESS",
+        "EYTZINGER",
+        "STATIC_BPLUS_TREE",
+        "RADIX_DIRECTORY",
+        "JDK_BINARY_SEARCH",
+        "HASH_MAP",
+        "FASTUTIL_OPEN_HASH_MAP"
+    })
     String impl;
 
     /**
@@ -77,7 +87,10 @@ public class IntSearchBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         SplittableRandom r = new SplittableRandom(42);
-        int[] keys = java.util.stream.IntStream.generate(() -> draw(r) & ~1).distinct().limit(n).toArray();
+        int[] keys = java.util.stream.IntStream.generate(() -> draw(r) & ~1)
+                .distinct()
+                .limit(n)
+                .toArray();
         int[] sorted = keys.clone();
         Arrays.sort(sorted);
         queries = new int[QUERIES];

@@ -48,8 +48,7 @@ final class KafkaTimingWheel implements TimerAdapter {
             flush.setAccessible(true);
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             EXPIRATION = lookup.unreflect(expiration).asType(MethodType.methodType(long.class, Delayed.class));
-            FLUSH = lookup.unreflect(flush)
-                    .asType(MethodType.methodType(void.class, Delayed.class, Consumer.class));
+            FLUSH = lookup.unreflect(flush).asType(MethodType.methodType(void.class, Delayed.class, Consumer.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -72,8 +71,7 @@ final class KafkaTimingWheel implements TimerAdapter {
         }
 
         @Override
-        public void run() {
-        }
+        public void run() {}
     }
 
     private final AtomicInteger count = new AtomicInteger();

@@ -97,8 +97,7 @@ public enum Subject {
     }
 
     static final class Agrona implements TimerAdapter {
-        private final DeadlineTimerWheel wheel =
-                new DeadlineTimerWheel(TimeUnit.NANOSECONDS, 0, 1, TICKS_PER_WHEEL);
+        private final DeadlineTimerWheel wheel = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, 0, 1, TICKS_PER_WHEEL);
         private final DeadlineTimerWheel.TimerHandler handler;
 
         Agrona(Blackhole bh) {

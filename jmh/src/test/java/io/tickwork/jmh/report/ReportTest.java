@@ -66,7 +66,8 @@ class ReportTest {
         assertEquals(List.of("KeyedSerial", "guava", "jctools"), List.copyOf(order.variants));
         assertEquals(List.of("keys=1", "keys=64"), List.copyOf(order.cells.keySet()));
         Report.Group search = groups.get(1);
-        assertEquals(List.of("binarySearch", "tickworkEytzinger"), List.copyOf(search.variants), "methods are variants");
+        assertEquals(
+                List.of("binarySearch", "tickworkEytzinger"), List.copyOf(search.variants), "methods are variants");
         assertEquals(List.of("n=2000"), List.copyOf(search.cells.keySet()));
     }
 
@@ -79,7 +80,9 @@ class ReportTest {
         assertTrue(order.contains("1.25× (KeyedSerial vs jctools)"), order);
         assertTrue(order.contains("0.80× (KeyedSerial vs guava)"), order);
         assertTrue(order.contains("(24.0 B/op)"), order);
-        assertEquals("1.00 (~0 B/op)", Report.cell(new BenchResult("a.B.c", "thrpt", java.util.Map.of(), 1, Double.NaN, "ops/s", 0.0004, 0)));
+        assertEquals(
+                "1.00 (~0 B/op)",
+                Report.cell(new BenchResult("a.B.c", "thrpt", java.util.Map.of(), 1, Double.NaN, "ops/s", 0.0004, 0)));
         String search = report.table(groups.get(1));
         // avgt: lower is better, 60 ns vs 20 ns -> ours 3x faster
         assertTrue(search.contains("3.00× (tickworkEytzinger vs binarySearch)"), search);

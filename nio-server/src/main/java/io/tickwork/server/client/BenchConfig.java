@@ -10,43 +10,43 @@ import java.util.List;
  * how many, and at what rate (0 = closed loop).
  */
 record BenchConfig(
-    InetSocketAddress address,
-    String target,
-    List<byte[]> requests,
-    int connections,
-    int depth,
-    int threads,
-    Duration warmup,
-    Duration duration,
-    long count,
-    double rate,
-    Duration timeout,
-    Duration connectTimeout,
-    long seed) {
+        InetSocketAddress address,
+        String target,
+        List<byte[]> requests,
+        int connections,
+        int depth,
+        int threads,
+        Duration warmup,
+        Duration duration,
+        long count,
+        double rate,
+        Duration timeout,
+        Duration connectTimeout,
+        long seed) {
 
-  BenchConfig {
-    requests = List.copyOf(requests);
-    if (requests.isEmpty()) {
-      throw new UsageException("bench needs at least one request URL");
+    BenchConfig {
+        requests = List.copyOf(requests);
+        if (requests.isEmpty()) {
+            throw new UsageException("bench needs at least one request URL");
+        }
+        if (threads > connections) {
+            threads = connections;
+        }
     }
-    if (threads > connections) {
-      threads = connections;
+
+    int maxRequestBytes() {
+        int m = 0;
+        for (byte[] r : requests) {
+            m = Math.max(m, r.length);
+        }
+        return m;
     }
-  }
 
-  int maxRequestBytes() {
-    int m = 0;
-    for (byte[] r : requests) {
-      m = Math.max(m, r.length);
+    boolean warmsUp() {
+        return !warmup.isZero();
     }
-    return m;
-  }
 
-  boolean warmsUp() {
-    return !warmup.isZero();
-  }
-
-  boolean openLoop() {
-    return rate > 0;
-  }
+    boolean openLoop() {
+        return rate > 0;
+    }
 }

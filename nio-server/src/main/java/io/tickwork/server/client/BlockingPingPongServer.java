@@ -16,77 +16,77 @@ import java.util.concurrent.ThreadFactory;
  * from the same factory. Memory: a thread (stack) per connection, plus the sockets.
  */
 final class BlockingPingPongServer implements PingPongServer {
-  private static final byte[] PONG = {'P', 'o', 'n', 'g'};
+    private static final byte[] PONG = {'P', 'o', 'n', 'g'};
 
-  private final String name;
-  private final ThreadFactory threads;
-  private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
-  private ServerSocket server;
-  private Thread acceptor;
+    private final String name;
+    private final ThreadFactory threads;
+    private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private ServerSocket server;
+    private Thread acceptor;
 
-  BlockingPingPongServer(String name, ThreadFactory threads) {
-    this.name = name;
-    this.threads = threads;
-  }
-
-  @Override
-  public InetSocketAddress start(InetSocketAddress bind) throws IOException {
-    server = new ServerSocket();
-    server.bind(bind, 4096);
-    acceptor = threads.newThread(this::acceptLoop);
-    acceptor.setName("pingpong-" + name + "-accept");
-    acceptor.start();
-    return (InetSocketAddress) server.getLocalSocketAddress();
-  }
-
-  private void acceptLoop() {
-    while (!server.isClosed()) {
-      Socket s;
-      try {
-        s = server.accept();
-      } catch (IOException e) {
-        return; // closed
-      }
-      sockets.add(s);
-      Thread t = threads.newThread(() -> serve(s));
-      t.start();
+    BlockingPingPongServer(String name, ThreadFactory threads) {
+        this.name = name;
+        this.threads = threads;
     }
-  }
 
-  private void serve(Socket s) {
-    try (s) {
-      s.setTcpNoDelay(true);
-      InputStream in = s.getInputStream();
-      OutputStream out = s.getOutputStream();
-      byte[] ping = new byte[4];
-      while (in.readNBytes(ping, 0, 4) == 4) {
-        out.write(PONG);
-      }
-    } catch (IOException e) {
-      // the peer went away, or close(): the thread ends
-    } finally {
-      sockets.remove(s);
+    @Override
+    public InetSocketAddress start(InetSocketAddress bind) throws IOException {
+        server = new ServerSocket();
+        server.bind(bind, 4096);
+        acceptor = threads.newThread(this::acceptLoop);
+        acceptor.setName("pingpong-" + name + "-accept");
+        acceptor.start();
+        return (InetSocketAddress) server.getLocalSocketAddress();
     }
-  }
 
-  @Override
-  public void close() throws IOException {
-    if (server != null) {
-      server.close();
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            Socket s;
+            try {
+                s = server.accept();
+            } catch (IOException e) {
+                return; // closed
+            }
+            sockets.add(s);
+            Thread t = threads.newThread(() -> serve(s));
+            t.start();
+        }
     }
-    for (Socket s : sockets) {
-      try {
-        s.close();
-      } catch (IOException ignored) {
-        // closing
-      }
+
+    private void serve(Socket s) {
+        try (s) {
+            s.setTcpNoDelay(true);
+            InputStream in = s.getInputStream();
+            OutputStream out = s.getOutputStream();
+            byte[] ping = new byte[4];
+            while (in.readNBytes(ping, 0, 4) == 4) {
+                out.write(PONG);
+            }
+        } catch (IOException e) {
+            // the peer went away, or close(): the thread ends
+        } finally {
+            sockets.remove(s);
+        }
     }
-    if (acceptor != null) {
-      try {
-        acceptor.join(5_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+
+    @Override
+    public void close() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+        for (Socket s : sockets) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
+        if (acceptor != null) {
+            try {
+                acceptor.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
-  }
 }

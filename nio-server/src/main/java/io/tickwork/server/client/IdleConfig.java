@@ -10,26 +10,26 @@ import java.util.List;
  * address. {@code workload} enables the http-kit pattern (idle, request, read, repeat).
  */
 record IdleConfig(
-    List<InetSocketAddress> targets,
-    List<InetAddress> sources,
-    int connections,
-    int step,
-    int maxPending,
-    Duration duration,
-    Duration hold,
-    Duration connectTimeout,
-    boolean workload,
-    Duration idleMin,
-    Duration idleMax,
-    int maxLength,
-    String path,
-    Duration timeout,
-    Targets.Url statsUrl,
-    String serverPid,
-    long seed) {
+        List<InetSocketAddress> targets,
+        List<InetAddress> sources,
+        int connections,
+        int step,
+        int maxPending,
+        Duration duration,
+        Duration hold,
+        Duration connectTimeout,
+        boolean workload,
+        Duration idleMin,
+        Duration idleMax,
+        int maxLength,
+        String path,
+        Duration timeout,
+        Targets.Url statsUrl,
+        String serverPid,
+        long seed) {
 
-  IdleConfig {
-    targets = List.copyOf(targets);
-    sources = List.copyOf(sources);
-  }
+    IdleConfig {
+        targets = List.copyOf(targets);
+        sources = List.copyOf(sources);
+    }
 }

@@ -12,9 +12,9 @@ import java.util.Arrays;
  * sockets and releases them before returning.
  */
 public final class LoadTool {
-  private LoadTool() {}
+    private LoadTool() {}
 
-  static final String HELP = """
+    static final String HELP = """
       usage: LoadTool <command> [options]   (each command has --help)
 
       commands:
@@ -26,39 +26,38 @@ public final class LoadTool {
                    kilim), in one process or as separate server and client
       """;
 
-  public static void main(String[] args) {
-    int status = run(args, System.out, System.err);
-    System.out.flush();
-    System.exit(status);
-  }
+    public static void main(String[] args) {
+        int status = run(args, System.out, System.err);
+        System.out.flush();
+        System.exit(status);
+    }
 
-  /** Runs one command line; returns the exit status. Never throws for bad input. */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")
-        || args[0].equals("help")) {
-      (args.length == 0 ? err : out).print(HELP);
-      return args.length == 0 ? 2 : 0;
+    /** Runs one command line; returns the exit status. Never throws for bad input. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
+            (args.length == 0 ? err : out).print(HELP);
+            return args.length == 0 ? 2 : 0;
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        try {
+            return switch (args[0]) {
+                case "idle" -> IdleCommand.run(rest, out, err);
+                case "bench" -> BenchCommand.run(rest, out, err);
+                case "pingpong" -> PingPongCommand.run(rest, out, err);
+                default ->
+                    throw new UsageException("unknown command: " + args[0] + " (commands: idle, bench, pingpong)");
+            };
+        } catch (UsageException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("interrupted");
+            return 1;
+        } catch (Exception | OutOfMemoryError e) {
+            OsError kind = OsError.classify(e);
+            err.println("error: " + (kind == OsError.OTHER ? e.toString() : kind.describe(e)));
+            return 1;
+        }
     }
-    String[] rest = Arrays.copyOfRange(args, 1, args.length);
-    try {
-      return switch (args[0]) {
-        case "idle" -> IdleCommand.run(rest, out, err);
-        case "bench" -> BenchCommand.run(rest, out, err);
-        case "pingpong" -> PingPongCommand.run(rest, out, err);
-        default -> throw new UsageException("unknown command: " + args[0]
-            + " (commands: idle, bench, pingpong)");
-      };
-    } catch (UsageException e) {
-      err.println("error: " + e.getMessage());
-      return 2;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      err.println("interrupted");
-      return 1;
-    } catch (Exception | OutOfMemoryError e) {
-      OsError kind = OsError.classify(e);
-      err.println("error: " + (kind == OsError.OTHER ? e.toString() : kind.describe(e)));
-      return 1;
-    }
-  }
 }

@@ -8,12 +8,12 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
-import java.util.concurrent.BrokenBarrierException;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeoutException;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -31,237 +31,249 @@ import org.HdrHistogram.Histogram;
  * <p>Runs in the calling thread plus {@code threads - 1} more; not reusable.
  */
 final class PingPongClient {
-  private static final byte[] PING = {'P', 'i', 'n', 'g'};
-  private static final int PONG = ('P' << 24) | ('o' << 16) | ('n' << 8) | 'g';
+    private static final byte[] PING = {'P', 'i', 'n', 'g'};
+    private static final int PONG = ('P' << 24) | ('o' << 16) | ('n' << 8) | 'g';
 
-  /** What one run measured. */
-  record Result(long pings, long errors, double elapsedSeconds, Histogram rtt, int connections,
-      int threads) {
-    double microsPerPing() {
-      return pings == 0 ? Double.NaN : elapsedSeconds * 1e6 / pings;
-    }
-
-    String toText(String label) {
-      return String.format(Locale.ROOT, "%s: %d pings over %d connections (%d client thread%s) "
-              + "in %.3fs: %.2f us/ping, %.0f pings/s, errors %d%n"
-              + "  round trip p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n", label, pings,
-          connections, threads, threads == 1 ? "" : "s", elapsedSeconds, microsPerPing(),
-          pings / Math.max(elapsedSeconds, 1e-9), errors, p(50), p(90), p(99), p(99.9),
-          Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getMaxValue()));
-    }
-
-    private String p(double q) {
-      return Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getValueAtPercentile(q));
-    }
-  }
-
-  private final InetSocketAddress target;
-  private final int connections;
-  private final int threads;
-  private final boolean spin;
-
-  PingPongClient(InetSocketAddress target, int connections, int threads) {
-    this(target, connections, threads, false);
-  }
-
-  PingPongClient(InetSocketAddress target, int connections, int threads, boolean spin) {
-    this.spin = spin;
-    this.target = target;
-    this.connections = connections;
-    this.threads = Math.min(threads, connections);
-  }
-
-  Result run(long pings, long timeLimitNanos) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + timeLimitNanos;
-    List<Loop> loops = new ArrayList<>();
-    CyclicBarrier connected = new CyclicBarrier(threads);
-    for (int i = 0; i < threads; i++) {
-      int conns = connections / threads + (i < connections % threads ? 1 : 0);
-      long share = pings / threads + (i < pings % threads ? 1 : 0);
-      loops.add(new Loop(conns, share, deadline, connected));
-    }
-    List<Thread> ts = new ArrayList<>();
-    for (int i = 1; i < loops.size(); i++) {
-      Thread t = new Thread(loops.get(i)::runQuietly, "pingpong-client-" + i);
-      t.setDaemon(true);
-      t.start();
-      ts.add(t);
-    }
-    loops.get(0).run();
-    for (Thread t : ts) {
-      t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()) + 5_000));
-    }
-    double elapsed = (System.nanoTime() - loops.get(0).startedAt) / 1e9;
-    Histogram all = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
-    long done = 0;
-    long errors = 0;
-    for (Loop l : loops) {
-      if (l.failure != null) {
-        throw l.failure;
-      }
-      all.add(l.rtt);
-      done += l.done;
-      errors += l.errors;
-    }
-    return new Result(done, errors, elapsed, all, connections, threads);
-  }
-
-  private final class Loop implements java.util.function.Consumer<SelectionKey> {
-    final int conns;
-    final long pings;
-    final long deadline;
-    final CyclicBarrier connected;
-    final Histogram rtt = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
-    final ByteBuffer readBuf = ByteBuffer.allocateDirect(16 * 1024);
-    final ByteBuffer ping = ByteBuffer.allocateDirect(4);
-    long sent;
-    long done;
-    long errors;
-    int open;
-    long startedAt;
-    volatile IOException failure;
-
-    Loop(int conns, long pings, long deadline, CyclicBarrier connected) {
-      this.connected = connected;
-      this.conns = conns;
-      this.pings = pings;
-      this.deadline = deadline;
-      ping.put(PING).flip();
-    }
-
-    void runQuietly() {
-      try {
-        run();
-      } catch (IOException e) {
-        failure = e;
-      }
-    }
-
-    void run() throws IOException {
-      try (Selector sel = Selector.open()) {
-        try {
-          for (int i = 0; i < conns; i++) {
-            SocketChannel ch = SocketChannel.open();
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            ch.connect(target); // blocking connect: setup, not measured load
-            ch.configureBlocking(false);
-            Conn c = new Conn(ch);
-            ch.register(sel, SelectionKey.OP_READ, c);
-            open++;
-          }
-        } catch (IOException e) {
-          connected.reset(); // the other loops stop waiting for this one
-          throw e;
+    /** What one run measured. */
+    record Result(long pings, long errors, double elapsedSeconds, Histogram rtt, int connections, int threads) {
+        double microsPerPing() {
+            return pings == 0 ? Double.NaN : elapsedSeconds * 1e6 / pings;
         }
-        try {
-          // every loop's connections are open before any clock starts: setup is not measured
-          connected.await(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
-          throw new IOException("client threads did not all connect in time", e);
+
+        String toText(String label) {
+            return String.format(
+                    Locale.ROOT,
+                    "%s: %d pings over %d connections (%d client thread%s) "
+                            + "in %.3fs: %.2f us/ping, %.0f pings/s, errors %d%n"
+                            + "  round trip p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n",
+                    label,
+                    pings,
+                    connections,
+                    threads,
+                    threads == 1 ? "" : "s",
+                    elapsedSeconds,
+                    microsPerPing(),
+                    pings / Math.max(elapsedSeconds, 1e-9),
+                    errors,
+                    p(50),
+                    p(90),
+                    p(99),
+                    p(99.9),
+                    Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getMaxValue()));
         }
-        startedAt = System.nanoTime();
-        for (SelectionKey k : sel.keys()) {
-          sendPing(k, startedAt);
+
+        private String p(double q) {
+            return Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getValueAtPercentile(q));
         }
-        while (done < pings && open > 0) {
-          long t = System.nanoTime();
-          if (t >= deadline) {
-            break;
-          }
-          if (spin) {
-            sel.selectNow(this);
-          } else {
-            sel.select(this, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - t)));
-          }
-        }
-        for (SelectionKey k : sel.keys()) {
-          k.channel().close();
-        }
-      }
     }
 
-    /** A ready key (from {@code select(Consumer)}): its own clock reading, for its RTT. */
-    @Override
-    public void accept(SelectionKey k) {
-      if (k.isValid() && k.isReadable()) {
-        read(k, System.nanoTime());
-      }
+    private final InetSocketAddress target;
+    private final int connections;
+    private final int threads;
+    private final boolean spin;
+
+    PingPongClient(InetSocketAddress target, int connections, int threads) {
+        this(target, connections, threads, false);
     }
 
-    private void sendPing(SelectionKey k, long now) {
-      if (sent >= pings) {
-        return;
-      }
-      Conn c = (Conn) k.attachment();
-      ping.clear();
-      try {
-        int n = ((SocketChannel) k.channel()).write(ping);
-        if (n != 4) {
-          throw new IOException("short write of a 4-byte ping: " + n);
+    PingPongClient(InetSocketAddress target, int connections, int threads, boolean spin) {
+        this.spin = spin;
+        this.target = target;
+        this.connections = connections;
+        this.threads = Math.min(threads, connections);
+    }
+
+    Result run(long pings, long timeLimitNanos) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeLimitNanos;
+        List<Loop> loops = new ArrayList<>();
+        CyclicBarrier connected = new CyclicBarrier(threads);
+        for (int i = 0; i < threads; i++) {
+            int conns = connections / threads + (i < connections % threads ? 1 : 0);
+            long share = pings / threads + (i < pings % threads ? 1 : 0);
+            loops.add(new Loop(conns, share, deadline, connected));
         }
-      } catch (IOException e) {
-        fail(k);
-        return;
-      }
-      sent++;
-      c.inflight = true;
-      c.sentAt = now;
-    }
-
-    private void read(SelectionKey k, long now) {
-      Conn c = (Conn) k.attachment();
-      readBuf.clear();
-      int n;
-      try {
-        n = ((SocketChannel) k.channel()).read(readBuf);
-      } catch (IOException e) {
-        fail(k);
-        return;
-      }
-      if (n < 0) {
-        fail(k);
-        return;
-      }
-      readBuf.flip();
-      while (readBuf.hasRemaining()) {
-        c.word = (c.word << 8) | (readBuf.get() & 0xff);
-        if (++c.have == 4) {
-          c.have = 0;
-          if (c.word != PONG) {
-            fail(k);
-            return;
-          }
-          done++;
-          c.inflight = false;
-          rtt.recordValue(Math.max(1, Math.min(now - c.sentAt, BenchWorker.HIGHEST_NS)));
-          sendPing(k, now);
+        List<Thread> ts = new ArrayList<>();
+        for (int i = 1; i < loops.size(); i++) {
+            Thread t = new Thread(loops.get(i)::runQuietly, "pingpong-client-" + i);
+            t.setDaemon(true);
+            t.start();
+            ts.add(t);
         }
-      }
+        loops.get(0).run();
+        for (Thread t : ts) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()) + 5_000));
+        }
+        double elapsed = (System.nanoTime() - loops.get(0).startedAt) / 1e9;
+        Histogram all = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
+        long done = 0;
+        long errors = 0;
+        for (Loop l : loops) {
+            if (l.failure != null) {
+                throw l.failure;
+            }
+            all.add(l.rtt);
+            done += l.done;
+            errors += l.errors;
+        }
+        return new Result(done, errors, elapsed, all, connections, threads);
     }
 
-    private void fail(SelectionKey k) {
-      errors++;
-      open--;
-      if (((Conn) k.attachment()).inflight) {
-        sent--; // the ping in flight on it will never be answered: another connection sends it
-      }
-      try {
-        k.channel().close();
-      } catch (IOException ignored) {
-        // closing
-      }
-    }
-  }
+    private final class Loop implements java.util.function.Consumer<SelectionKey> {
+        final int conns;
+        final long pings;
+        final long deadline;
+        final CyclicBarrier connected;
+        final Histogram rtt = new Histogram(1, BenchWorker.HIGHEST_NS, 3);
+        final ByteBuffer readBuf = ByteBuffer.allocateDirect(16 * 1024);
+        final ByteBuffer ping = ByteBuffer.allocateDirect(4);
+        long sent;
+        long done;
+        long errors;
+        int open;
+        long startedAt;
+        volatile IOException failure;
 
-  private static final class Conn {
-    final SocketChannel ch;
-    long sentAt;
-    boolean inflight;
-    int word;
-    int have;
+        Loop(int conns, long pings, long deadline, CyclicBarrier connected) {
+            this.connected = connected;
+            this.conns = conns;
+            this.pings = pings;
+            this.deadline = deadline;
+            ping.put(PING).flip();
+        }
 
-    Conn(SocketChannel ch) {
-      this.ch = ch;
+        void runQuietly() {
+            try {
+                run();
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+
+        void run() throws IOException {
+            try (Selector sel = Selector.open()) {
+                try {
+                    for (int i = 0; i < conns; i++) {
+                        SocketChannel ch = SocketChannel.open();
+                        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                        ch.connect(target); // blocking connect: setup, not measured load
+                        ch.configureBlocking(false);
+                        Conn c = new Conn(ch);
+                        ch.register(sel, SelectionKey.OP_READ, c);
+                        open++;
+                    }
+                } catch (IOException e) {
+                    connected.reset(); // the other loops stop waiting for this one
+                    throw e;
+                }
+                try {
+                    // every loop's connections are open before any clock starts: setup is not measured
+                    connected.await(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+                    throw new IOException("client threads did not all connect in time", e);
+                }
+                startedAt = System.nanoTime();
+                for (SelectionKey k : sel.keys()) {
+                    sendPing(k, startedAt);
+                }
+                while (done < pings && open > 0) {
+                    long t = System.nanoTime();
+                    if (t >= deadline) {
+                        break;
+                    }
+                    if (spin) {
+                        sel.selectNow(this);
+                    } else {
+                        sel.select(this, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - t)));
+                    }
+                }
+                for (SelectionKey k : sel.keys()) {
+                    k.channel().close();
+                }
+            }
+        }
+
+        /** A ready key (from {@code select(Consumer)}): its own clock reading, for its RTT. */
+        @Override
+        public void accept(SelectionKey k) {
+            if (k.isValid() && k.isReadable()) {
+                read(k, System.nanoTime());
+            }
+        }
+
+        private void sendPing(SelectionKey k, long now) {
+            if (sent >= pings) {
+                return;
+            }
+            Conn c = (Conn) k.attachment();
+            ping.clear();
+            try {
+                int n = ((SocketChannel) k.channel()).write(ping);
+                if (n != 4) {
+                    throw new IOException("short write of a 4-byte ping: " + n);
+                }
+            } catch (IOException e) {
+                fail(k);
+                return;
+            }
+            sent++;
+            c.inflight = true;
+            c.sentAt = now;
+        }
+
+        private void read(SelectionKey k, long now) {
+            Conn c = (Conn) k.attachment();
+            readBuf.clear();
+            int n;
+            try {
+                n = ((SocketChannel) k.channel()).read(readBuf);
+            } catch (IOException e) {
+                fail(k);
+                return;
+            }
+            if (n < 0) {
+                fail(k);
+                return;
+            }
+            readBuf.flip();
+            while (readBuf.hasRemaining()) {
+                c.word = (c.word << 8) | (readBuf.get() & 0xff);
+                if (++c.have == 4) {
+                    c.have = 0;
+                    if (c.word != PONG) {
+                        fail(k);
+                        return;
+                    }
+                    done++;
+                    c.inflight = false;
+                    rtt.recordValue(Math.max(1, Math.min(now - c.sentAt, BenchWorker.HIGHEST_NS)));
+                    sendPing(k, now);
+                }
+            }
+        }
+
+        private void fail(SelectionKey k) {
+            errors++;
+            open--;
+            if (((Conn) k.attachment()).inflight) {
+                sent--; // the ping in flight on it will never be answered: another connection sends it
+            }
+            try {
+                k.channel().close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
     }
-  }
+
+    private static final class Conn {
+        final SocketChannel ch;
+        long sentAt;
+        boolean inflight;
+        int word;
+        int have;
+
+        Conn(SocketChannel ch) {
+            this.ch = ch;
+        }
+    }
 }

@@ -11,9 +11,9 @@ import java.net.InetSocketAddress;
  */
 interface PingPongServer extends AutoCloseable {
 
-  /** Binds to {@code bind} (port 0 for an ephemeral port) and starts serving. */
-  InetSocketAddress start(InetSocketAddress bind) throws IOException;
+    /** Binds to {@code bind} (port 0 for an ephemeral port) and starts serving. */
+    InetSocketAddress start(InetSocketAddress bind) throws IOException;
 
-  @Override
-  void close() throws IOException;
+    @Override
+    void close() throws IOException;
 }

@@ -12,36 +12,36 @@ import java.nio.file.Path;
  * Stateless; each call reads the file afresh (a few microseconds).
  */
 final class ProcMemory {
-  private ProcMemory() {}
+    private ProcMemory() {}
 
-  /** VmRSS of a process in bytes, or -1 when unknown (not Linux, no such pid). */
-  static long rssBytes(String pid) {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {
-        if (line.startsWith("VmRSS:")) {
-          String[] f = line.substring(6).trim().split("\\s+");
-          return Long.parseLong(f[0]) * 1024L;
+    /** VmRSS of a process in bytes, or -1 when unknown (not Linux, no such pid). */
+    static long rssBytes(String pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    String[] f = line.substring(6).trim().split("\\s+");
+                    return Long.parseLong(f[0]) * 1024L;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
-      }
-    } catch (IOException | RuntimeException e) {
-      return -1;
+        return -1;
     }
-    return -1;
-  }
 
-  static long selfRssBytes() {
-    return rssBytes("self");
-  }
+    static long selfRssBytes() {
+        return rssBytes("self");
+    }
 
-  static long heapUsedBytes() {
-    MemoryUsage u = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-    return u.getUsed();
-  }
+    static long heapUsedBytes() {
+        MemoryUsage u = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        return u.getUsed();
+    }
 
-  /** Heap in use after a full GC: the live set, what idle connections really hold. */
-  @SuppressWarnings("java:S1215")
-  static long liveHeapBytes() {
-    System.gc();
-    return heapUsedBytes();
-  }
+    /** Heap in use after a full GC: the live set, what idle connections really hold. */
+    @SuppressWarnings("java:S1215")
+    static long liveHeapBytes() {
+        System.gc();
+        return heapUsedBytes();
+    }
 }

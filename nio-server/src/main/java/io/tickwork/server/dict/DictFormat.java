@@ -30,15 +30,21 @@ final class DictFormat {
     static final byte[] MAGIC = "TWDICT01".getBytes(StandardCharsets.US_ASCII);
     static final int SECTIONS = 9;
     static final int HEADER_SIZE = 8 + 16 + SECTIONS * 8;
-    static final int KEYS = 0, WORDS = 1, WORD_DATA = 2, SYNSETS = 3, SYN_DATA = 4,
-            EXC_KEYS = 5, EXC = 6, EXC_DATA = 7, LICENSE = 8;
+    static final int KEYS = 0,
+            WORDS = 1,
+            WORD_DATA = 2,
+            SYNSETS = 3,
+            SYN_DATA = 4,
+            EXC_KEYS = 5,
+            EXC = 6,
+            EXC_DATA = 7,
+            LICENSE = 8;
     static final int CRC_POS = 20;
 
     static final String RESOURCE = "wordnet31.twd";
     static final String LICENSE_RESOURCE = "WORDNET-LICENSE.txt";
 
-    private DictFormat() {
-    }
+    private DictFormat() {}
 
     /** Reads an unsigned LEB128 varint at {@code pos[0]} and advances it. */
     static int readVarint(ByteBuffer b, int[] pos) {
@@ -58,11 +64,17 @@ final class DictFormat {
 
     static String posName(byte pos) {
         switch (pos) {
-            case 'n': return "noun";
-            case 'v': return "verb";
-            case 'a': case 's': return "adjective";
-            case 'r': return "adverb";
-            default: throw new IllegalStateException("unknown part of speech: " + (char) pos);
+            case 'n':
+                return "noun";
+            case 'v':
+                return "verb";
+            case 'a':
+            case 's':
+                return "adjective";
+            case 'r':
+                return "adverb";
+            default:
+                throw new IllegalStateException("unknown part of speech: " + (char) pos);
         }
     }
 }

@@ -47,8 +47,8 @@ public final class Dictionary {
         byte[] magic = new byte[8];
         this.file.get(0, magic);
         if (!Arrays.equals(magic, DictFormat.MAGIC)) {
-            throw new IllegalArgumentException("not a tickwork dictionary (magic " + new String(magic, StandardCharsets.ISO_8859_1)
-                    + ", expected TWDICT01): " + source);
+            throw new IllegalArgumentException("not a tickwork dictionary (magic "
+                    + new String(magic, StandardCharsets.ISO_8859_1) + ", expected TWDICT01): " + source);
         }
         this.words = this.file.getInt(8);
         this.synsets = this.file.getInt(12);
@@ -61,7 +61,8 @@ public final class Dictionary {
         this.excTable = sectionOffset(DictFormat.EXC);
         this.excData = sectionOffset(DictFormat.EXC_DATA);
         if (keys.size() != words) {
-            throw new IllegalArgumentException("index holds " + keys.size() + " keys, header says " + words + ": " + source);
+            throw new IllegalArgumentException(
+                    "index holds " + keys.size() + " keys, header says " + words + ": " + source);
         }
     }
 
@@ -95,8 +96,8 @@ public final class Dictionary {
             }
             byte[] header = in.readNBytes(DictFormat.HEADER_SIZE);
             int crc = ByteBuffer.wrap(header).getInt(DictFormat.CRC_POS);
-            Path cached = Paths.get(System.getProperty("java.io.tmpdir"),
-                    "tickwork-wordnet31-" + Integer.toHexString(crc) + ".twd");
+            Path cached = Paths.get(
+                    System.getProperty("java.io.tmpdir"), "tickwork-wordnet31-" + Integer.toHexString(crc) + ".twd");
             if (Files.isRegularFile(cached)) {
                 try {
                     return open(cached);
@@ -111,7 +112,8 @@ public final class Dictionary {
                 Files.move(tmp, cached, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 return open(cached);
             } catch (IOException e) {
-                ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+                ByteBuffer direct =
+                        ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
                 return new Dictionary(direct, "embedded " + DictFormat.RESOURCE);
             }
         }
@@ -214,13 +216,15 @@ public final class Dictionary {
 
     // WordNet's detachment rules (morphy): suffix -> replacement, nouns, verbs, adjectives.
     private static final byte[][][] RULES = rules(
-            "s", "", "ses", "s", "xes", "x", "zes", "z", "ches", "ch", "shes", "sh", "men", "man", "ies", "y",
-            "es", "e", "es", "", "ed", "e", "ed", "", "ing", "e", "ing", "", "er", "", "est", "", "er", "e", "est", "e");
+            "s", "", "ses", "s", "xes", "x", "zes", "z", "ches", "ch", "shes", "sh", "men", "man", "ies", "y", "es",
+            "e", "es", "", "ed", "e", "ed", "", "ing", "e", "ing", "", "er", "", "est", "", "er", "e", "est", "e");
 
     private static byte[][][] rules(String... pairs) {
         byte[][][] r = new byte[pairs.length / 2][][];
         for (int i = 0; i < r.length; i++) {
-            r[i] = new byte[][] {pairs[2 * i].getBytes(StandardCharsets.US_ASCII), pairs[2 * i + 1].getBytes(StandardCharsets.US_ASCII)};
+            r[i] = new byte[][] {
+                pairs[2 * i].getBytes(StandardCharsets.US_ASCII), pairs[2 * i + 1].getBytes(StandardCharsets.US_ASCII)
+            };
         }
         return r;
     }
@@ -306,8 +310,7 @@ public final class Dictionary {
     }
 
     /** One sense, decoded into objects: for tests and tools, not for the server's hot path. */
-    public record Sense(String pos, String gloss, List<String> examples, List<String> synonyms) {
-    }
+    public record Sense(String pos, String gloss, List<String> examples, List<String> synonyms) {}
 
     /** The senses of word {@code id} in WordNet order, decoded (allocates; JSON escapes kept). */
     public List<Sense> senses(int id) {

@@ -95,7 +95,11 @@ public final class DictionaryHandler implements HttpHandler {
 
     private static void error(HttpResponse res, int status, String message) {
         res.status(status).contentType(ContentType.JSON);
-        res.appendAscii("{\"status\":").appendInt(status).appendAscii(",\"error\":").appendJsonString(message).append((byte) '}');
+        res.appendAscii("{\"status\":")
+                .appendInt(status)
+                .appendAscii(",\"error\":")
+                .appendJsonString(message)
+                .append((byte) '}');
     }
 
     /** Decodes and normalizes the path after {@code skip} bytes into s.norm; the length, or -1 after writing a 400. */
@@ -122,7 +126,9 @@ public final class DictionaryHandler implements HttpHandler {
         int found = dict.resolve(s.norm, n, s.ids, s.morph);
         if (found == 0) {
             res.status(404).contentType(ContentType.JSON);
-            res.appendAscii("{\"query\":").appendJsonString(s.norm, 0, n).appendAscii(",\"error\":\"not found\",\"suggestions\":[");
+            res.appendAscii("{\"query\":")
+                    .appendJsonString(s.norm, 0, n)
+                    .appendAscii(",\"error\":\"not found\",\"suggestions\":[");
             closeWords(s, n, res);
             res.appendAscii("]}");
             return;
@@ -192,7 +198,8 @@ public final class DictionaryHandler implements HttpHandler {
 
     static {
         for (char c : "nvasr".toCharArray()) {
-            POS_JSON[c] = ("{\"pos\":\"" + DictFormat.posName((byte) c) + "\",\"gloss\":\"").getBytes(StandardCharsets.US_ASCII);
+            POS_JSON[c] = ("{\"pos\":\"" + DictFormat.posName((byte) c) + "\",\"gloss\":\"")
+                    .getBytes(StandardCharsets.US_ASCII);
         }
     }
 
@@ -260,17 +267,29 @@ public final class DictionaryHandler implements HttpHandler {
     private void stats(HttpRequest req, HttpResponse res) {
         ServerStats st = req.stats();
         res.contentType(ContentType.JSON).header("Cache-Control", "no-store");
-        res.appendAscii("{\"openConnections\":").appendInt(st.openConnections())
-                .appendAscii(",\"acceptedConnections\":").appendInt(st.acceptedConnections())
-                .appendAscii(",\"requests\":").appendInt(st.requests())
-                .appendAscii(",\"bytesIn\":").appendInt(st.bytesIn())
-                .appendAscii(",\"bytesOut\":").appendInt(st.bytesOut())
-                .appendAscii(",\"uptimeMillis\":").appendInt(st.uptimeMillis())
-                .appendAscii(",\"loops\":").appendInt(st.loops())
-                .appendAscii(",\"words\":").appendInt(dict.wordCount())
-                .appendAscii(",\"synsets\":").appendInt(dict.synsetCount())
-                .appendAscii(",\"dictionaryBytes\":").appendInt(dict.sizeBytes())
-                .appendAscii(",\"heapUsedBytes\":").appendInt(Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory())
+        res.appendAscii("{\"openConnections\":")
+                .appendInt(st.openConnections())
+                .appendAscii(",\"acceptedConnections\":")
+                .appendInt(st.acceptedConnections())
+                .appendAscii(",\"requests\":")
+                .appendInt(st.requests())
+                .appendAscii(",\"bytesIn\":")
+                .appendInt(st.bytesIn())
+                .appendAscii(",\"bytesOut\":")
+                .appendInt(st.bytesOut())
+                .appendAscii(",\"uptimeMillis\":")
+                .appendInt(st.uptimeMillis())
+                .appendAscii(",\"loops\":")
+                .appendInt(st.loops())
+                .appendAscii(",\"words\":")
+                .appendInt(dict.wordCount())
+                .appendAscii(",\"synsets\":")
+                .appendInt(dict.synsetCount())
+                .appendAscii(",\"dictionaryBytes\":")
+                .appendInt(dict.sizeBytes())
+                .appendAscii(",\"heapUsedBytes\":")
+                .appendInt(Runtime.getRuntime().totalMemory()
+                        - Runtime.getRuntime().freeMemory())
                 .append((byte) '}');
     }
 }

@@ -35,8 +35,7 @@ public final class WordNetCompiler {
     private static final String WN = "net/sf/extjwnl/data/wordnet/wn31/";
     private static final String[] POS_FILES = {"noun", "verb", "adj", "adv"};
 
-    private WordNetCompiler() {
-    }
+    private WordNetCompiler() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length != 1) {
@@ -49,11 +48,19 @@ public final class WordNetCompiler {
         Compiled c = compile(new Progress(System.out));
         Path tmp = dir.resolve(DictFormat.RESOURCE + ".tmp");
         Files.write(tmp, c.bytes);
-        Files.move(tmp, dir.resolve(DictFormat.RESOURCE), StandardCopyOption.REPLACE_EXISTING,
+        Files.move(
+                tmp,
+                dir.resolve(DictFormat.RESOURCE),
+                StandardCopyOption.REPLACE_EXISTING,
                 StandardCopyOption.ATOMIC_MOVE);
         Files.writeString(dir.resolve(DictFormat.LICENSE_RESOURCE), c.license);
-        System.out.printf("WordNetCompiler: %,d words, %,d synsets, %,d inflections -> %s (%,d bytes) in %d ms%n",
-                c.words, c.synsets, c.exceptions, dir.resolve(DictFormat.RESOURCE), c.bytes.length,
+        System.out.printf(
+                "WordNetCompiler: %,d words, %,d synsets, %,d inflections -> %s (%,d bytes) in %d ms%n",
+                c.words,
+                c.synsets,
+                c.exceptions,
+                dir.resolve(DictFormat.RESOURCE),
+                c.bytes.length,
                 (System.nanoTime() - t0) / 1_000_000);
     }
 
@@ -111,7 +118,8 @@ public final class WordNetCompiler {
             for (String line : lines("data." + POS_FILES[p])) {
                 if (line.startsWith("  ")) {
                     if (p == 0) {
-                        license.append(line.replaceFirst("^\\s+\\d+ ?", "").stripTrailing()).append('\n');
+                        license.append(line.replaceFirst("^\\s+\\d+ ?", "").stripTrailing())
+                                .append('\n');
                     }
                     continue;
                 }
@@ -161,7 +169,9 @@ public final class WordNetCompiler {
                 for (int i = 1; i < f.length; i++) {
                     Integer base = wordIds.get(key(f[i]));
                     if (base != null) {
-                        exceptions.computeIfAbsent(key(f[0]), k -> new LinkedHashSet<>()).add(base);
+                        exceptions
+                                .computeIfAbsent(key(f[0]), k -> new LinkedHashSet<>())
+                                .add(base);
                     }
                 }
             }
@@ -214,7 +224,11 @@ public final class WordNetCompiler {
             total += align(s.length);
         }
         ByteBuffer out = ByteBuffer.allocate(total);
-        out.put(DictFormat.MAGIC).putInt(keys.size()).putInt(synOffsets.size()).putInt(excKeys.size()).putInt(0);
+        out.put(DictFormat.MAGIC)
+                .putInt(keys.size())
+                .putInt(synOffsets.size())
+                .putInt(excKeys.size())
+                .putInt(0);
         int pos = DictFormat.HEADER_SIZE;
         for (byte[] s : sections) {
             out.putInt(pos).putInt(s.length);
@@ -262,7 +276,8 @@ public final class WordNetCompiler {
         for (String segment : splitGloss(gloss)) {
             if (segment.startsWith("\"")) {
                 int close = segment.lastIndexOf('"');
-                String ex = close > 0 ? segment.substring(1, close) + segment.substring(close + 1) : segment.substring(1);
+                String ex =
+                        close > 0 ? segment.substring(1, close) + segment.substring(close + 1) : segment.substring(1);
                 if (!ex.isBlank()) {
                     examples.add(ex.trim());
                 }

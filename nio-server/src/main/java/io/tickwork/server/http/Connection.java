@@ -18,6 +18,7 @@ final class Connection {
 
     /** Unparsed bytes: a partial request, or requests held back while output is blocked. */
     byte[] pendingIn;
+
     int pendingInLength;
     /** Response bytes the socket did not take yet; while non-null the connection does not read. */
     ByteBuffer pendingOut;
@@ -25,6 +26,7 @@ final class Connection {
     boolean closeAfterWrite;
     /** Worker mode: requests handed to workers whose responses have not come back yet. */
     int inFlight;
+
     boolean closed;
 
     /** Time (loop clock, ms) the current partial request began, or -1 when there is none. */
@@ -33,6 +35,7 @@ final class Connection {
     long lastActivity;
     /** Handle of this connection's timer in the loop's queue (0: none) and its deadline. */
     long timerHandle;
+
     long timerDeadline;
 
     Connection(SocketChannel channel) {

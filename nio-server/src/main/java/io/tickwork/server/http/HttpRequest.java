@@ -126,7 +126,8 @@ public final class HttpRequest {
         for (int h = 0; h < headerCount; h++) {
             int s = headerNameStart[h], e = headerNameEnd[h];
             if (e - s == name.length() && RequestParser.equalsIgnoreCase(buf, s, name)) {
-                return new String(buf, headerValueStart[h], headerValueEnd[h] - headerValueStart[h], StandardCharsets.ISO_8859_1);
+                return new String(
+                        buf, headerValueStart[h], headerValueEnd[h] - headerValueStart[h], StandardCharsets.ISO_8859_1);
             }
         }
         return null;

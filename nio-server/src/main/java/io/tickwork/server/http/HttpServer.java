@@ -1,5 +1,6 @@
 package io.tickwork.server.http;
 
+import io.tickwork.primitives.order.KeyedSerialExecutor;
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import io.tickwork.primitives.order.KeyedSerialExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -37,6 +37,7 @@ public final class HttpServer implements AutoCloseable {
      * (60 s) and header (10 s) timeouts stay on the wheel, off its overflow heap.
      */
     public static final long TIMER_TICK_MILLIS = 4;
+
     public static final int TIMER_TICKS_PER_WHEEL = 16384;
 
     /** How a loop accepts; a seam so tests can make {@code accept} fail like EMFILE. */
@@ -195,7 +196,8 @@ public final class HttpServer implements AutoCloseable {
 
     private HttpServer(Config config) throws IOException {
         this.config = config;
-        RequestParser parser = new RequestParser(config.maxRequestLine, config.maxHeadBytes, config.maxHeaders, config.maxBody);
+        RequestParser parser =
+                new RequestParser(config.maxRequestLine, config.maxHeadBytes, config.maxHeaders, config.maxBody);
         this.listener = ServerSocketChannel.open();
         try {
             listener.bind(new InetSocketAddress(config.host, config.port), config.backlog);
@@ -239,14 +241,14 @@ public final class HttpServer implements AutoCloseable {
             in += l.publishedBytesIn;
             out += l.publishedBytesOut;
         }
-        return new ServerStats(open, accepted, requests, in, out, (System.nanoTime() - startNanos) / 1_000_000, loops.size());
+        return new ServerStats(
+                open, accepted, requests, in, out, (System.nanoTime() - startNanos) / 1_000_000, loops.size());
     }
 
     /** The one ordered executor all loops share in worker mode (created on first use, at construction). */
     synchronized KeyedSerialExecutor<Connection> keyedExecutor() {
         if (keyed == null) {
-            keyed = new KeyedSerialExecutor<>(config.workers, 64,
-                    (t, e) -> log("worker task failed: " + e));
+            keyed = new KeyedSerialExecutor<>(config.workers, 64, (t, e) -> log("worker task failed: " + e));
         }
         return keyed;
     }
@@ -273,7 +275,8 @@ public final class HttpServer implements AutoCloseable {
         acceptFailures.incrementAndGet();
         long now = System.nanoTime();
         long last = lastAcceptFailureLog.get();
-        if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1)) && lastAcceptFailureLog.compareAndSet(last, now == 0 ? 1 : now)) {
+        if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1))
+                && lastAcceptFailureLog.compareAndSet(last, now == 0 ? 1 : now)) {
             long n = acceptFailures.getAndSet(0);
             log("accept failed (" + e.getMessage() + "); still serving open connections, retrying with back-off from "
                     + backoffMillis + " ms" + (n > 1 ? " (" + (n - 1) + " more failures since the last report)" : ""));

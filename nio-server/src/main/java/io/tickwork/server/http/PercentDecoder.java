@@ -2,8 +2,7 @@ package io.tickwork.server.http;
 
 /** Percent-decoding (RFC 3986) of request-target bytes into UTF-8 bytes, validating the result. Stateless. */
 final class PercentDecoder {
-    private PercentDecoder() {
-    }
+    private PercentDecoder() {}
 
     /**
      * Decodes {@code src[from, to)} into {@code dst}. Returns the length, -1 if malformed (bad

@@ -24,7 +24,8 @@ final class RequestParser {
             throw new IllegalArgumentException("maxHeaders must be <= " + HttpRequest.MAX_HEADERS + ": " + maxHeaders);
         }
         if (maxRequestLine > maxHeadBytes) {
-            throw new IllegalArgumentException("maxRequestLine must be <= maxHeadBytes: " + maxRequestLine + " > " + maxHeadBytes);
+            throw new IllegalArgumentException(
+                    "maxRequestLine must be <= maxHeadBytes: " + maxRequestLine + " > " + maxHeadBytes);
         }
         this.maxRequestLine = maxRequestLine;
         this.maxHeadBytes = maxHeadBytes;
@@ -61,7 +62,9 @@ final class RequestParser {
             p++;
         }
         if (p == end) {
-            return end - start > maxRequestLine ? error(r, 414, "request line longer than " + maxRequestLine + " bytes") : NEED_MORE;
+            return end - start > maxRequestLine
+                    ? error(r, 414, "request line longer than " + maxRequestLine + " bytes")
+                    : NEED_MORE;
         }
         if (p == ms || b[p] != ' ') {
             return error(r, 400, "malformed method");
@@ -93,8 +96,15 @@ final class RequestParser {
         }
         // version: exactly "HTTP/d.d"
         int vs = te + 1;
-        if (le - vs != 8 || b[vs] != 'H' || b[vs + 1] != 'T' || b[vs + 2] != 'T' || b[vs + 3] != 'P' || b[vs + 4] != '/'
-                || !isDigit(b[vs + 5]) || b[vs + 6] != '.' || !isDigit(b[vs + 7])) {
+        if (le - vs != 8
+                || b[vs] != 'H'
+                || b[vs + 1] != 'T'
+                || b[vs + 2] != 'T'
+                || b[vs + 3] != 'P'
+                || b[vs + 4] != '/'
+                || !isDigit(b[vs + 5])
+                || b[vs + 6] != '.'
+                || !isDigit(b[vs + 7])) {
             return error(r, 400, "malformed HTTP version");
         }
         if (b[vs + 5] != '1') {
@@ -136,7 +146,9 @@ final class RequestParser {
         while (true) {
             int lineLf = indexOf(b, p, Math.min(end, start + maxHeadBytes + 1), (byte) '\n');
             if (lineLf < 0) {
-                return end - start > maxHeadBytes ? error(r, 431, "request head larger than " + maxHeadBytes + " bytes") : NEED_MORE;
+                return end - start > maxHeadBytes
+                        ? error(r, 431, "request head larger than " + maxHeadBytes + " bytes")
+                        : NEED_MORE;
             }
             int e = lineLf > p && b[lineLf - 1] == '\r' ? lineLf - 1 : lineLf;
             if (e == p) {
@@ -237,7 +249,9 @@ final class RequestParser {
     private static boolean isScheme(byte[] b, int from, int to) {
         for (int i = from; i < to; i++) {
             byte c = b[i];
-            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > from && (isDigit(c) || c == '+' || c == '-' || c == '.')))) {
+            if (!((c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (i > from && (isDigit(c) || c == '+' || c == '-' || c == '.')))) {
                 return false;
             }
         }

@@ -1,5 +1,6 @@
 package io.tickwork.server.http;
 
+import io.tickwork.primitives.order.KeyedSerialExecutor;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
@@ -15,7 +16,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
-import io.tickwork.primitives.order.KeyedSerialExecutor;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 
@@ -45,13 +45,25 @@ final class SelectorLoop implements Runnable {
 
     static {
         String[][] statuses = {
-            {"200", "OK"}, {"400", "Bad Request"}, {"404", "Not Found"}, {"405", "Method Not Allowed"},
-            {"408", "Request Timeout"}, {"413", "Content Too Large"}, {"414", "URI Too Long"},
-            {"431", "Request Header Fields Too Large"}, {"500", "Internal Server Error"},
-            {"501", "Not Implemented"}, {"503", "Service Unavailable"}, {"505", "HTTP Version Not Supported"},
-            {"301", "Moved Permanently"}, {"304", "Not Modified"}, {"204", "No Content"}};
+            {"200", "OK"},
+            {"400", "Bad Request"},
+            {"404", "Not Found"},
+            {"405", "Method Not Allowed"},
+            {"408", "Request Timeout"},
+            {"413", "Content Too Large"},
+            {"414", "URI Too Long"},
+            {"431", "Request Header Fields Too Large"},
+            {"500", "Internal Server Error"},
+            {"501", "Not Implemented"},
+            {"503", "Service Unavailable"},
+            {"505", "HTTP Version Not Supported"},
+            {"301", "Moved Permanently"},
+            {"304", "Not Modified"},
+            {"204", "No Content"}
+        };
         for (String[] s : statuses) {
-            STATUS_LINES[Integer.parseInt(s[0])] = ("HTTP/1.1 " + s[0] + " " + s[1] + "\r\n").getBytes(StandardCharsets.US_ASCII);
+            STATUS_LINES[Integer.parseInt(s[0])] =
+                    ("HTTP/1.1 " + s[0] + " " + s[1] + "\r\n").getBytes(StandardCharsets.US_ASCII);
         }
     }
 
@@ -79,6 +91,7 @@ final class SelectorLoop implements Runnable {
     private final KeyedSerialExecutor<Connection> workers;
     /** Most requests of one connection handed to workers and not yet answered. */
     static final int MAX_IN_FLIGHT = 64;
+
     private SelectionKey acceptKey;
     private long acceptBackoff;
 
@@ -93,7 +106,8 @@ final class SelectorLoop implements Runnable {
     /** Largest output one connection has held back (tests check the back-pressure bound with it). */
     volatile long maxPendingOut;
 
-    SelectorLoop(HttpServer server, HttpServer.Config config, RequestParser parser, ServerSocketChannel listener) throws IOException {
+    SelectorLoop(HttpServer server, HttpServer.Config config, RequestParser parser, ServerSocketChannel listener)
+            throws IOException {
         this.server = server;
         this.config = config;
         this.parser = parser;
@@ -434,7 +448,10 @@ final class SelectorLoop implements Runnable {
             if (c.closed) {
                 return;
             }
-            if (c.pendingOut == null && c.pendingIn != null && c.requestStart < 0 && !c.closeAfterWrite
+            if (c.pendingOut == null
+                    && c.pendingIn != null
+                    && c.requestStart < 0
+                    && !c.closeAfterWrite
                     && c.inFlight < MAX_IN_FLIGHT) {
                 len = c.pendingInLength; // held-back requests, and the output drained meanwhile
                 System.arraycopy(c.pendingIn, 0, in, 0, len);
@@ -492,8 +509,16 @@ final class SelectorLoop implements Runnable {
             res.reset();
             if (!request.methodAllowed) {
                 res.status(405).header("Allow", "GET, HEAD");
-                errorBody(res, 405, "method " + new String(raw, request.methodStart, request.methodEnd - request.methodStart,
-                        StandardCharsets.ISO_8859_1) + " is not allowed; use GET or HEAD");
+                errorBody(
+                        res,
+                        405,
+                        "method "
+                                + new String(
+                                        raw,
+                                        request.methodStart,
+                                        request.methodEnd - request.methodStart,
+                                        StandardCharsets.ISO_8859_1)
+                                + " is not allowed; use GET or HEAD");
             } else {
                 try {
                     handler.handle(request, res);
@@ -541,7 +566,10 @@ final class SelectorLoop implements Runnable {
         if (c.pendingOut != null) {
             maxPendingOut = Math.max(maxPendingOut, c.pendingOut.remaining());
         }
-        if (c.pendingOut == null && c.pendingIn != null && c.requestStart < 0 && !c.closeAfterWrite
+        if (c.pendingOut == null
+                && c.pendingIn != null
+                && c.requestStart < 0
+                && !c.closeAfterWrite
                 && c.inFlight < MAX_IN_FLIGHT) {
             int len = c.pendingInLength; // requests held back while the pipeline was full
             System.arraycopy(c.pendingIn, 0, in, 0, len);
@@ -557,8 +585,16 @@ final class SelectorLoop implements Runnable {
         res.reset();
         if (!request.methodAllowed) {
             res.status(405).header("Allow", "GET, HEAD");
-            errorBody(res, 405, "method " + new String(in, request.methodStart, request.methodEnd - request.methodStart,
-                    StandardCharsets.ISO_8859_1) + " is not allowed; use GET or HEAD");
+            errorBody(
+                    res,
+                    405,
+                    "method "
+                            + new String(
+                                    in,
+                                    request.methodStart,
+                                    request.methodEnd - request.methodStart,
+                                    StandardCharsets.ISO_8859_1)
+                            + " is not allowed; use GET or HEAD");
         } else {
             try {
                 config.handler.handle(request, res);
@@ -570,7 +606,15 @@ final class SelectorLoop implements Runnable {
             }
         }
         boolean close = !request.keepAlive || res.close || draining;
-        emit(c, res.status, res.contentType, res.extraHeaders, res.body, res.length, request.head, close,
+        emit(
+                c,
+                res.status,
+                res.contentType,
+                res.extraHeaders,
+                res.body,
+                res.length,
+                request.head,
+                close,
                 request.minorVersion == 0 && !close);
         if (close) {
             c.closeAfterWrite = true;
@@ -599,8 +643,14 @@ final class SelectorLoop implements Runnable {
     }
 
     /** Writes status line and headers into {@code head} (at least {@link #headBound} long); returns the length. */
-    static int writeHead(byte[] head, int status, ContentType type, CharSequence extra, int bodyLength,
-                         boolean close, boolean keepAlive10) {
+    static int writeHead(
+            byte[] head,
+            int status,
+            ContentType type,
+            CharSequence extra,
+            int bodyLength,
+            boolean close,
+            boolean keepAlive10) {
         int h = 0;
         byte[] statusLine = STATUS_LINES[status];
         if (statusLine == null) {
@@ -635,8 +685,16 @@ final class SelectorLoop implements Runnable {
         return all;
     }
 
-    private void emit(Connection c, int status, ContentType type, CharSequence extra, byte[] body, int bodyLength,
-                      boolean headRequest, boolean close, boolean keepAlive10) {
+    private void emit(
+            Connection c,
+            int status,
+            ContentType type,
+            CharSequence extra,
+            byte[] body,
+            int bodyLength,
+            boolean headRequest,
+            boolean close,
+            boolean keepAlive10) {
         int need = headBound(type, extra);
         if (head.length < need) {
             head = new byte[need * 2];
@@ -692,9 +750,13 @@ final class SelectorLoop implements Runnable {
         long second = System.currentTimeMillis() / 1000;
         DateLine d = dateLine;
         if (d == null || d.second != second) {
-            d = new DateLine(second, ("Date: " + DateTimeFormatter.RFC_1123_DATE_TIME.format(
-                    ZonedDateTime.ofInstant(java.time.Instant.ofEpochSecond(second), ZoneOffset.UTC)) + "\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            d = new DateLine(
+                    second,
+                    ("Date: "
+                                    + DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.ofInstant(
+                                            java.time.Instant.ofEpochSecond(second), ZoneOffset.UTC))
+                                    + "\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             dateLine = d;
         }
         return d.line;
@@ -767,7 +829,8 @@ final class SelectorLoop implements Runnable {
             return;
         }
         // not reading while output is blocked, while the worker pipeline is full, or after a close was decided
-        int want = c.pendingOut != null ? SelectionKey.OP_WRITE
+        int want = c.pendingOut != null
+                ? SelectionKey.OP_WRITE
                 : c.inFlight >= MAX_IN_FLIGHT || c.closeAfterWrite ? 0 : SelectionKey.OP_READ;
         if (want != c.interest) {
             c.interest = want;
@@ -794,5 +857,4 @@ final class SelectorLoop implements Runnable {
             // the descriptor is released either way
         }
     }
-
 }

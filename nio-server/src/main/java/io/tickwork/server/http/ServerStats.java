@@ -12,6 +12,11 @@ package io.tickwork.server.http;
  * @param uptimeMillis time since start
  * @param loops number of selector loops
  */
-public record ServerStats(long openConnections, long acceptedConnections, long requests, long bytesIn, long bytesOut,
-                          long uptimeMillis, int loops) {
-}
+public record ServerStats(
+        long openConnections,
+        long acceptedConnections,
+        long requests,
+        long bytesIn,
+        long bytesOut,
+        long uptimeMillis,
+        int loops) {}

@@ -23,8 +23,14 @@ class DictionaryServerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = HttpServer.builder(new DictionaryHandler(Dictionary.openEmbedded())).port(0).threads(2).start();
-        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        server = HttpServer.builder(new DictionaryHandler(Dictionary.openEmbedded()))
+                .port(0)
+                .threads(2)
+                .start();
+        client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
         base = "http://127.0.0.1:" + server.port();
     }
 
@@ -34,7 +40,10 @@ class DictionaryServerTest {
     }
 
     static HttpResponse<String> get(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10)).build(),
+        return client.send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -43,8 +52,16 @@ class DictionaryServerTest {
         HttpResponse<String> r = get("/d/dog");
         assertEquals(200, r.statusCode());
         assertEquals("application/json", r.headers().firstValue("content-type").orElse(""));
-        assertTrue(r.body().startsWith("{\"word\":\"dog\",\"query\":\"dog\",\"senses\":[{\"pos\":\"noun\",\"gloss\":\"a member of the genus Canis"), r.body());
-        assertTrue(r.body().contains("\"examples\":[\"the dog barked all night\"],\"synonyms\":[\"dog\",\"domestic dog\",\"Canis familiaris\"]"), r.body());
+        assertTrue(
+                r.body()
+                        .startsWith(
+                                "{\"word\":\"dog\",\"query\":\"dog\",\"senses\":[{\"pos\":\"noun\",\"gloss\":\"a member of the genus Canis"),
+                r.body());
+        assertTrue(
+                r.body()
+                        .contains(
+                                "\"examples\":[\"the dog barked all night\"],\"synonyms\":[\"dog\",\"domestic dog\",\"Canis familiaris\"]"),
+                r.body());
         assertTrue(r.body().endsWith("]}"), r.body());
     }
 
@@ -60,7 +77,9 @@ class DictionaryServerTest {
     void unknownWordIs404WithCloseWords() throws Exception {
         HttpResponse<String> r = get("/d/zebrax");
         assertEquals(404, r.statusCode());
-        assertEquals("{\"query\":\"zebrax\",\"error\":\"not found\",\"suggestions\":[\"zebra\",\"zebra crossing\",\"zebra finch\",\"zebra mussel\",\"zebra orchid\",\"zebra-tailed lizard\",\"zebrawood\",\"zebrawood family\",\"zebrawood tree\"]}", r.body());
+        assertEquals(
+                "{\"query\":\"zebrax\",\"error\":\"not found\",\"suggestions\":[\"zebra\",\"zebra crossing\",\"zebra finch\",\"zebra mussel\",\"zebra orchid\",\"zebra-tailed lizard\",\"zebrawood\",\"zebrawood family\",\"zebrawood tree\"]}",
+                r.body());
         assertEquals(400, get("/d/%FF").statusCode(), "not UTF-8");
     }
 
@@ -68,8 +87,10 @@ class DictionaryServerTest {
     void prefixSuggestionsWithLimit() throws Exception {
         HttpResponse<String> r = get("/s/ice%20c?limit=3");
         assertEquals(200, r.statusCode());
-        assertEquals("{\"prefix\":\"ice c\",\"total\":6,\"words\":[\"ice cap\",\"ice chest\",\"ice coffee\"]}", r.body());
-        assertEquals("{\"prefix\":\"zzz\",\"total\":0,\"words\":[]}", get("/s/zzz").body());
+        assertEquals(
+                "{\"prefix\":\"ice c\",\"total\":6,\"words\":[\"ice cap\",\"ice chest\",\"ice coffee\"]}", r.body());
+        assertEquals(
+                "{\"prefix\":\"zzz\",\"total\":0,\"words\":[]}", get("/s/zzz").body());
         assertEquals(400, get("/s/a?limit=0").statusCode());
         assertEquals(400, get("/s/a?limit=x").statusCode());
         assertTrue(get("/s/a?limit=1000").body().split(",").length > 1000);
@@ -91,13 +112,17 @@ class DictionaryServerTest {
     @Test
     void headEverywhereGetIs() throws Exception {
         for (String path : new String[] {"/", "/d/dog", "/s/a", "/stats", "/d/qqqqq"}) {
-            HttpResponse<String> h = client.send(HttpRequest.newBuilder(URI.create(base + path))
-                    .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> h = client.send(
+                    HttpRequest.newBuilder(URI.create(base + path))
+                            .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             HttpResponse<String> g = get(path);
             assertEquals(g.statusCode(), h.statusCode(), path);
             assertEquals("", h.body());
             if (!path.equals("/stats")) {
-                assertEquals(g.headers().firstValue("content-length"), h.headers().firstValue("content-length"), path);
+                assertEquals(
+                        g.headers().firstValue("content-length"), h.headers().firstValue("content-length"), path);
             }
         }
     }
@@ -105,7 +130,8 @@ class DictionaryServerTest {
     @Test
     void statsAsJson() throws Exception {
         String s = get("/stats").body();
-        for (String k : new String[] {"openConnections", "requests", "bytesIn", "bytesOut", "uptimeMillis", "words\":147478"}) {
+        for (String k :
+                new String[] {"openConnections", "requests", "bytesIn", "bytesOut", "uptimeMillis", "words\":147478"}) {
             assertTrue(s.contains("\"" + k), s);
         }
     }

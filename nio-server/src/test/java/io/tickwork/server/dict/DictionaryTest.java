@@ -29,22 +29,25 @@ class DictionaryTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-        "dog | dog | noun | a member of the genus Canis (probably descended from the common wolf) that has been domesticated by man since prehistoric times; occurs in many breeds",
-        "ice cream | ice cream | noun | frozen dessert containing cream and sugar and flavoring",
-        "ice_cream | ice cream | noun | frozen dessert containing cream and sugar and flavoring",
-        "ICE  Cream | ice cream | noun | frozen dessert containing cream and sugar and flavoring",
-        "geese | goose | noun | web-footed long-necked typically gregarious migratory aquatic birds usually larger and less aquatic than ducks",
-        "ran | run | noun | a score in baseball made by a runner touching all four bases safely",
-        "mice | mouse | noun | any of numerous small rodents typically resembling diminutive rats having pointed snouts and small ears on elongated bodies with slender usually hairless tails",
-        "children | child | noun | a young person of either sex",
-        "went | go | noun | a time period for working (after which you will be relieved by someone else)",
-        "cats | cat | noun | feline mammal usually having thick soft fur and no ability to roar: domestic cats; wildcats",
-        "Einstein | einstein | noun | physicist born in Germany who formulated the special theory of relativity and the general theory of relativity; Einstein also proposed that light consists of discrete quantized bundles of energy (later called photons) (1879-1955)",
-        "zebra | zebra | noun | any of several fleet black-and-white striped African equines",
-        "xylophone | xylophone | noun | a percussion instrument with wooden bars tuned to produce a chromatic scale and with resonators; played with small mallets",
-        "'hood | 'hood | noun | (slang) a neighborhood",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "dog | dog | noun | a member of the genus Canis (probably descended from the common wolf) that has been domesticated by man since prehistoric times; occurs in many breeds",
+                "ice cream | ice cream | noun | frozen dessert containing cream and sugar and flavoring",
+                "ice_cream | ice cream | noun | frozen dessert containing cream and sugar and flavoring",
+                "ICE  Cream | ice cream | noun | frozen dessert containing cream and sugar and flavoring",
+                "geese | goose | noun | web-footed long-necked typically gregarious migratory aquatic birds usually larger and less aquatic than ducks",
+                "ran | run | noun | a score in baseball made by a runner touching all four bases safely",
+                "mice | mouse | noun | any of numerous small rodents typically resembling diminutive rats having pointed snouts and small ears on elongated bodies with slender usually hairless tails",
+                "children | child | noun | a young person of either sex",
+                "went | go | noun | a time period for working (after which you will be relieved by someone else)",
+                "cats | cat | noun | feline mammal usually having thick soft fur and no ability to roar: domestic cats; wildcats",
+                "Einstein | einstein | noun | physicist born in Germany who formulated the special theory of relativity and the general theory of relativity; Einstein also proposed that light consists of discrete quantized bundles of energy (later called photons) (1879-1955)",
+                "zebra | zebra | noun | any of several fleet black-and-white striped African equines",
+                "xylophone | xylophone | noun | a percussion instrument with wooden bars tuned to produce a chromatic scale and with resonators; played with small mallets",
+                "'hood | 'hood | noun | (slang) a neighborhood",
+            })
     void knownWordsAndTheirFirstGloss(String query, String lemma, String pos, String gloss) {
         int[] ids = dict.lookup(query);
         assertTrue(ids.length > 0, query);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.primitives.timer.TimerKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import io.tickwork.primitives.timer.TimerKind;
 
 /**
  * The server over real sockets on an ephemeral loopback port, with a small echo handler:
@@ -55,8 +55,12 @@ class HttpServerTest {
     }
 
     private HttpServer start(HttpServer.Builder b) throws IOException {
-        server = b.port(0).idleTimeout(Duration.ofMillis(400)).headerTimeout(Duration.ofMillis(300))
-                .drainTimeout(Duration.ofSeconds(10)).log(log::add).start();
+        server = b.port(0)
+                .idleTimeout(Duration.ofMillis(400))
+                .headerTimeout(Duration.ofMillis(300))
+                .drainTimeout(Duration.ofSeconds(10))
+                .log(log::add)
+                .start();
         return server;
     }
 
@@ -217,7 +221,8 @@ class HttpServerTest {
     @EnumSource(TimerKind.class)
     void slowlorisGets408AndIsClosed(TimerKind kind) throws IOException {
         start(HttpServer.builder(HANDLER).threads(1).timers(() -> kind.create(4, 16384)));
-        try (RawClient slow = new RawClient(server.port()); RawClient good = new RawClient(server.port())) {
+        try (RawClient slow = new RawClient(server.port());
+                RawClient good = new RawClient(server.port())) {
             slow.send("GET /echo/x HTTP/1.1\r\nHost: t\r\n");
             good.send(get("/echo/meanwhile"));
             assertEquals("meanwhile", good.read().text());
@@ -288,11 +293,17 @@ class HttpServerTest {
     void pipeliningClientThatDoesNotReadIsThrottledAndOthersAreServed() throws Exception {
         // one loop: the stalled connection and the good one share it; an idle timeout long enough
         // that the stalled output is not closed as a write stall while the good client runs
-        server = HttpServer.builder(HANDLER).threads(1).port(0).idleTimeout(Duration.ofSeconds(20)).log(log::add).start();
+        server = HttpServer.builder(HANDLER)
+                .threads(1)
+                .port(0)
+                .idleTimeout(Duration.ofSeconds(20))
+                .log(log::add)
+                .start();
         // several rounds: whether the socket drains between "output blocked" and "look again"
         // varies from run to run, and both paths must answer every held-back request
         for (int round = 0; round < 8; round++) {
-            try (RawClient hog = new RawClient(server.port()); RawClient good = new RawClient(server.port())) {
+            try (RawClient hog = new RawClient(server.port());
+                    RawClient good = new RawClient(server.port())) {
                 hog.socket.setReceiveBufferSize(16 * 1024);
                 StringBuilder sb = new StringBuilder();
                 int n = 300;
@@ -320,7 +331,8 @@ class HttpServerTest {
             }
         }
         long bound = 256 * 1024 + 100_100 + 1024; // output buffer + one response
-        assertTrue(server.maxPendingOutputBytes() <= bound,
+        assertTrue(
+                server.maxPendingOutputBytes() <= bound,
                 "held back " + server.maxPendingOutputBytes() + " bytes for one connection, bound " + bound);
         assertTrue(server.maxPendingOutputBytes() > 0, "the hog's output was held back at some point");
     }
@@ -363,8 +375,14 @@ class HttpServerTest {
             }
             return l.accept();
         };
-        server = HttpServer.builder(HANDLER).threads(2).port(0).idleTimeout(Duration.ofSeconds(30))
-                .headerTimeout(Duration.ofSeconds(30)).log(log::add).acceptor(failing).start();
+        server = HttpServer.builder(HANDLER)
+                .threads(2)
+                .port(0)
+                .idleTimeout(Duration.ofSeconds(30))
+                .headerTimeout(Duration.ofSeconds(30))
+                .log(log::add)
+                .acceptor(failing)
+                .start();
         try (RawClient existing = new RawClient(server.port())) {
             existing.send(get("/echo/before"));
             assertEquals("before", existing.read().text());

@@ -64,7 +64,9 @@ final class RawClient implements AutoCloseable {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String l; !(l = line()).isEmpty(); ) {
             int c = l.indexOf(':');
-            headers.put(l.substring(0, c).toLowerCase(Locale.ROOT), l.substring(c + 1).trim());
+            headers.put(
+                    l.substring(0, c).toLowerCase(Locale.ROOT),
+                    l.substring(c + 1).trim());
         }
         String cl = headers.get("content-length");
         if (cl == null) {

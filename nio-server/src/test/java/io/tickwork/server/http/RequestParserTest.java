@@ -84,25 +84,27 @@ class RequestParserTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "GET  / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1 \\r\\nHost: a\\r\\n\\r\\n | 400",
-        "GET / HTTX/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
-        "GET / HTTP/2.0\\r\\nHost: a\\r\\n\\r\\n | 505",
-        "GET nothing HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
-        "G(T / HTTP/1.1\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\nHost: b\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1\\r\\nHost : a\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\n folded\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\rb\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 3\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\nabc | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 501",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1, 2\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nContent-Length: 2\\r\\n\\r\\n | 400",
-        "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1001\\r\\n\\r\\n | 413",
-        "GET /\u0001 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "GET  / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1 \\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET / HTTX/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET / HTTP/2.0\\r\\nHost: a\\r\\n\\r\\n | 505",
+                "GET nothing HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "G(T / HTTP/1.1\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nHost: b\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost : a\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\n folded\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\rb\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 3\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\nabc | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 501",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1, 2\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nContent-Length: 2\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1001\\r\\n\\r\\n | 413",
+                "GET /\u0001 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+            })
     void badInputGetsTheRightStatus(String raw, int status) {
         assertEquals(RequestParser.ERROR, parse(raw.replace("\\r", "\r").replace("\\n", "\n")));
         assertEquals(status, r.errorStatus, r.errorDetail);

@@ -42,8 +42,13 @@ class WorkerModeTest {
     @BeforeEach
     void start() throws IOException {
         pool = Executors.newFixedThreadPool(4);
-        server = HttpServer.builder(JITTERY).port(0).threads(2).workers(pool)
-                .idleTimeout(Duration.ofSeconds(5)).headerTimeout(Duration.ofMillis(300)).start();
+        server = HttpServer.builder(JITTERY)
+                .port(0)
+                .threads(2)
+                .workers(pool)
+                .idleTimeout(Duration.ofSeconds(5))
+                .headerTimeout(Duration.ofMillis(300))
+                .start();
     }
 
     @AfterEach
@@ -92,7 +97,8 @@ class WorkerModeTest {
 
     @Test
     void nonReadingClientIsThrottled() throws Exception {
-        try (RawClient hog = new RawClient(server.port()); RawClient good = new RawClient(server.port())) {
+        try (RawClient hog = new RawClient(server.port());
+                RawClient good = new RawClient(server.port())) {
             hog.socket.setReceiveBufferSize(16 * 1024);
             StringBuilder sb = new StringBuilder();
             for (int i = 0; i < 200; i++) {

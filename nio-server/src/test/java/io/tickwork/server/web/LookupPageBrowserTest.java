@@ -68,6 +68,7 @@ class LookupPageBrowserTest {
 
     WebDriver driver;
     WebDriverWait wait;
+
     @TempDir
     Path profile;
 
@@ -85,7 +86,10 @@ class LookupPageBrowserTest {
             Assumptions.abort(how);
         }
         Logger.getLogger("org.openqa.selenium").setLevel(Level.SEVERE);
-        server = HttpServer.builder(new DictionaryHandler(Dictionary.openEmbedded())).port(0).threads(1).start();
+        server = HttpServer.builder(new DictionaryHandler(Dictionary.openEmbedded()))
+                .port(0)
+                .threads(1)
+                .start();
         base = "http://127.0.0.1:" + server.port();
         Files.createDirectories(SHOTS);
     }
@@ -115,12 +119,22 @@ class LookupPageBrowserTest {
     void openBrowser() {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", "--window-size=1100,900", "--user-data-dir=" + profile.toAbsolutePath());
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--window-size=1100,900",
+                "--user-data-dir=" + profile.toAbsolutePath());
         // One driver service per browser: quitting a driver stops the service it was started with.
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(chromedriver).usingAnyFreePort().build();
+                .usingDriverExecutable(chromedriver)
+                .usingAnyFreePort()
+                .build();
         driver = new ChromeDriver(service, options);
         wait = new WebDriverWait(driver, WAIT);
     }
@@ -132,7 +146,9 @@ class LookupPageBrowserTest {
         }
         try {
             File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
-            Files.copy(shot.toPath(), SHOTS.resolve(info.getTestMethod().orElseThrow().getName() + ".png"),
+            Files.copy(
+                    shot.toPath(),
+                    SHOTS.resolve(info.getTestMethod().orElseThrow().getName() + ".png"),
                     StandardCopyOption.REPLACE_EXISTING);
         } finally {
             driver.quit();
@@ -141,7 +157,8 @@ class LookupPageBrowserTest {
 
     List<String> suggestions() {
         return driver.findElements(By.cssSelector("#suggestions li")).stream()
-                .map(WebElement::getText).collect(Collectors.toList());
+                .map(WebElement::getText)
+                .collect(Collectors.toList());
     }
 
     WebElement typeAndAwaitSuggestions(String prefix) {
@@ -154,8 +171,10 @@ class LookupPageBrowserTest {
 
     static String firstGlossFromApi(String word) throws Exception {
         HttpClient client = HttpClient.newHttpClient();
-        String body = client.send(HttpRequest.newBuilder(URI.create(base + "/d/" + word)).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String body = client.send(
+                        HttpRequest.newBuilder(URI.create(base + "/d/" + word)).build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
         String marker = "\"gloss\":\"";
         int from = body.indexOf(marker) + marker.length();
         return body.substring(from, body.indexOf('"', from));
@@ -175,7 +194,8 @@ class LookupPageBrowserTest {
 
         WebElement word = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#result h2.word")));
         assertEquals(first, word.getText());
-        String gloss = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#result .gloss"))).getText();
+        String gloss = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#result .gloss")))
+                .getText();
         assertEquals(firstGlossFromApi(first.replace(" ", "%20")), gloss, "the page shows the API's first gloss");
         assertTrue(driver.getCurrentUrl().endsWith("/?w=" + first.replace(" ", "%20")), driver.getCurrentUrl());
         assertFalse(driver.findElement(By.id("suggestions")).isDisplayed(), "suggestions close after a pick");
@@ -186,11 +206,16 @@ class LookupPageBrowserTest {
         driver.get(base + "/");
         typeAndAwaitSuggestions("ice c");
         WebElement iceCream = wait.until(d -> d.findElements(By.cssSelector("#suggestions li")).stream()
-                .filter(li -> li.getText().equals("ice cream")).findFirst().orElse(null));
+                .filter(li -> li.getText().equals("ice cream"))
+                .findFirst()
+                .orElse(null));
         iceCream.click();
         wait.until(ExpectedConditions.textToBe(By.cssSelector("#result h2.word"), "ice cream"));
         assertTrue(driver.findElements(By.cssSelector("#result .gloss")).size() >= 1);
-        assertTrue(driver.findElement(By.cssSelector("#result h3.pos")).getText().toLowerCase(java.util.Locale.ROOT).startsWith("noun"));
+        assertTrue(driver.findElement(By.cssSelector("#result h3.pos"))
+                .getText()
+                .toLowerCase(java.util.Locale.ROOT)
+                .startsWith("noun"));
     }
 
     @Test
@@ -201,12 +226,16 @@ class LookupPageBrowserTest {
         q.sendKeys(Keys.ENTER);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result"), "Not in WordNet."));
         List<String> close = driver.findElements(By.cssSelector("#result .close a")).stream()
-                .map(WebElement::getText).collect(Collectors.toList());
+                .map(WebElement::getText)
+                .collect(Collectors.toList());
         assertTrue(close.contains("zebra"), "close words: " + close);
 
         // a close word is a link that looks the word up
         driver.findElements(By.cssSelector("#result .close a")).stream()
-                .filter(a -> a.getText().equals("zebra")).findFirst().orElseThrow().click();
+                .filter(a -> a.getText().equals("zebra"))
+                .findFirst()
+                .orElseThrow()
+                .click();
         wait.until(ExpectedConditions.textToBe(By.cssSelector("#result h2.word"), "zebra"));
     }
 
@@ -214,13 +243,17 @@ class LookupPageBrowserTest {
     void inflectedFormIsExplained() {
         driver.get(base + "/?w=geese");
         wait.until(ExpectedConditions.textToBe(By.cssSelector("#result h2.word"), "goose"));
-        assertTrue(driver.findElement(By.id("result")).getText().contains("is a form of goose"),
+        assertTrue(
+                driver.findElement(By.id("result")).getText().contains("is a form of goose"),
                 driver.findElement(By.id("result")).getText());
     }
 
     @Test
     void serverUnreachableShowsClearMessage() throws IOException {
-        HttpServer own = HttpServer.builder(new DictionaryHandler(Dictionary.openEmbedded())).port(0).threads(1).start();
+        HttpServer own = HttpServer.builder(new DictionaryHandler(Dictionary.openEmbedded()))
+                .port(0)
+                .threads(1)
+                .start();
         try {
             driver.get("http://127.0.0.1:" + own.port() + "/");
             wait.until(ExpectedConditions.elementToBeClickable(By.id("q")));

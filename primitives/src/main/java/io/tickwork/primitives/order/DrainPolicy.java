@@ -32,8 +32,8 @@ final class DrainPolicy {
     void reportFailure(Throwable failure) {
         Thread current = Thread.currentThread();
         try {
-            Thread.UncaughtExceptionHandler handler = failureHandler != null
-                    ? failureHandler : current.getUncaughtExceptionHandler();
+            Thread.UncaughtExceptionHandler handler =
+                    failureHandler != null ? failureHandler : current.getUncaughtExceptionHandler();
             if (handler != null) {
                 handler.uncaughtException(current, failure);
             }

@@ -91,7 +91,7 @@ public final class KeyedSerialExecutor<K> {
         Objects.requireNonNull(key, "key");
         LinkingRunnable node = new LinkingRunnable(Objects.requireNonNull(task, "task"), null);
         KeyLane<K> lane = lanes.get(key);
-        for (;;) {
+        for (; ; ) {
             if (lane == null) {
                 KeyLane<K> fresh = new KeyLane<>(policy, key, this, node);
                 node.lane = fresh; // before the insert publishes the node
@@ -164,8 +164,7 @@ public final class KeyedSerialExecutor<K> {
          * and comes back within a burst keeps its lane and map entry instead of churning them.
          */
         @Override
-        void wentIdle(LinkingRunnable last) {
-        }
+        void wentIdle(LinkingRunnable last) {}
 
         @Override
         LinkingRunnable awaitSuccessor(LinkingRunnable last) {

@@ -90,8 +90,7 @@ class Lane {
      * node: the lane has no task queued or running. Plain lanes do nothing; so do keyed lanes
      * (their workers retire idle lanes later, see {@link #retireIfIdle}).
      */
-    void wentIdle(LinkingRunnable last) {
-    }
+    void wentIdle(LinkingRunnable last) {}
 
     /**
      * Dispatched lanes: a worker that saw this lane go idle asks to check it later (see
@@ -102,6 +101,5 @@ class Lane {
     }
 
     /** Dispatched lanes: retires the lane if it is still idle; clears the pending mark first. */
-    void retireIfIdle() {
-    }
+    void retireIfIdle() {}
 }

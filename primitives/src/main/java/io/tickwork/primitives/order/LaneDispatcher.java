@@ -81,6 +81,7 @@ final class LaneDispatcher extends DispatcherPad3 {
      * busy and grow chains, so it can drain many tasks per lane and per poll instead of one.
      */
     private static final int LINGER_SPINS = 32;
+
     private static final int LINGER_PARKS = 4;
     private static final long LINGER_PARK_NANOS = 20_000;
 
@@ -133,7 +134,7 @@ final class LaneDispatcher extends DispatcherPad3 {
     }
 
     private void startFirstWorker(LinkingRunnable rejectable) {
-        for (;;) {
+        for (; ; ) {
             if (workers != 0) {
                 return; // a worker runs, and will see the lane (it re-checks before leaving)
             }
@@ -283,10 +284,11 @@ final class LaneDispatcher extends DispatcherPad3 {
     /** Updates {@code lane}'s deferral state when a worker pops it; see {@link #awaitSuccessor}. */
     private void onPop(Lane lane, LinkingRunnable from) {
         switch (lane.deferState) {
-            case Lane.IDLE -> lane.deferState =
-                    Integer.compareUnsigned(pops - lane.idleAt, HOT_GAP) < 0 ? Lane.MAY_DEFER : Lane.NO_DEFER;
+            case Lane.IDLE ->
+                lane.deferState =
+                        Integer.compareUnsigned(pops - lane.idleAt, HOT_GAP) < 0 ? Lane.MAY_DEFER : Lane.NO_DEFER;
             case Lane.DEFERRED -> lane.deferState = from.successor() != null ? Lane.MAY_DEFER : Lane.NO_DEFER;
-            default -> { } // re-queued after its budget: same activation
+            default -> {} // re-queued after its budget: same activation
         }
     }
 
@@ -317,10 +319,12 @@ final class LaneDispatcher extends DispatcherPad3 {
     private final class Worker implements Runnable {
         /** Inline worker after a rejection: the node whose task to drop if this worker pops it. */
         LinkingRunnable rejectable;
+
         boolean droppedRejectable;
 
         /** Lanes this worker saw go idle, to retire later if still idle: a ring, oldest evicted. */
         private final Lane[] idle = new Lane[IDLE_SLOTS];
+
         private int idleNext;
 
         private void deferRetire(Lane lane) {
@@ -358,7 +362,7 @@ final class LaneDispatcher extends DispatcherPad3 {
         void work(boolean onPool) {
             final int budget = policy.budget;
             int ran = 0;
-            for (;;) {
+            for (; ; ) {
                 Lane lane = poll();
                 if (lane == null) {
                     lane = onPool ? linger() : pollUntilQuiescent();
@@ -449,7 +453,70 @@ final class LaneDispatcher extends DispatcherPad3 {
  */
 @SuppressWarnings("unused")
 abstract class DispatcherPad0 {
-    byte p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35, p36, p37, p38, p39, p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54, p55, p56, p57, p58, p59, p60, p61, p62, p63;
+    byte p00,
+            p01,
+            p02,
+            p03,
+            p04,
+            p05,
+            p06,
+            p07,
+            p08,
+            p09,
+            p10,
+            p11,
+            p12,
+            p13,
+            p14,
+            p15,
+            p16,
+            p17,
+            p18,
+            p19,
+            p20,
+            p21,
+            p22,
+            p23,
+            p24,
+            p25,
+            p26,
+            p27,
+            p28,
+            p29,
+            p30,
+            p31,
+            p32,
+            p33,
+            p34,
+            p35,
+            p36,
+            p37,
+            p38,
+            p39,
+            p40,
+            p41,
+            p42,
+            p43,
+            p44,
+            p45,
+            p46,
+            p47,
+            p48,
+            p49,
+            p50,
+            p51,
+            p52,
+            p53,
+            p54,
+            p55,
+            p56,
+            p57,
+            p58,
+            p59,
+            p60,
+            p61,
+            p62,
+            p63;
 }
 
 abstract class DispatcherTail extends DispatcherPad0 {
@@ -458,7 +525,70 @@ abstract class DispatcherTail extends DispatcherPad0 {
 
 @SuppressWarnings("unused")
 abstract class DispatcherPad1 extends DispatcherTail {
-    byte q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15, q16, q17, q18, q19, q20, q21, q22, q23, q24, q25, q26, q27, q28, q29, q30, q31, q32, q33, q34, q35, q36, q37, q38, q39, q40, q41, q42, q43, q44, q45, q46, q47, q48, q49, q50, q51, q52, q53, q54, q55, q56, q57, q58, q59, q60, q61, q62, q63;
+    byte q00,
+            q01,
+            q02,
+            q03,
+            q04,
+            q05,
+            q06,
+            q07,
+            q08,
+            q09,
+            q10,
+            q11,
+            q12,
+            q13,
+            q14,
+            q15,
+            q16,
+            q17,
+            q18,
+            q19,
+            q20,
+            q21,
+            q22,
+            q23,
+            q24,
+            q25,
+            q26,
+            q27,
+            q28,
+            q29,
+            q30,
+            q31,
+            q32,
+            q33,
+            q34,
+            q35,
+            q36,
+            q37,
+            q38,
+            q39,
+            q40,
+            q41,
+            q42,
+            q43,
+            q44,
+            q45,
+            q46,
+            q47,
+            q48,
+            q49,
+            q50,
+            q51,
+            q52,
+            q53,
+            q54,
+            q55,
+            q56,
+            q57,
+            q58,
+            q59,
+            q60,
+            q61,
+            q62,
+            q63;
 }
 
 abstract class DispatcherHead extends DispatcherPad1 {
@@ -470,7 +600,70 @@ abstract class DispatcherHead extends DispatcherPad1 {
 
 @SuppressWarnings("unused")
 abstract class DispatcherPad2 extends DispatcherHead {
-    byte r00, r01, r02, r03, r04, r05, r06, r07, r08, r09, r10, r11, r12, r13, r14, r15, r16, r17, r18, r19, r20, r21, r22, r23, r24, r25, r26, r27, r28, r29, r30, r31, r32, r33, r34, r35, r36, r37, r38, r39, r40, r41, r42, r43, r44, r45, r46, r47, r48, r49, r50, r51, r52, r53, r54, r55, r56, r57, r58, r59, r60, r61, r62, r63;
+    byte r00,
+            r01,
+            r02,
+            r03,
+            r04,
+            r05,
+            r06,
+            r07,
+            r08,
+            r09,
+            r10,
+            r11,
+            r12,
+            r13,
+            r14,
+            r15,
+            r16,
+            r17,
+            r18,
+            r19,
+            r20,
+            r21,
+            r22,
+            r23,
+            r24,
+            r25,
+            r26,
+            r27,
+            r28,
+            r29,
+            r30,
+            r31,
+            r32,
+            r33,
+            r34,
+            r35,
+            r36,
+            r37,
+            r38,
+            r39,
+            r40,
+            r41,
+            r42,
+            r43,
+            r44,
+            r45,
+            r46,
+            r47,
+            r48,
+            r49,
+            r50,
+            r51,
+            r52,
+            r53,
+            r54,
+            r55,
+            r56,
+            r57,
+            r58,
+            r59,
+            r60,
+            r61,
+            r62,
+            r63;
 }
 
 abstract class DispatcherWorkers extends DispatcherPad2 {
@@ -479,5 +672,68 @@ abstract class DispatcherWorkers extends DispatcherPad2 {
 
 @SuppressWarnings("unused")
 abstract class DispatcherPad3 extends DispatcherWorkers {
-    byte s00, s01, s02, s03, s04, s05, s06, s07, s08, s09, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63;
+    byte s00,
+            s01,
+            s02,
+            s03,
+            s04,
+            s05,
+            s06,
+            s07,
+            s08,
+            s09,
+            s10,
+            s11,
+            s12,
+            s13,
+            s14,
+            s15,
+            s16,
+            s17,
+            s18,
+            s19,
+            s20,
+            s21,
+            s22,
+            s23,
+            s24,
+            s25,
+            s26,
+            s27,
+            s28,
+            s29,
+            s30,
+            s31,
+            s32,
+            s33,
+            s34,
+            s35,
+            s36,
+            s37,
+            s38,
+            s39,
+            s40,
+            s41,
+            s42,
+            s43,
+            s44,
+            s45,
+            s46,
+            s47,
+            s48,
+            s49,
+            s50,
+            s51,
+            s52,
+            s53,
+            s54,
+            s55,
+            s56,
+            s57,
+            s58,
+            s59,
+            s60,
+            s61,
+            s62,
+            s63;
 }

@@ -115,7 +115,7 @@ public final class LinkingRunnable implements Runnable {
     public void run() {
         final Lane lane = this.lane;
         LinkingRunnable from = this;
-        for (;;) {
+        for (; ; ) {
             LinkingRunnable rest = drain(from, lane.policy.budget);
             if (rest == null) {
                 return;
@@ -149,7 +149,8 @@ public final class LinkingRunnable implements Runnable {
                 }
             }
             LinkingRunnable successor = node.next;
-            if (successor == null && (successor = lane.awaitSuccessor(node)) == null
+            if (successor == null
+                    && (successor = lane.awaitSuccessor(node)) == null
                     && (successor = lane.close(node)) == null) {
                 lane.wentIdle(node);
                 return null;

@@ -55,6 +55,7 @@ class MultiProducerLane extends Lane {
      * (docs/results/order.md).
      */
     private static final int LINK_SPINS = 128;
+
     private static final int LINK_YIELDS = 256;
 
     /** null: idle; else the last node appended. */

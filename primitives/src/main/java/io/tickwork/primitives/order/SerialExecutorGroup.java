@@ -26,7 +26,11 @@ public final class SerialExecutorGroup {
 
     /** Default budget, the thread's uncaught-exception handler, workers = the pool's parallelism. */
     public SerialExecutorGroup(Executor pool) {
-        this(pool, DrainPolicy.DEFAULT_BUDGET, null, LaneDispatcher.defaultParallelism(Objects.requireNonNull(pool, "pool")));
+        this(
+                pool,
+                DrainPolicy.DEFAULT_BUDGET,
+                null,
+                LaneDispatcher.defaultParallelism(Objects.requireNonNull(pool, "pool")));
     }
 
     /**

@@ -87,11 +87,13 @@ public final class LinkedArrayList {
     private final int chunkSize;
     /** Null until the first offer and after the list empties (its chunk went back to the pool). */
     private Chunk head;
+
     private Chunk tail;
     /** Next index to read in {@code head}. */
     private int headIndex;
     /** Next index to write in {@code tail}. */
     private int tailIndex;
+
     private int size;
 
     /** A list with its own pool of chunks of {@code chunkSize} elements. */

@@ -24,6 +24,7 @@ public final class RingQueue {
     private final int capacity;
     /** Sequence numbers, not indices: {@code tail - head} is the size even after wrapping. */
     private long head;
+
     private long tail;
 
     /**

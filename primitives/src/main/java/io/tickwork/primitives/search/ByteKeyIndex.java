@@ -67,11 +67,13 @@ public final class ByteKeyIndex {
 
     /** The bytes "TWBK" read as a little-endian int. */
     static final int MAGIC = 0x4B425754;
+
     static final int VERSION = 1;
     static final int FLAG_ASCII_CASE_INSENSITIVE = 1;
     static final int HEADER_SIZE = 32;
     /** Longs per tree node: 8 longs are one 64-byte cache line. */
     static final int FANOUT = 8;
+
     private static final int LOG_FANOUT = 3;
     private static final long PAD = Long.MAX_VALUE;
 
@@ -81,6 +83,7 @@ public final class ByteKeyIndex {
     private final int keyBytes;
     /** Byte offset of each tree level in {@link #buf}, root first; the last is the prefix array. */
     private final int[] levelBase;
+
     private final int prefixBase;
     private final int offsetsBase;
     private final int keysBase;
@@ -88,8 +91,7 @@ public final class ByteKeyIndex {
     /** Prefix of the last key, or Long.MIN_VALUE when empty: queries above it need no descent. */
     private final long lastPrefix;
 
-    private ByteKeyIndex(ByteBuffer image, int n, boolean fold, int keyBytes, int[] levelBase,
-                         int treeLongs) {
+    private ByteKeyIndex(ByteBuffer image, int n, boolean fold, int keyBytes, int[] levelBase, int treeLongs) {
         this.buf = image;
         this.n = n;
         this.fold = fold;
@@ -135,13 +137,17 @@ public final class ByteKeyIndex {
         int[] shape = shape(n);
         long size = HEADER_SIZE + 8L * shape[1] + 4L * (n + 1) + total;
         if (size > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("index too large: " + size + " bytes (max 2^31-1); "
-                    + n + " keys, " + total + " key bytes");
+            throw new IllegalArgumentException(
+                    "index too large: " + size + " bytes (max 2^31-1); " + n + " keys, " + total + " key bytes");
         }
         ByteBuffer image = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
-        image.putInt(0, MAGIC).putInt(4, VERSION)
+        image.putInt(0, MAGIC)
+                .putInt(4, VERSION)
                 .putInt(8, asciiCaseInsensitive ? FLAG_ASCII_CASE_INSENSITIVE : 0)
-                .putInt(12, n).putInt(16, (int) total).putInt(20, shape[0]).putInt(24, shape[1])
+                .putInt(12, n)
+                .putInt(16, (int) total)
+                .putInt(20, shape[0])
+                .putInt(24, shape[1])
                 .putInt(28, 0);
         int[] levelBase = levelBases(n, shape[0]);
         int prefixBase = levelBase[levelBase.length - 1];
@@ -188,18 +194,18 @@ public final class ByteKeyIndex {
     public static ByteKeyIndex wrap(ByteBuffer serialized) {
         ByteBuffer b = serialized.slice().order(ByteOrder.LITTLE_ENDIAN);
         if (b.remaining() < HEADER_SIZE) {
-            throw new IllegalArgumentException("buffer too short for a ByteKeyIndex header: "
-                    + b.remaining() + " bytes remaining, need " + HEADER_SIZE);
+            throw new IllegalArgumentException("buffer too short for a ByteKeyIndex header: " + b.remaining()
+                    + " bytes remaining, need " + HEADER_SIZE);
         }
         int magic = b.getInt(0);
         if (magic != MAGIC) {
-            throw new IllegalArgumentException(String.format(
-                    "not a ByteKeyIndex: magic 0x%08X, expected 0x%08X (\"TWBK\")", magic, MAGIC));
+            throw new IllegalArgumentException(
+                    String.format("not a ByteKeyIndex: magic 0x%08X, expected 0x%08X (\"TWBK\")", magic, MAGIC));
         }
         int version = b.getInt(4);
         if (version != VERSION) {
-            throw new IllegalArgumentException("unsupported ByteKeyIndex version " + version
-                    + ", this reader understands " + VERSION);
+            throw new IllegalArgumentException(
+                    "unsupported ByteKeyIndex version " + version + ", this reader understands " + VERSION);
         }
         int flags = b.getInt(8);
         if ((flags & ~FLAG_ASCII_CASE_INSENSITIVE) != 0) {
@@ -216,20 +222,20 @@ public final class ByteKeyIndex {
         }
         int[] shape = shape(n);
         if (b.getInt(20) != shape[0]) {
-            throw new IllegalArgumentException("ByteKeyIndex levels " + b.getInt(20) + " inconsistent with count "
-                    + n + ": expected " + shape[0]);
+            throw new IllegalArgumentException(
+                    "ByteKeyIndex levels " + b.getInt(20) + " inconsistent with count " + n + ": expected " + shape[0]);
         }
         if (b.getInt(24) != shape[1]) {
-            throw new IllegalArgumentException("ByteKeyIndex treeLongs " + b.getInt(24)
-                    + " inconsistent with count " + n + ": expected " + shape[1]);
+            throw new IllegalArgumentException("ByteKeyIndex treeLongs " + b.getInt(24) + " inconsistent with count "
+                    + n + ": expected " + shape[1]);
         }
         if (b.getInt(28) != 0) {
             throw new IllegalArgumentException("ByteKeyIndex reserved field must be 0: " + b.getInt(28));
         }
         long size = HEADER_SIZE + 8L * shape[1] + 4L * (n + 1) + keyBytes;
         if (size > b.remaining()) {
-            throw new IllegalArgumentException("buffer too short for ByteKeyIndex of " + n + " keys and "
-                    + keyBytes + " key bytes: need " + size + " bytes, " + b.remaining() + " remaining");
+            throw new IllegalArgumentException("buffer too short for ByteKeyIndex of " + n + " keys and " + keyBytes
+                    + " key bytes: need " + size + " bytes, " + b.remaining() + " remaining");
         }
         ByteBuffer image = b.limit((int) size).slice().order(ByteOrder.LITTLE_ENDIAN);
         int offsetsBase = HEADER_SIZE + 8 * shape[1];
@@ -239,8 +245,8 @@ public final class ByteKeyIndex {
                     + image.getInt(offsetsBase) + " (expected 0), offsets[" + n + "] = " + last
                     + " (expected keyBytes = " + keyBytes + ")");
         }
-        return new ByteKeyIndex(image, n, (flags & FLAG_ASCII_CASE_INSENSITIVE) != 0, keyBytes,
-                levelBases(n, shape[0]), shape[1]);
+        return new ByteKeyIndex(
+                image, n, (flags & FLAG_ASCII_CASE_INSENSITIVE) != 0, keyBytes, levelBases(n, shape[0]), shape[1]);
     }
 
     /**
@@ -255,8 +261,8 @@ public final class ByteKeyIndex {
         for (int i = 0; i <= n; i++) {
             int o = offsetAt(i);
             if (o < prevOff || o > keyBytes) {
-                throw new IllegalArgumentException("ByteKeyIndex offsets[" + i + "] = " + o
-                        + " outside [" + prevOff + ", " + keyBytes + "]");
+                throw new IllegalArgumentException(
+                        "ByteKeyIndex offsets[" + i + "] = " + o + " outside [" + prevOff + ", " + keyBytes + "]");
             }
             prevOff = o;
         }
@@ -265,8 +271,8 @@ public final class ByteKeyIndex {
             byte[] k = new byte[keyLength(i)];
             copyKey(i, k, 0);
             if (prev != null && compare(prev, k, fold) > 0) {
-                throw new IllegalArgumentException("ByteKeyIndex keys not sorted at index " + i + ": "
-                        + describe(prev) + " > " + describe(k));
+                throw new IllegalArgumentException(
+                        "ByteKeyIndex keys not sorted at index " + i + ": " + describe(prev) + " > " + describe(k));
             }
             long p = prefix(k, 0, k.length, fold);
             if (buf.getLong(prefixBase + 8 * i) != p) {
@@ -598,8 +604,9 @@ public final class ByteKeyIndex {
 
     private static String describe(byte[] k) {
         StringBuilder sb = new StringBuilder();
-        sb.append('"').append(new String(k, 0, Math.min(k.length, 64), StandardCharsets.UTF_8)
-                .replace("\"", "\\\"")).append(k.length > 64 ? "...\"" : "\"");
+        sb.append('"')
+                .append(new String(k, 0, Math.min(k.length, 64), StandardCharsets.UTF_8).replace("\"", "\\\""))
+                .append(k.length > 64 ? "...\"" : "\"");
         sb.append(" (").append(k.length).append(" bytes)");
         return sb.toString();
     }

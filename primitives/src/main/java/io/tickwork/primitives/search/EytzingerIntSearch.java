@@ -4,6 +4,7 @@ package io.tickwork.primitives.search;
 final class EytzingerIntSearch implements IntSearch {
     /** b[1..n] in BFS order of the implicit complete binary search tree; b[0] unused. */
     private final int[] b;
+
     private final int n;
     /** Levels of the tree: floor(log2(n)) + 1 (0 when empty). */
     private final int height;

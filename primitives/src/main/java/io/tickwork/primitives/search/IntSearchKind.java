@@ -133,8 +133,8 @@ public enum IntSearchKind {
         int[] c = a.clone();
         for (int i = 0; i + 1 < c.length; i++) {
             if (c[i] > c[i + 1]) {
-                throw new IllegalArgumentException("input not sorted at index " + i + ": a[" + i + "] = "
-                        + c[i] + " > a[" + (i + 1) + "] = " + c[i + 1]);
+                throw new IllegalArgumentException("input not sorted at index " + i + ": a[" + i + "] = " + c[i]
+                        + " > a[" + (i + 1) + "] = " + c[i + 1]);
             }
         }
         return c;

@@ -9,6 +9,7 @@ final class RadixDirectoryIntSearch implements IntSearch {
     private final int[] a;
     /** dir[b] = index of the first key whose bucket is >= b; dir[buckets] = n. */
     private final int[] dir;
+
     private final int n;
     private final int min;
     private final int max;

@@ -6,12 +6,14 @@ import java.util.Arrays;
 final class StaticBPlusTreeIntSearch implements IntSearch {
     /** Ints per node: 16 ints are one 64-byte cache line. */
     static final int B = 16;
+
     private static final int LOG_B = 4;
 
     /** All levels in one array, root first; the last level is the sorted keys padded with MAX_VALUE. */
     private final int[] t;
     /** Start of each level in {@link #t}, root first. */
     private final int[] levelStart;
+
     private final int leafStart;
     private final int n;
     private final int last;

@@ -36,17 +36,20 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
 
     /** Record layout in {@link #nodes}: node {@code x} starts at {@code x << 3}. */
     private static final int KEY = 0;
+
     private static final int LEFT = 1;
     private static final int RIGHT = 2;
     /** Parent index in the low 32 bits, colour in bit 32. */
     private static final int PARENT = 3;
     /** First and last timer of the node's FIFO. */
     private static final int HEAD = 4;
+
     private static final int TAIL = 5;
     private static final long RED = 1L << 32;
 
     /** Tree node records; node 0 is NIL (black; its parent is scratch space for delete). */
     private long[] nodes;
+
     private int[] freeNodes;
     private int freeNodeTop;
     private int nodeHighWater = 1;
@@ -58,6 +61,7 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
      * one in {@link #payload}, not one per field. A timer is free when its payload is null.
      */
     private long[] timers;
+
     private static final int T_DEADLINE = 0;
     private static final int T_NEXT = 1;
     private static final int T_PREV = 2;

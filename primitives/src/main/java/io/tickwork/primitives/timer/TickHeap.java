@@ -12,6 +12,7 @@ final class TickHeap {
     private int[] ids = new int[16];
     /** Heap position per entry id; only meaningful while the id is in the heap. */
     private int[] pos;
+
     private int size;
 
     TickHeap(int idCapacity) {

@@ -76,8 +76,7 @@ public enum TimerKind {
             throw new IllegalArgumentException("tickDuration must be >= 1: " + tickDuration);
         }
         if (ticksPerWheel < 1 || ticksPerWheel > (1 << 24) || Integer.bitCount(ticksPerWheel) != 1) {
-            throw new IllegalArgumentException(
-                    "ticksPerWheel must be a power of 2 in [1, 2^24]: " + ticksPerWheel);
+            throw new IllegalArgumentException("ticksPerWheel must be a power of 2 in [1, 2^24]: " + ticksPerWheel);
         }
         if (slotCapacity < 1 || slotCapacity > (1 << 20)) {
             throw new IllegalArgumentException("slotCapacity must be in [1, 2^20]: " + slotCapacity);

@@ -41,14 +41,17 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
     final long tickDuration;
     /** {@code log2(tickDuration)} when it is a power of 2 (shift instead of divide), else -1. */
     private final int tickShift;
+
     final int ticksPerWheel;
     final int wheelMask;
     /** Largest tick whose start time fits in a long; later ticks report {@code Long.MAX_VALUE}. */
     private final long lastTimeTick;
+
     private final long firstTimeTick;
 
     /** Bit {@code s} set: slot {@code s} may hold entries (possibly only tombstones). */
     private final long[] occupied;
+
     private final int wordMask;
 
     /**
@@ -57,6 +60,7 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
      * expire tells us what time it is.
      */
     long cursor = Long.MIN_VALUE;
+
     int size;
 
     // entry pool, indexed by id
@@ -64,6 +68,7 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
     int[] gen;
     /** Slot index, {@link #IN_HEAP} or {@link #DEFERRED}. */
     int[] where;
+
     private int[] freeIds;
     private int freeTop;
     private int highWater;
@@ -120,8 +125,7 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
     abstract int drain(int slot, Consumer<? super T> consumer);
 
     /** The pool grew to {@code capacity} ids. */
-    void grow(int capacity) {
-    }
+    void grow(int capacity) {}
 
     // ---- bitmap ----
 
@@ -427,7 +431,7 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[size=" + size + ", tickDuration=" + tickDuration
-                + ", ticksPerWheel=" + ticksPerWheel + ", far=" + heap.size() + "]";
+        return getClass().getSimpleName() + "[size=" + size + ", tickDuration=" + tickDuration + ", ticksPerWheel="
+                + ticksPerWheel + ", far=" + heap.size() + "]";
     }
 }

@@ -11,8 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** Pools for tests, and a pool whose acceptance the test controls. */
 final class Pools {
-    private Pools() {
-    }
+    private Pools() {}
 
     static ExecutorService threadPool(int threads) {
         return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());

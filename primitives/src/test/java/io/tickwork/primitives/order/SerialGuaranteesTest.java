@@ -80,7 +80,8 @@ class SerialGuaranteesTest {
     /** Mutual exclusion per key while different keys do run in parallel. */
     @ParameterizedTest(name = "{0} on {1}")
     @MethodSource("variantsOnPools")
-    void tasksOfAKeyNeverOverlap(Variant variant, String poolName, IntFunction<ExecutorService> pools) throws Exception {
+    void tasksOfAKeyNeverOverlap(Variant variant, String poolName, IntFunction<ExecutorService> pools)
+            throws Exception {
         ExecutorService pool = pools.apply(4);
         int keys = 4;
         int perKey = 20_000;
@@ -233,21 +234,20 @@ class SerialGuaranteesTest {
     @Test
     void budgetMustBePositive() {
         Executor direct = Runnable::run;
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new MultiProducerSerialExecutor(direct, 0, null));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> new MultiProducerSerialExecutor(direct, 0, null));
         assertEquals("budget must be >= 1: 0", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new SingleProducerSerialExecutor(direct, -3, null));
         assertThrows(IllegalArgumentException.class, () -> new KeyedSerialExecutor<String>(direct, 0, null));
-        IllegalArgumentException w = assertThrows(IllegalArgumentException.class,
-                () -> new KeyedSerialExecutor<String>(direct, 1, null, 0));
+        IllegalArgumentException w =
+                assertThrows(IllegalArgumentException.class, () -> new KeyedSerialExecutor<String>(direct, 1, null, 0));
         assertEquals("workers must be >= 1: 0", w.getMessage());
         assertThrows(NullPointerException.class, () -> new MultiProducerSerialExecutor(null));
         assertThrows(NullPointerException.class, () -> new MultiProducerSerialExecutor(direct).execute(null));
-        assertThrows(NullPointerException.class, () -> new KeyedSerialExecutor<String>(direct).execute(null, () -> { }));
+        assertThrows(NullPointerException.class, () -> new KeyedSerialExecutor<String>(direct).execute(null, () -> {}));
     }
 
-    private interface Executor extends java.util.concurrent.Executor {
-    }
+    private interface Executor extends java.util.concurrent.Executor {}
 
     /**
      * Defect 4, rejection: the caller learns of it, the task never runs, and the key is not

@@ -86,7 +86,9 @@ class LinkedArrayListTest {
 
     @Test
     void rejectsBadChunkSizeNamingIt() {
-        assertEquals("chunkSize must be >= 1: 0",
-                assertThrows(IllegalArgumentException.class, () -> new LinkedArrayList(0)).getMessage());
+        assertEquals(
+                "chunkSize must be >= 1: 0",
+                assertThrows(IllegalArgumentException.class, () -> new LinkedArrayList(0))
+                        .getMessage());
     }
 }

@@ -70,7 +70,9 @@ class RingQueueTest {
 
     @Test
     void rejectsBadCapacityNamingIt() {
-        assertEquals("capacity must be in [1, 2^30]: 0",
-                assertThrows(IllegalArgumentException.class, () -> new RingQueue(0)).getMessage());
+        assertEquals(
+                "capacity must be in [1, 2^30]: 0",
+                assertThrows(IllegalArgumentException.class, () -> new RingQueue(0))
+                        .getMessage());
     }
 }

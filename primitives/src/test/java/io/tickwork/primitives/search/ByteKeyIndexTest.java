@@ -51,8 +51,27 @@ class ByteKeyIndexTest {
         };
     }
 
-    private static final String[] ATOMS = {"a", "b", "z", "A", "B", "Z", "0", "_", "é", "ß", "中", "文",
-        "😀", "\u0000", "\u007f", "\uffff", "http://example.com/", "abcdefgh", "ABCDEFGHI"};
+    private static final String[] ATOMS = {
+        "a",
+        "b",
+        "z",
+        "A",
+        "B",
+        "Z",
+        "0",
+        "_",
+        "é",
+        "ß",
+        "中",
+        "文",
+        "😀",
+        "\u0000",
+        "\u007f",
+        "\uffff",
+        "http://example.com/",
+        "abcdefgh",
+        "ABCDEFGHI"
+    };
 
     static String randomString(SplittableRandom r) {
         StringBuilder b = new StringBuilder();
@@ -141,7 +160,11 @@ class ByteKeyIndexTest {
                             break;
                         }
                     }
-                    assertEquals(end, ix.prefixEnd(q, 0, q.length), what + " prefixEnd " + p.codePoints().boxed().collect(java.util.stream.Collectors.toList()));
+                    assertEquals(
+                            end,
+                            ix.prefixEnd(q, 0, q.length),
+                            what + " prefixEnd "
+                                    + p.codePoints().boxed().collect(java.util.stream.Collectors.toList()));
                     assertEquals((long) lower << 32 | end, ix.prefixRange(q, 0, q.length), what);
                 }
             }
@@ -154,15 +177,22 @@ class ByteKeyIndexTest {
     void rawByteKeysMatchTreeMapModel(boolean fold) {
         long seed = System.nanoTime();
         SplittableRandom r = new SplittableRandom(seed);
-        byte[] alphabet = {0, 1, 'A', 'Z', 'a', 'z', '@', '[', '`', '{', (byte) 0x7F, (byte) 0x80, (byte) 0xFE, (byte) 0xFF};
+        byte[] alphabet = {
+            0, 1, 'A', 'Z', 'a', 'z', '@', '[', '`', '{', (byte) 0x7F, (byte) 0x80, (byte) 0xFE, (byte) 0xFF
+        };
         Comparator<byte[]> cmp = (a, b) -> ByteKeyIndex.compare(a, b, fold);
         // independent model for the unfolded case
         Comparator<byte[]> model = fold ? foldedModel() : Arrays::compareUnsigned;
         for (int n : SIZES) {
             String what = "n=" + n + " fold=" + fold + " seed=" + seed;
             List<byte[]> keys = new ArrayList<>();
-            byte[][] stems = {new byte[0], "abcdefg".getBytes(), "abcdefgh".getBytes(), "abcdefghijklmnop".getBytes(),
-                {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF}};
+            byte[][] stems = {
+                new byte[0],
+                "abcdefg".getBytes(),
+                "abcdefgh".getBytes(),
+                "abcdefghijklmnop".getBytes(),
+                {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF}
+            };
             for (int i = 0; i < n; i++) {
                 keys.add(randomBytes(r, stems, alphabet));
             }
@@ -173,7 +203,9 @@ class ByteKeyIndexTest {
             }
             for (ByteKeyIndex ix : variants(keys, fold)) {
                 for (int t = 0; t < 1500; t++) {
-                    byte[] q = t % 2 == 0 || n == 0 ? randomBytes(r, stems, alphabet) : keys.get(r.nextInt(n)).clone();
+                    byte[] q = t % 2 == 0 || n == 0
+                            ? randomBytes(r, stems, alphabet)
+                            : keys.get(r.nextInt(n)).clone();
                     if (t % 3 == 0 && q.length > 0) {
                         q = Arrays.copyOf(q, r.nextInt(q.length));
                     }
@@ -241,24 +273,30 @@ class ByteKeyIndexTest {
     @Test
     void rejectsUnsortedKeysNamingIndexAndKeys() {
         List<byte[]> keys = List.of(utf8("apple"), utf8("pear"), utf8("fig"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.build(keys, false));
-        assertTrue(e.getMessage().contains("index 2") && e.getMessage().contains("\"pear\"")
-                && e.getMessage().contains("\"fig\""), e.getMessage());
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.build(keys, false));
+        assertTrue(
+                e.getMessage().contains("index 2")
+                        && e.getMessage().contains("\"pear\"")
+                        && e.getMessage().contains("\"fig\""),
+                e.getMessage());
     }
 
     @Test
     void caseInsensitiveIndexNeedsFoldedOrderAndKeepsOriginalBytes() {
         List<byte[]> keys = List.of(utf8("apple"), utf8("Banana"), utf8("cherry"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.build(keys, false));
-        assertTrue(e.getMessage().contains("index 1") && e.getMessage().contains("unsigned byte order"), e.getMessage());
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.build(keys, false));
+        assertTrue(
+                e.getMessage().contains("index 1") && e.getMessage().contains("unsigned byte order"), e.getMessage());
         ByteKeyIndex ix = ByteKeyIndex.build(keys, true);
         assertEquals(1, ix.find(utf8("BANANA")));
         assertEquals(1, ix.find(utf8("banana")));
         assertEquals("Banana", ix.keyString(1));
         assertEquals(-3, ix.find(utf8("BANANAS")));
         // folded order rejects what is sorted only case-sensitively: "Zeta" < "apple" in bytes
-        IllegalArgumentException f = assertThrows(IllegalArgumentException.class,
-                () -> ByteKeyIndex.build(List.of(utf8("Zeta"), utf8("apple")), true));
+        IllegalArgumentException f = assertThrows(
+                IllegalArgumentException.class, () -> ByteKeyIndex.build(List.of(utf8("Zeta"), utf8("apple")), true));
         assertTrue(f.getMessage().contains("case-insensitive"), f.getMessage());
         // only ASCII folds: 'É' and 'é' stay distinct
         ByteKeyIndex accents = ByteKeyIndex.build(List.of(utf8("É"), utf8("é")), true);
@@ -306,11 +344,13 @@ class ByteKeyIndexTest {
     // corrupt images
 
     private static byte[] image() {
-        return ByteKeyIndex.build(List.of(utf8("alpha"), utf8("beta"), utf8("gamma")), false).toByteArray();
+        return ByteKeyIndex.build(List.of(utf8("alpha"), utf8("beta"), utf8("gamma")), false)
+                .toByteArray();
     }
 
     private static String wrapError(byte[] image) {
-        return assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.wrap(ByteBuffer.wrap(image))).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.wrap(ByteBuffer.wrap(image)))
+                .getMessage();
     }
 
     private static byte[] withInt(int at, int value) {
@@ -339,13 +379,15 @@ class ByteKeyIndexTest {
     void verifyCatchesCorruptBody() {
         byte[] b = image();
         b[b.length - 5] = 'A'; // "gamma" becomes "Aamma", which sorts before "beta"
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> ByteKeyIndex.wrap(ByteBuffer.wrap(b)).verify());
         assertTrue(e.getMessage().contains("not sorted at index 2"), e.getMessage());
         ByteKeyIndex.wrap(ByteBuffer.wrap(image())).verify();
         byte[] c = image();
         c[c.length - 1] = 'b'; // "gammb": still sorted, but the stored 8-byte prefix says "gamma"
-        IllegalArgumentException p = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException p = assertThrows(
+                IllegalArgumentException.class,
                 () -> ByteKeyIndex.wrap(ByteBuffer.wrap(c)).verify());
         assertTrue(p.getMessage().contains("prefix 2"), p.getMessage());
     }

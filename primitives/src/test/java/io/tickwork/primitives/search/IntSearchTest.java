@@ -35,15 +35,26 @@ class IntSearchTest {
      * Value spreads: many duplicates, sparse, full int range with extremes, and clustered (half
      * the keys in a range of width n, so one radix bucket holds them: its slow path).
      */
-    enum Spread { DUPLICATES, SPARSE, FULL_RANGE_WITH_EXTREMES, CLUSTERED }
+    enum Spread {
+        DUPLICATES,
+        SPARSE,
+        FULL_RANGE_WITH_EXTREMES,
+        CLUSTERED
+    }
 
     static int[] randomSorted(SplittableRandom r, int n, Spread spread) {
         int[] a = new int[n];
         for (int i = 0; i < n; i++) {
             switch (spread) {
-                case DUPLICATES: a[i] = r.nextInt(Math.max(1, n / 3)) - n / 6; break;
-                case SPARSE: a[i] = r.nextInt(-1 << 30, 1 << 30); break;
-                case CLUSTERED: a[i] = r.nextBoolean() ? 1000 + r.nextInt(n) : r.nextInt(); break;
+                case DUPLICATES:
+                    a[i] = r.nextInt(Math.max(1, n / 3)) - n / 6;
+                    break;
+                case SPARSE:
+                    a[i] = r.nextInt(-1 << 30, 1 << 30);
+                    break;
+                case CLUSTERED:
+                    a[i] = r.nextBoolean() ? 1000 + r.nextInt(n) : r.nextInt();
+                    break;
                 default:
                     int c = r.nextInt(8);
                     a[i] = c == 0 ? Integer.MIN_VALUE : c == 1 ? Integer.MAX_VALUE : r.nextInt();
@@ -71,11 +82,19 @@ class IntSearchTest {
             first.put(a[i], i);
         }
         int[] probes = IntStream.concat(
-                IntStream.of(Integer.MIN_VALUE, Integer.MIN_VALUE + 1, -1, 0, 1, Integer.MAX_VALUE - 1, Integer.MAX_VALUE),
-                IntStream.range(0, Math.min(a.length, 20_000)).flatMap(i -> {
-                    int v = a[r.nextInt(a.length)];
-                    return IntStream.of(v, v - 1, v + 1, r.nextInt());
-                })).toArray();
+                        IntStream.of(
+                                Integer.MIN_VALUE,
+                                Integer.MIN_VALUE + 1,
+                                -1,
+                                0,
+                                1,
+                                Integer.MAX_VALUE - 1,
+                                Integer.MAX_VALUE),
+                        IntStream.range(0, Math.min(a.length, 20_000)).flatMap(i -> {
+                            int v = a[r.nextInt(a.length)];
+                            return IntStream.of(v, v - 1, v + 1, r.nextInt());
+                        }))
+                .toArray();
         for (int key : probes) {
             int want = expected(first, a.length, key);
             int got = s.indexOf(key);
@@ -100,8 +119,7 @@ class IntSearchTest {
         SplittableRandom r = new SplittableRandom(seed);
         for (int n : SIZES) {
             for (Spread spread : Spread.values()) {
-                checkAll(kind, randomSorted(r, n, spread), r,
-                        kind + " n=" + n + " spread=" + spread + " seed=" + seed);
+                checkAll(kind, randomSorted(r, n, spread), r, kind + " n=" + n + " spread=" + spread + " seed=" + seed);
             }
         }
     }
@@ -150,11 +168,15 @@ class IntSearchTest {
     @ParameterizedTest
     @EnumSource(IntSearchKind.class)
     void rejectsUnsortedInputNamingIndexAndValues(IntSearchKind kind) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> kind.build(new int[] {1, 2, 7, 3, 9}));
-        assertTrue(e.getMessage().contains("index 2") && e.getMessage().contains("a[2] = 7")
-                && e.getMessage().contains("a[3] = 3"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> kind.build(new int[] {Integer.MAX_VALUE, Integer.MIN_VALUE}));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> kind.build(new int[] {1, 2, 7, 3, 9}));
+        assertTrue(
+                e.getMessage().contains("index 2")
+                        && e.getMessage().contains("a[2] = 7")
+                        && e.getMessage().contains("a[3] = 3"),
+                e.getMessage());
+        assertThrows(
+                IllegalArgumentException.class, () -> kind.build(new int[] {Integer.MAX_VALUE, Integer.MIN_VALUE}));
         assertThrows(NullPointerException.class, () -> kind.build(null));
     }
 

@@ -39,7 +39,8 @@ class TimerKindTest {
     }
 
     private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable call) {
-        assertEquals(expected, assertThrows(IllegalArgumentException.class, call).getMessage());
+        assertEquals(
+                expected, assertThrows(IllegalArgumentException.class, call).getMessage());
     }
 
     @Test
@@ -48,7 +49,7 @@ class TimerKindTest {
             TimerQueue<String> q = k.create();
             q.schedule(3, "x");
             assertEquals(1, q.size());
-            assertEquals(1, q.expire(3, s -> { }));
+            assertEquals(1, q.expire(3, s -> {}));
         }
     }
 }

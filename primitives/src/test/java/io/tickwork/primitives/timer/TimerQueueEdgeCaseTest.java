@@ -96,22 +96,23 @@ class TimerQueueEdgeCaseTest {
         }
         // scheduled from the consumer in the future: not this call either
         q.expire(10, p -> q.schedule(11, p));
-        assertEquals(0, q.expire(10, p -> { }));
-        assertEquals(1, q.expire(11, p -> { }));
+        assertEquals(0, q.expire(10, p -> {}));
+        assertEquals(1, q.expire(11, p -> {}));
     }
 
     @ParameterizedTest
     @EnumSource(TimerKind.class)
     void farFutureTimersFireInOrderAfterLongJumps(TimerKind kind) {
         TimerQueue<Long> q = kind.create(1, 16, 4);
-        q.expire(0, p -> { });
+        q.expire(0, p -> {});
         long[] deadlines = {1_000_000_000_000L, 17, 1_000_000_000_000_000L, 40, Long.MAX_VALUE - 1, 5_000};
         for (long d : deadlines) {
             q.schedule(d, d);
         }
         List<Long> fired = new ArrayList<>();
-        long[] nows = {16, 17, 4_999, 5_000, 999_999_999_999L, 1_000_000_000_000L, Long.MAX_VALUE - 2,
-            Long.MAX_VALUE - 1};
+        long[] nows = {
+            16, 17, 4_999, 5_000, 999_999_999_999L, 1_000_000_000_000L, Long.MAX_VALUE - 2, Long.MAX_VALUE - 1
+        };
         int[] expectedCount = {0, 1, 2, 3, 3, 4, 5, 6};
         for (int i = 0; i < nows.length; i++) {
             long now = nows[i];
@@ -121,8 +122,7 @@ class TimerQueueEdgeCaseTest {
             });
             assertEquals(expectedCount[i], fired.size(), "fired by now=" + now);
         }
-        assertEquals(List.of(17L, 40L, 5_000L, 1_000_000_000_000L, 1_000_000_000_000_000L, Long.MAX_VALUE - 1),
-                fired);
+        assertEquals(List.of(17L, 40L, 5_000L, 1_000_000_000_000L, 1_000_000_000_000_000L, Long.MAX_VALUE - 1), fired);
     }
 
     @ParameterizedTest
@@ -130,7 +130,7 @@ class TimerQueueEdgeCaseTest {
     void longMaxValueFiresOnlyAtLongMaxValue(TimerKind kind) {
         for (long tick : new long[] {1, 10, 1 << 20}) {
             TimerQueue<Integer> q = kind.create(tick, 64);
-            q.expire(0, p -> { });
+            q.expire(0, p -> {});
             q.schedule(Long.MAX_VALUE, 1);
             assertEquals(List.of(), expire(q, Long.MAX_VALUE - 1), "tick " + tick);
             assertEquals(List.of(1), expire(q, Long.MAX_VALUE), "tick " + tick);
@@ -188,9 +188,11 @@ class TimerQueueEdgeCaseTest {
         for (int i = 0; i < 3; i++) {
             q.schedule(10 + i, i);
         }
-        assertThrows(IllegalStateException.class, () -> q.expire(20, p -> {
-            throw new IllegalStateException("boom");
-        }));
+        assertThrows(
+                IllegalStateException.class,
+                () -> q.expire(20, p -> {
+                    throw new IllegalStateException("boom");
+                }));
         assertEquals(2, q.size());
         assertEquals(List.of(1, 2), expire(q, 20));
     }
@@ -200,7 +202,7 @@ class TimerQueueEdgeCaseTest {
     void nextDeadlineIsWhenExpireWillHandItOut(TimerKind kind) {
         TimerQueue<Integer> q = kind.create(10, 64);
         assertEquals(TimerQueue.NO_DEADLINE, q.nextDeadline());
-        q.expire(0, p -> { });
+        q.expire(0, p -> {});
         long h = q.schedule(15, 1);
         long nd = q.nextDeadline();
         assertEquals(kind.isWheel() ? 20 : 15, nd);
@@ -217,15 +219,14 @@ class TimerQueueEdgeCaseTest {
         TimerQueue<Integer> q = kind.create();
         assertThrows(NullPointerException.class, () -> q.schedule(1, null));
         q.schedule(1, 1);
-        assertThrows(IllegalStateException.class, () -> q.expire(1, p -> q.expire(1, x -> { })));
+        assertThrows(IllegalStateException.class, () -> q.expire(1, p -> q.expire(1, x -> {})));
     }
 
     /** The run-loop promise behind the ring and linked-array designs: a warm queue allocates nothing. */
     @ParameterizedTest
     @EnumSource(TimerKind.class)
     void steadyStateAllocatesNothing(TimerKind kind) {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         TimerQueue<Object> q = kind.create(1, 1024, 512);
         Object payload = new Object();
         SplittableRandom rnd = new SplittableRandom(7);
@@ -269,10 +270,9 @@ class TimerQueueEdgeCaseTest {
     @ParameterizedTest
     @EnumSource(TimerKind.class)
     void reArmedIdleTimeoutsDoNotGrowMemory(TimerKind kind) {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         TimerQueue<Object> q = kind.create(1, 64, 16);
-        q.expire(0, p -> { });
+        q.expire(0, p -> {});
         Object payload = new Object();
         int connections = 1000;
         long[] timers = new long[connections];

@@ -36,6 +36,7 @@ class TimerQueueModelTest {
 
     /** Set to a seed to replay only that one. */
     private static final long SEED = -1;
+
     private static final int SEEDS = 1500;
     private static final int OPS = 400;
 
@@ -74,6 +75,7 @@ class TimerQueueModelTest {
          * unless a consumer threw, which leaves the wheel's cursor somewhere the model cannot see.
          */
         long placedTick;
+
         long placedHigh;
         boolean scheduledInCurrentExpire;
         long handleSet;
@@ -104,11 +106,13 @@ class TimerQueueModelTest {
         final Set<Long> issued = new HashSet<>();
         /** Largest now seen by expire, or none yet. */
         boolean anyExpire;
+
         long maxNow;
         /** The wheel's cursor tick as the model sees it. */
         long cursorTick = Long.MIN_VALUE;
         /** False after a consumer threw: cursorTick is then only a lower bound, maxNowTick the upper. */
         boolean cursorKnown = true;
+
         long maxNowTick = Long.MIN_VALUE;
         final long origin;
 
@@ -334,7 +338,8 @@ class TimerQueueModelTest {
             if (kind.isWheel()) {
                 long min = Long.MAX_VALUE;
                 for (Timer t : pendingList) {
-                    long time = t.placedHigh > Long.MAX_VALUE / tick ? Long.MAX_VALUE
+                    long time = t.placedHigh > Long.MAX_VALUE / tick
+                            ? Long.MAX_VALUE
                             : t.placedHigh < Long.MIN_VALUE / tick ? Long.MIN_VALUE : t.placedHigh * tick;
                     min = Math.min(min, time);
                 }
