@@ -44,6 +44,7 @@ public final class LinkedArrayList {
             this.chunkSize = chunkSize;
         }
 
+        /** The length of every chunk this pool hands out. */
         public int chunkSize() {
             return chunkSize;
         }
@@ -202,10 +203,12 @@ public final class LinkedArrayList {
         headIndex = tailIndex = 0;
     }
 
+    /** How many elements are queued. */
     public int size() {
         return size;
     }
 
+    /** {@code size() == 0}. */
     public boolean isEmpty() {
         return size == 0;
     }

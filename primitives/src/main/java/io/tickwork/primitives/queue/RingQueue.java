@@ -110,6 +110,7 @@ public final class RingQueue {
         return (int) (tail - head);
     }
 
+    /** {@code size() == 0}. */
     public boolean isEmpty() {
         return head == tail;
     }

@@ -1,0 +1,195 @@
+package example;
+
+import io.tickwork.primitives.order.KeyedSerialExecutor;
+import io.tickwork.primitives.search.ByteKeyIndex;
+import io.tickwork.primitives.timer.TimerKind;
+import io.tickwork.primitives.timer.TimerQueue;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An event router of the kind tickwork's primitives are made for. One dispatch thread reads
+ * account events ("carol-0042 +17" at a time in milliseconds), as a network reader would:
+ *
+ * <ul>
+ *   <li>it finds the account from the name's bytes with a {@link ByteKeyIndex}, without building a
+ *       {@code String} per event;</li>
+ *   <li>it re-arms the account's idle timeout on a {@link TimerQueue} (a timing wheel it owns, on
+ *       the events' own clock) and expires the timeouts that are due;</li>
+ *   <li>it hands the event to a {@link KeyedSerialExecutor} keyed by account, which applies each
+ *       account's events one at a time, in arrival order, on a shared pool of two threads, so the
+ *       account state needs no lock.</li>
+ * </ul>
+ *
+ * <p>At the end it checks what the primitives promise: every account's events were applied in
+ * order, the balances equal a sequential replay, and an account was closed for idleness exactly
+ * when a sequential scan says it went 30 s without an event (and once more at shut-down). A failed
+ * check exits with status 1.
+ */
+public final class AccountEvents {
+    private static final int ACCOUNTS = 2_000;
+    private static final int EVENTS = 400_000;
+    private static final long IDLE_TIMEOUT_MS = 30_000;
+
+    /** One account's state: touched only by its own serial lane, so plain fields are safe. */
+    private static final class Account {
+        long balance;
+        int lastSeq = -1;
+        int outOfOrder;
+        int idleCloses;
+    }
+
+    public static void main(String[] args) throws Exception {
+        // The account names, sorted as ByteKeyIndex requires (unsigned bytes, ASCII case folded).
+        String[] owners = {"alice", "bob", "carol", "dave", "erin"};
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < ACCOUNTS; i++) {
+            names.add(String.format("%s-%04d", owners[i % owners.length], i));
+        }
+        names.sort(null);
+        List<byte[]> keys = new ArrayList<>();
+        for (String name : names) {
+            keys.add(name.getBytes(StandardCharsets.UTF_8));
+        }
+        ByteKeyIndex index = ByteKeyIndex.build(keys, true);
+
+        // The input: events as bytes, with non-decreasing times and bursts of silence.
+        SplittableRandom random = new SplittableRandom(42);
+        byte[][] lines = new byte[EVENTS][];
+        long[] times = new long[EVENTS];
+        long now = 0;
+        for (int e = 0; e < EVENTS; e++) {
+            now += random.nextInt(20_000) == 0 ? random.nextInt(120_000) : random.nextInt(3);
+            times[e] = now;
+            String name = names.get(random.nextInt(ACCOUNTS)).toUpperCase(Locale.ROOT); // lookups ignore ASCII case
+            lines[e] = (name + " " + (random.nextInt(201) - 100)).getBytes(StandardCharsets.US_ASCII);
+        }
+
+        Account[] accounts = new Account[ACCOUNTS];
+        for (int i = 0; i < ACCOUNTS; i++) {
+            accounts[i] = new Account();
+        }
+        long[] timerOf = new long[ACCOUNTS]; // the handle of each account's armed timeout, 0 if none
+        int[] seqOf = new int[ACCOUNTS];
+        TimerQueue<Integer> timeouts = TimerKind.WHEEL_LINKED_ARRAY.create();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        KeyedSerialExecutor<Integer> perAccount = new KeyedSerialExecutor<>(pool);
+        int[] closes = {0};
+
+        long started = System.nanoTime();
+        for (int e = 0; e < EVENTS; e++) {
+            byte[] line = lines[e];
+            int space = indexOf(line, (byte) ' ');
+            int id = index.find(line, 0, space);
+            if (id < 0) {
+                throw new IllegalStateException("unknown account in event " + e);
+            }
+            long amount = Long.parseLong(new String(line, space + 1, line.length - space - 1, StandardCharsets.US_ASCII));
+
+            // Timeouts first: an account idle for 30 s before this event is closed before it.
+            timeouts.expire(times[e], account -> {
+                timerOf[account] = 0;
+                closes[0]++;
+                perAccount.execute(account, () -> accounts[account].idleCloses++);
+            });
+            if (timerOf[id] != 0) {
+                timeouts.cancel(timerOf[id]);
+            }
+            timerOf[id] = timeouts.schedule(times[e] + IDLE_TIMEOUT_MS, id);
+
+            int seq = seqOf[id]++;
+            Account account = accounts[id];
+            perAccount.execute(id, () -> {
+                if (seq != account.lastSeq + 1) {
+                    account.outOfOrder++;
+                }
+                account.lastSeq = seq;
+                account.balance += amount;
+            });
+        }
+
+        // Shutting down closes every account that is still open.
+        timeouts.expire(Long.MAX_VALUE, account -> {
+            timerOf[account] = 0;
+            closes[0]++;
+            perAccount.execute(account, () -> accounts[account].idleCloses++);
+        });
+
+        // Wait for every lane to drain: one last task per account counts down when it has run.
+        CountDownLatch drained = new CountDownLatch(ACCOUNTS);
+        for (int id = 0; id < ACCOUNTS; id++) {
+            perAccount.execute(id, drained::countDown);
+        }
+        if (!drained.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the lanes did not drain within 60 s");
+        }
+        long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+        pool.shutdown();
+        if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the pool did not terminate within 10 s");
+        }
+
+        // The sequential reference.
+        Map<String, Integer> idOf = new HashMap<>();
+        for (int id = 0; id < ACCOUNTS; id++) {
+            idOf.put(names.get(id), id);
+        }
+        long[] balance = new long[ACCOUNTS];
+        long[] lastSeen = new long[ACCOUNTS];
+        Arrays.fill(lastSeen, Long.MIN_VALUE);
+        int expectedCloses = 0;
+        for (int e = 0; e < EVENTS; e++) {
+            String text = new String(lines[e], StandardCharsets.US_ASCII);
+            int id = idOf.get(text.substring(0, text.indexOf(' ')).toLowerCase(Locale.ROOT));
+            if (lastSeen[id] == Long.MIN_VALUE || times[e] >= lastSeen[id] + IDLE_TIMEOUT_MS) {
+                expectedCloses++; // the account's first event, or its first after a close
+            }
+            lastSeen[id] = times[e];
+            balance[id] += Long.parseLong(text.substring(text.indexOf(' ') + 1));
+        }
+
+        int wrongBalances = 0;
+        int outOfOrder = 0;
+        int closedAccounts = 0;
+        for (int id = 0; id < ACCOUNTS; id++) {
+            wrongBalances += accounts[id].balance == balance[id] ? 0 : 1;
+            outOfOrder += accounts[id].outOfOrder;
+            closedAccounts += accounts[id].idleCloses;
+        }
+        long prefix = index.prefixRange("ALICE-00".getBytes(StandardCharsets.US_ASCII), 0, 8);
+        int prefixCount = (int) prefix - (int) (prefix >>> 32);
+
+        System.out.printf(
+                "%,d events for %,d accounts in %d ms on a 2-thread pool; %,d idle closes (expected %,d); "
+                        + "%d balances wrong; %d events out of order; %d accounts start with \"alice-00\"%n",
+                EVENTS, ACCOUNTS, elapsedMs, closes[0], expectedCloses, wrongBalances, outOfOrder, prefixCount);
+        boolean ok = wrongBalances == 0
+                && outOfOrder == 0
+                && closes[0] == expectedCloses
+                && closedAccounts == expectedCloses
+                && prefixCount == 20;
+        System.out.println(ok ? "all checks passed" : "CHECK FAILED");
+        System.exit(ok ? 0 : 1);
+    }
+
+    private static int indexOf(byte[] bytes, byte b) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == b) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no '" + (char) b + "' in the event");
+    }
+
+    private AccountEvents() {}
+}
