@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 5's side-by-side: tickwork /d/door (1,036-byte JSON body), the Netty anchor (fixed
+# Side-by-side run of tickwork /d/door (1,036-byte JSON body), the Netty anchor (fixed
 # 1,024 B) and nginx (1,024 B static file), interleaved A B C, every configuration twice.
 # Run from the repository root, after `./mvnw -B -q package -DskipTests`, under the lock:
 #   flock /work/.bench.lock timeout 900 bash docs/results/anchors/run.sh
@@ -84,8 +84,8 @@ for r in $(seq 1 "$ROUNDS"); do
     IDLE_PID=$!; PIDS+=($IDLE_PID)
     # --sources 0: the kernel picks source ports as for wrk's own connects. With a bind() to
     # 127.0.0.2 first (the tool's default), the bound ports and their TIME_WAIT successors
-    # occupy port buckets that connect() from wrk cannot share: the first try of this script
-    # had wrk fail with EADDRNOTAVAIL and the next idle ramp stop at 101 connections.
+    # occupy port buckets that connect() from wrk cannot share: wrk then fails with
+    # EADDRNOTAVAIL and the next idle ramp stops at 101 connections (raw/wrk-aborted-run-*.txt).
     # wait for the server to hold them (ESTABLISHED sockets on its port), at most 30 s
     for i in $(seq 1 30); do
       n=$(ss -Htn state established "( sport = :${PORT[$s]} )" | wc -l)
