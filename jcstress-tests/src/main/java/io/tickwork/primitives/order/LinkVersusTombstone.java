@@ -10,7 +10,8 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * The core race of the seed's protocol (single-producer lanes) on bare {@link LinkingRunnable}s:
+ * The core race of the link-CAS and self-link tombstone protocol (single-producer lanes) on bare
+ * {@link LinkingRunnable}s:
  * a drainer finishing node A (its tombstone CAS) against a producer linking B behind A (its link
  * CAS). Exactly one of them must own B: r1 = times B ran inside the drainer, r2 = 1 if the link
  * CAS won (the producer then must NOT start B itself), else 0 (the producer owns B and would

@@ -10,8 +10,9 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * {@link SingleProducerSerialExecutor}, the seed's use: a pool thread drains task 1 while the
- * one producer submits 2 then 3. r1 = run order of 2 and 3, r2 = pool submissions made after the first.
+ * {@link SingleProducerSerialExecutor} with its one producer: a pool thread drains task 1 while
+ * the producer submits 2 then 3. r1 = run order of 2 and 3, r2 = pool submissions made after the
+ * first.
  */
 @JCStressTest
 @Description("single-producer link CAS vs the drainer's tombstone CAS")

@@ -26,8 +26,9 @@ import java.net.InetSocketAddress;
 import java.util.Arrays;
 
 /**
- * The minimal Netty 4.1 HTTP server that issue 5 names as an anchor ("HttpServerCodec, NIO,
- * JDK 17"): a yardstick to run beside the dictionary server in the same session, not a product.
+ * A minimal Netty 4.1 HTTP server ({@code HttpServerCodec}, NIO transport, JDK 17) used as an
+ * anchor: run beside the dictionary server in the same run, on the same machine, so that one run
+ * gives the ratio between the two. A yardstick, not a product.
  *
  * <p>It answers every request, whatever its method or path, with {@code 200} and the same fixed
  * 1,024-byte {@code text/plain} body with {@code Content-Length}. Keep-alive follows
@@ -47,7 +48,7 @@ import java.util.Arrays;
  */
 public final class NettyHttpAnchor {
 
-    /** Size of the fixed response body, as in the issue's anchors ("1 KB bodies"). */
+    /** Size of the fixed response body: 1 KB, the body size of the anchor workload. */
     static final int BODY_BYTES = 1024;
 
     private static final ByteBuf BODY;

@@ -22,7 +22,7 @@ import org.jctools.queues.MpscUnboundedArrayQueue;
  * state is created and retired on demand by design.
  */
 enum OrderedVariant {
-    /** Ours, single producer: {@link SingleProducerSerialExecutor} (the seed's protocol) per key. */
+    /** Ours, single producer: {@link SingleProducerSerialExecutor} (link CAS, self-link tombstone) per key. */
     singleProducerLinking(false) {
         @Override
         Keyed create(Executor pool, int keys) {

@@ -9,12 +9,12 @@ import org.openjdk.jmh.annotations.Fork;
  * <p>Why a second collector: every Kilim pause allocates a fiber {@code State} and stores it into a
  * task that, with 200,000 live tasks, sits in the old generation. Under G1 (the JDK default) each
  * such old-to-young store goes through G1's post-write barrier (a StoreLoad fence, then a dirty-card
- * enqueue that concurrent refinement must process), which measured here cost about 60% of a
- * yield; ParallelGC's barrier is one card-table byte store. Kilim's {@code ForkJoinScheduler} resumes
- * the same task at once, so its stores mostly hit a card that is already dirty and it gains far
- * less. Measured on the 2-core VM (JDK 17, tickwork with the linked-array wheel, 1 thread, yield):
- * G1 5.5 M/s, G1 with refinement threads off or a larger young generation no better, ParallelGC 16,
- * SerialGC 19, ZGC 20, Shenandoah 17 (one fork each, wide errors); see docs/results/scheduler.md.
+ * enqueue that concurrent refinement must process); ParallelGC's barrier is one card-table byte
+ * store. Kilim's {@code ForkJoinScheduler} resumes the same task at once, so its stores mostly hit
+ * a card that is already dirty and it gains far less. On a 2-core VM (JDK 17, tickwork with the
+ * linked-array wheel, 1 thread) tickwork's yields ran 2.5 times as fast under ParallelGC as under
+ * G1, Kilim's ForkJoin 1.3 times (measured, with every other collector and two G1 settings:
+ * docs/results/scheduler-design.md, 2026-11-22).
  */
 @Fork(
         value = 1,

@@ -54,12 +54,12 @@ final class Schedulers {
     /**
      * Called at the end of each {@code @Setup(Level.Invocation)}, outside the measurement: a full
      * collection that tenures the 200,000 tasks just built and frees the previous invocation's.
-     * Without it the first young collections of every measured invocation copied all fresh tasks
+     * Without it the first young collections of every measured invocation copy all fresh tasks
      * (about 50 MB, 25-65 ms per pause, 2-3 pauses in a 1 s invocation), the previous
-     * invocation's promoted tasks piled up in the old generation until a concurrent cycle and mixed
-     * collections ran inside some measurements, and where the tasks landed in memory after those
-     * copies differed from fork to fork. A long-running server's 10^5 coroutines are old objects
-     * too; what stays measured is the young garbage each operation makes (Kilim's pause
+     * invocation's promoted tasks pile up in the old generation until a concurrent cycle and mixed
+     * collections run inside some measurements, and where the tasks land in memory after those
+     * copies differs from fork to fork (measured: docs/results/scheduler-design.md, 2026-11-21).
+     * A long-running server's 10^5 coroutines are old objects too; what stays measured is the young garbage each operation makes (Kilim's pause
      * {@code State}, mailboxes, timers) and the card scanning that their old-to-young stores cause.
      */
     static void settle() {

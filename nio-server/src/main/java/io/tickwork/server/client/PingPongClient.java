@@ -17,11 +17,12 @@ import java.util.concurrent.TimeoutException;
 import org.HdrHistogram.Histogram;
 
 /**
- * The ping-pong client of the Go-versus-Scala seed: {@code connections} persistent connections,
- * each with one 4-byte {@code "Ping"} in flight, until {@code pings} round trips complete or the
- * time limit passes. Selector threads split the connections and the pings evenly. Every round
- * trip's time goes into an HdrHistogram; the headline is the seed's figure, total time divided
- * by round trips (µs per ping, the inverse of throughput). A reply other than {@code "Pong"} is
+ * A TCP ping-pong client (the workload of the Go-versus-Scala ping-pong benchmark):
+ * {@code connections} persistent connections, each with one 4-byte {@code "Ping"} in flight,
+ * until {@code pings} round trips complete or the time limit passes. Selector threads split the
+ * connections and the pings evenly. Every round trip's time goes into an HdrHistogram; the
+ * headline figure is total time divided by round trips (µs per ping, the inverse of throughput;
+ * the usual ping-pong metric). A reply other than {@code "Pong"} is
  * an error and ends its connection.
  *
  * <p>Ready keys are handled through {@code select(Consumer)} (no selected-key set, nothing

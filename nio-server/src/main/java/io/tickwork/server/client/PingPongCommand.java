@@ -45,8 +45,8 @@ final class PingPongCommand {
              LoadTool pingpong models                  which models this JVM has""";
     static final String WHAT = """
       TCP ping-pong: C persistent connections, each sending a 4-byte "Ping" and waiting for
-      "Pong", N round trips in total. Reports microseconds per ping (total time / N, the seed's
-      figure) and round-trip percentiles (HdrHistogram). Compares server threading models.""";
+      "Pong", N round trips in total. Reports microseconds per ping (total time / N, the usual
+      ping-pong metric) and round-trip percentiles (HdrHistogram). Compares server threading models.""";
 
     static int run(String[] argv, PrintStream out, PrintStream err) throws IOException, InterruptedException {
         String mode = argv.length == 0 ? "--help" : argv[0];

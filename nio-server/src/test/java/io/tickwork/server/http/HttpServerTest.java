@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -253,7 +254,12 @@ class HttpServerTest {
                 } catch (IOException closed) {
                     break;
                 }
-                TimeUnit.MILLISECONDS.sleep(20); // pacing the slow client, not waiting for a result
+                try {
+                    // paces the client at one byte per 20 ms and returns as soon as the server answers
+                    response.get(20, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException noAnswerYet) {
+                    // send the next byte
+                }
             }
             assertEquals(408, response.get(10, TimeUnit.SECONDS).status());
         }

@@ -78,8 +78,8 @@ class Lane {
      * returns null if the lane is now idle (no task queued or running; a producer's next task will
      * start it again), else the successor a producer linked meanwhile, which the caller runs, or
      * {@code last} itself if the lane must stay open and be resumed there later (a producer is
-     * still linking). This is the seed's tombstone, {@code CAS(last.next, null, last)}, for lanes
-     * with one producer; {@link MultiProducerLane} closes on its tail instead.
+     * still linking). Lanes with one producer close with the self-link tombstone,
+     * {@code CAS(last.next, null, last)}; {@link MultiProducerLane} closes on its tail instead.
      */
     LinkingRunnable close(LinkingRunnable last) {
         return last.tombstoneOrSuccessor();

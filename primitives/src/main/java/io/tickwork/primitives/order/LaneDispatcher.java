@@ -13,11 +13,12 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Why: when the pool's threads drain faster than producers submit (cheap tasks, many keys),
  * every lane goes idle after about one task and every task becomes a pool submission that has to
- * wake a parked pool thread: measured, ~1.1 tasks per submission at 64 keys, and the wake-ups,
- * not the tasks, set the throughput. Here a lane that becomes ready is appended to a ready queue
- * (one XCHG); a worker already on a pool thread takes it. A worker that finds the queue empty
- * lingers briefly (spin, then a few timed parks) before giving its thread back, so a steady stream of cheap
- * tasks does not pay a wake-up per task.
+ * wake a parked pool thread: ~1.1 tasks per submission at 64 keys (measured:
+ * docs/results/order-design.md, 2026-11-21), and the wake-ups, not the tasks, set the throughput.
+ * Here a lane that becomes ready is appended to a ready queue (one XCHG); a worker already on a
+ * pool thread takes it. A worker that finds the queue empty lingers briefly (spin, then a few
+ * timed parks) before giving its thread back, so a steady stream of cheap tasks does not pay a
+ * wake-up per task.
  *
  * <p>Ready queue: Vyukov's intrusive MPSC queue (1024cores.net, "Intrusive MPSC node-based
  * queue") linked through {@link Lane#readyNext}, so queueing allocates nothing; consumers (the
@@ -174,12 +175,12 @@ final class LaneDispatcher extends DispatcherPad3 {
     /**
      * One step of a wait for another thread's next move: a spin, and every {@link #YIELD_EVERY}th
      * step a yield. Why the yield: on a small machine the threads outnumber the cores (producers
-     * and workers), so the thread waited for, say the poll lock's holder, is often descheduled.
-     * Seen with counters (not kept) at 64 keys, two producers and two workers on 2 cores: in a fork
-     * of about 8 s, a pure spin waited over 50 us for the poll lock about 200 times, 7.7 ms each on
-     * average (a scheduler time slice), 1.7 s in all. Throughput did not change measurably on that
-     * machine (A/B in docs/results/order.md); the yield is there so that a waiter hands its core to
-     * the descheduled holder or to a producer instead of spinning a slice away.
+     * and workers), so the thread waited for, say the poll lock's holder, is often descheduled,
+     * and a pure spin then burns a whole time slice: at 64 keys, two producers and two workers on
+     * 2 cores, about 200 waits per 8 s over 50 us, 7.7 ms each on average, 1.7 s in all
+     * (measured: docs/results/order-design.md, 2026-11-22). The yield hands the core to the
+     * descheduled holder or to a producer instead; it costs nothing until 64 spins have failed,
+     * and throughput on 2 cores is level with a pure spin.
      */
     private static void backOff(int step) {
         if (step % YIELD_EVERY == 0) {
@@ -277,7 +278,8 @@ final class LaneDispatcher extends DispatcherPad3 {
      * A lane is hot, and may defer going idle in its next activation, if it is started again
      * within this many polls of going idle. Round-robin over a few dozen keys is hot; a key seen
      * once per 100,000 tasks is not (a deferral it never benefits from would cost it a second
-     * poll and queueing, measured to halve throughput at 100,000 keys when every lane deferred).
+     * poll and queueing: with every lane deferring, throughput at 100,000 keys halves; measured:
+     * docs/results/order-design.md, 2026-11-22).
      */
     private static final int HOT_GAP = 1024;
 
@@ -300,14 +302,13 @@ final class LaneDispatcher extends DispatcherPad3 {
      * producers and workers share cores (the common case for a pool sized to the machine, and
      * always on 2 cores), that time is better spent by a producer: the yield hands this core to a
      * runnable thread, and the lanes' chains grow meanwhile, so the next visits run more tasks each.
-     * Costs: one system call per short visit, which buys nothing where producers have cores of
-     * their own (not measured: only 2 cores here), and the core may go to an unrelated process for
-     * a while (why a worker with nothing queued parks rather than yields, see
-     * {@link #LINGER_SPINS}). Measured on 2 cores with an equivalent build behind a flag, two
-     * alternating one-fork rounds (docs/results/order.md): at 64 keys {@code keyed} and
-     * {@code group} gained 18 to 43 % in all eight configurations (one or two producers,
-     * ThreadPoolExecutor or ForkJoinPool); at 100,000 keys, where lanes rarely defer, no change
-     * beyond the noise; at 1 key a lane never defers.
+     * Effect on 2 cores: at 64 keys, 18 to 43 % more throughput for {@code keyed} and
+     * {@code group} in all eight configurations (one or two producers, ThreadPoolExecutor or
+     * ForkJoinPool); at 100,000 keys, where lanes rarely defer, no change beyond the noise; at 1
+     * key a lane never defers (measured: docs/results/order-design.md, 2026-11-22). Costs: one
+     * system call per short visit, which buys nothing where producers have cores of their own (not
+     * measured: only 2 cores were available), and the core may go to an unrelated process for a
+     * while (why a worker with nothing queued parks rather than yields, see {@link #LINGER_SPINS}).
      * Must stay at most 127 ({@link Lane#lastDrained} is a byte).
      */
     private static final int THIN_CHAIN = 16;

@@ -19,12 +19,14 @@ import java.lang.invoke.VarHandle;
  * ({@link MultiProducerLane}) swap a tail instead, link with a release store and close on the
  * tail; the node and the draining loop are the same, only {@link Lane#close} differs.
  *
- * <p>Differences from the seed: {@link #run()} loops instead of recursing (a chain of millions of
- * tasks uses one stack frame); a throwing task is reported to the policy's handler and the chain
- * goes on; after {@code budget} tasks in a row the rest of the chain is handed back to the pool
- * (or, for lanes of a {@link LaneDispatcher}, to the back of its ready queue);
- * the task reference is cleared before the task runs, so a finished task is not retained by the
- * node that the producer (or a multi-producer lane's tail) may still hold as the chain's last.
+ * <p>Guarantees beyond the linking protocol: {@link #run()} loops instead of recursing, so a chain
+ * of millions of tasks drains in one stack frame; a throwing task is reported to the policy's
+ * handler and the chain goes on; after {@code budget} tasks in a row the rest of the chain is
+ * handed back to the pool (or, for lanes of a {@link LaneDispatcher}, to the back of its ready
+ * queue), so one busy chain cannot keep a pool thread; the task reference is cleared before the
+ * task runs, so a finished task is not retained by the node that the producer (or a
+ * multi-producer lane's tail) may still hold as the chain's last. Design notes:
+ * docs/results/order-design.md.
  *
  * <p>Nodes are created by the executors of this package and are not reusable. Thread safety: a
  * node is run by one thread at a time by construction; {@link #run()} never throws.
@@ -88,8 +90,8 @@ public final class LinkingRunnable implements Runnable {
     }
 
     /**
-     * The seed's closing step, run by the drainer of a node that has no successor: tombstones it
-     * ({@code CAS(next, null, this)}) and returns null, or returns the successor whose producer's
+     * The single-producer closing step, run by the drainer of a node that has no successor:
+     * tombstones it ({@code CAS(next, null, this)}) and returns null, or returns the successor whose producer's
      * link CAS won. Linearization point of "lane idle": the tombstone CAS; a producer whose link
      * CAS loses to it sees the tombstone and starts its node.
      */

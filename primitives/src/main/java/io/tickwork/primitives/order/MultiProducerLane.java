@@ -24,11 +24,13 @@ import java.lang.invoke.VarHandle;
  * the two steps (say a {@code StackOverflowError}) leaves its lane stuck, and the lane is then
  * retried forever.
  *
- * <p>Why not the seed's link CAS: with two atomics per task (tail swap, then {@code CAS(old.next)}),
- * a producer stalls twice on cache lines that the other producer or the drainer holds; the release
- * store of the link retires from the store buffer without stalling the producer. What it costs:
- * the drainer's closing CAS is on the tail's line, which producers write, and the rare wait above.
- * An idle lane also no longer keeps its last node reachable (the tail is null).
+ * <p>Why a release store and not a link CAS behind the tail (the single-producer protocol): with
+ * two atomics per task (tail swap, then {@code CAS(old.next)}), a producer stalls twice on cache
+ * lines that the other producer or the drainer holds; the release store of the link retires from
+ * the store buffer without stalling the producer (+11 to +25 % at 64 keys with two producers,
+ * measured: docs/results/order-design.md, 2026-11-22). What it costs: the drainer's closing CAS
+ * is on the tail's line, which producers write, and the rare wait above. An idle lane keeps no
+ * node reachable (the tail is null).
  *
  * <p>Linearization point of an append: the swap of {@code tail}. Happens-before between
  * consecutive tasks: the link's release store pairs with the drainer's volatile read of
@@ -50,9 +52,9 @@ class MultiProducerLane extends Lane {
      * A drainer whose closing CAS failed spins this many times for the link, then yields up to
      * {@link #LINK_YIELDS} times, then hands the lane back. The yields matter: on a small machine
      * the producer in the window is most likely one that a waking pool thread preempted (not
-     * measured directly), and it links as soon as it gets a core back. Handing the lane back at
-     * once instead (no yields) halved throughput at 64 keys on a 2-core ForkJoinPool
-     * (docs/results/order.md).
+     * measured directly), and it links as soon as it gets a core back. Handing the lane back
+     * after the spins alone, without the yields, halves throughput at 64 keys on a 2-core
+     * ForkJoinPool (measured: docs/results/order-design.md, 2026-11-22).
      */
     private static final int LINK_SPINS = 128;
 

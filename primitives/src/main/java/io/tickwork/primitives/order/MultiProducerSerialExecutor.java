@@ -11,8 +11,9 @@ import java.util.concurrent.Executor;
  * ({@link MultiProducerLane}). A producer swaps its node into the tail with one {@code getAndSet}
  * (an XCHG, which cannot fail, unlike a CAS loop) and links it behind the node it displaced with a
  * release store; because each node is displaced exactly once, each node has exactly one linker,
- * which is what keeps two producers from both owning a successor (the seed's defect with a plain
- * "last" field). A producer that displaces null (the lane was idle) starts the chain on the pool
+ * which is what keeps two producers from both owning a successor (with a plain "last node" field,
+ * as in {@link SingleProducerSerialExecutor}, two producers could both link behind the same node).
+ * A producer that displaces null (the lane was idle) starts the chain on the pool
  * (a {@link SerialExecutorGroup}'s executors: through the group's dispatcher);
  * the drainer that runs out of nodes closes the lane with a CAS of the tail back to null.
  *

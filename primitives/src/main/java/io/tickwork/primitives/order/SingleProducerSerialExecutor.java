@@ -5,14 +5,17 @@ import java.util.concurrent.Executor;
 
 /**
  * A {@link SerialExecutor} for exactly one producing thread at a time, e.g. the IO thread of one
- * connection (http-kit's use case): the seed's protocol with a plain "last node" field, the link
- * CAS and the tombstone. One atomic per task, like {@link MultiProducerSerialExecutor}, but no
- * shared tail: the producer's only atomic is on the node the drainer reads.
+ * connection (http-kit's use case): Jeff Hain's linking protocol with a plain "last node" field,
+ * the link CAS and the self-link tombstone (see {@link LinkingRunnable}). One atomic per task,
+ * like {@link MultiProducerSerialExecutor}, but no shared tail: the producer's only atomic is on
+ * the node the drainer reads.
  *
  * <p>Contract: calls to {@link #execute} must not overlap and must be ordered by happens-before
- * (one thread, or hand-offs through a lock or a volatile). Two concurrent producers would both
- * link behind the same node, and the loser's task would run concurrently with the chain: that is
- * the seed's defect 3, measured, and the reason the multi-producer variant exists.
+ * (one thread, or hand-offs through a lock or a volatile). Two concurrent producers could read
+ * the same last node and both link behind it: the loser's link CAS fails, which reads as "the
+ * chain is closed", so it starts its own node, which then runs concurrently with the chain. Use
+ * {@link MultiProducerSerialExecutor} for concurrent producers (measured with a non-atomic tail:
+ * docs/results/order-design.md, 2026-11-22).
  *
  * <p>Cost per task: one small node, one CAS on the producer side, one volatile read on the
  * draining side; one pool submission per burst and per {@code budget} tasks. Linearization point

@@ -20,11 +20,13 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Defect 3 and the protocol as a whole, under load: several producers submit to many keys at
- * random; every task checks mutual exclusion of its key and that it is exactly the next task of
- * its (producer, key) pair, which catches overlaps, reordering, loss and duplicates alike.
+ * Concurrent producers never both own a successor, and the protocol as a whole holds, under
+ * load: several producers submit to many keys at random; every task checks mutual exclusion of
+ * its key and that it is exactly the next task of its (producer, key) pair, which catches
+ * overlaps, reordering, loss and duplicates alike.
  *
- * <p>This test's power was checked by weakening the protocol (see docs/results/order.md): a
+ * <p>This test's power was checked by weakening the protocol (see docs/results/order.md and
+ * docs/results/order-design.md, 2026-11-22): a
  * non-atomic tail swap in {@link MultiProducerSerialExecutor}, appending to a retired lane in
  * {@link KeyedSerialExecutor}, and closing a {@link MultiProducerLane} with a plain store of its
  * tail instead of the CAS (tasks stranded, every configuration red), each make it fail.

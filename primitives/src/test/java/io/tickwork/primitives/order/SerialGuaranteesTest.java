@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -110,7 +112,7 @@ class SerialGuaranteesTest {
         assertEquals(0, overlaps.get(), "overlapping runs of one key");
     }
 
-    /** Defect 1: a chain of 1,000,000 linked tasks drains in one frame, no StackOverflowError. */
+    /** A chain of 1,000,000 linked tasks drains in one frame: no StackOverflowError, no stack growth. */
     @ParameterizedTest
     @EnumSource(Variant.class)
     void aMillionLinkedTasksDrainWithoutGrowingTheStack(Variant variant) throws Exception {
@@ -144,8 +146,8 @@ class SerialGuaranteesTest {
     }
 
     /**
-     * Defect 2: a throwing task is reported to the handler and the next task runs; a throwing
-     * handler does not stall the key either.
+     * A throwing task (an {@code Error} too) is reported to the handler and the next task runs; a
+     * throwing handler does not stall the key either.
      */
     @ParameterizedTest
     @EnumSource(Variant.class)
@@ -196,8 +198,8 @@ class SerialGuaranteesTest {
     }
 
     /**
-     * Defect 4, fairness: on a one-thread pool, a key with a long backlog runs exactly
-     * {@code budget} tasks in a row, then another key's task gets the thread.
+     * Fairness: on a one-thread pool, a key with a long backlog runs exactly {@code budget} tasks
+     * in a row, then another key's task gets the thread.
      */
     @ParameterizedTest
     @EnumSource(Variant.class)
@@ -250,7 +252,7 @@ class SerialGuaranteesTest {
     private interface Executor extends java.util.concurrent.Executor {}
 
     /**
-     * Defect 4, rejection: the caller learns of it, the task never runs, and the key is not
+     * A rejected submission: the caller learns of it, the task never runs, and the key is not
      * stuck: a later submission runs, and so do later ones, in order.
      */
     @ParameterizedTest
@@ -322,21 +324,18 @@ class SerialGuaranteesTest {
     void aFinishedTaskIsNotRetained(Variant variant) throws Exception {
         Pools.Manual pool = new Pools.Manual();
         Variant.Target target = variant.create(pool);
-        WeakReference<Object> captured = submitTaskCapturing(target);
+        ReferenceQueue<Object> collected = new ReferenceQueue<>();
+        WeakReference<Object> captured = submitTaskCapturing(target, collected);
         pool.runAll();
-        for (int i = 0; i < 50 && captured.get() != null; i++) {
-            System.gc();
-            Thread.sleep(10); // gives the collector time; not waiting for a result of ours
-        }
-        assertNull(captured.get(), "the executor still retains the last task's captures");
-        java.lang.ref.Reference.reachabilityFence(target);
+        assertTrue(awaitCollected(captured, collected), "the executor still retains the last task's captures");
+        Reference.reachabilityFence(target);
     }
 
-    private static WeakReference<Object> submitTaskCapturing(Variant.Target target) {
+    private static WeakReference<Object> submitTaskCapturing(Variant.Target target, ReferenceQueue<Object> queue) {
         Object payload = new byte[1 << 16];
         int[] sink = {0};
         target.execute(11, () -> sink[0] += payload.hashCode());
-        return new WeakReference<>(payload);
+        return new WeakReference<>(payload, queue);
     }
 
     /** A group keeps no reference to its idle executors: a dropped executor is collected. */
@@ -344,23 +343,41 @@ class SerialGuaranteesTest {
     void aGroupDoesNotRetainIdleExecutors() throws Exception {
         Pools.Manual pool = new Pools.Manual();
         SerialExecutorGroup group = new SerialExecutorGroup(pool, 16, null, 2);
-        WeakReference<SerialExecutor> dropped = useAndDrop(group);
+        ReferenceQueue<SerialExecutor> collected = new ReferenceQueue<>();
+        WeakReference<SerialExecutor> dropped = useAndDrop(group, collected);
         pool.runAll();
-        for (int i = 0; i < 50 && dropped.get() != null; i++) {
-            System.gc();
-            Thread.sleep(10); // gives the collector time; not waiting for a result of ours
-        }
-        assertNull(dropped.get(), "the group retains an idle executor");
-        java.lang.ref.Reference.reachabilityFence(group);
+        assertTrue(awaitCollected(dropped, collected), "the group retains an idle executor");
+        Reference.reachabilityFence(group);
     }
 
-    private static WeakReference<SerialExecutor> useAndDrop(SerialExecutorGroup group) {
+    private static WeakReference<SerialExecutor> useAndDrop(
+            SerialExecutorGroup group, ReferenceQueue<SerialExecutor> queue) {
         SerialExecutor executor = group.newSerialExecutor();
         int[] sink = {0};
         executor.execute(() -> sink[0]++);
         executor.execute(() -> sink[0]++);
-        return new WeakReference<>(executor);
+        return new WeakReference<>(executor, queue);
     }
+
+    /**
+     * Requests collections until {@code ref}, registered with {@code queue} and its only
+     * reference there, is cleared and enqueued; false if that has not happened within
+     * {@link #COLLECT_SECONDS}. Waits for the event (the enqueueing) with a bounded
+     * {@link ReferenceQueue#remove(long)}, so it returns as soon as the referent is collected, and
+     * a referent that stays reachable fails the caller's assertion.
+     */
+    private static boolean awaitCollected(Reference<?> ref, ReferenceQueue<?> queue) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(COLLECT_SECONDS);
+        do {
+            System.gc(); // a request: the collector may need several before it clears a weak reference
+            if (queue.remove(100) == ref) {
+                return true;
+            }
+        } while (System.nanoTime() < deadline);
+        return ref.get() == null;
+    }
+
+    private static final long COLLECT_SECONDS = 10;
 
     /** Idle keys are removed: after a burst over many keys drains, the keyed executor holds none. */
     @Test

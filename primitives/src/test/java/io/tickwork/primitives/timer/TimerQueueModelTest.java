@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * before, never one scheduled by this very call), when (never before its deadline; every timer
  * whose deadline rounded up to the tick is at or before {@code now} fires, so at most one tick
  * late), in what order (deadline order for the tree, tick order for wheels), and the counts.
- * A failure message starts with the seed; rerun one seed by setting {@code SEED} below.
+ * A failure message starts with the random seed; rerun one seed by setting {@code SEED} below.
  */
 class TimerQueueModelTest {
 
