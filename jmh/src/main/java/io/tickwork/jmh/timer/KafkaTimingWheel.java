@@ -13,7 +13,6 @@ import java.util.function.Consumer;
 import org.apache.kafka.server.util.timer.TimerTask;
 import org.apache.kafka.server.util.timer.TimerTaskEntry;
 import org.apache.kafka.server.util.timer.TimingWheel;
-import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Kafka's hierarchical {@code TimingWheel} (kafka-server-common) driven by a virtual clock, doing
@@ -66,8 +65,12 @@ final class KafkaTimingWheel implements TimerAdapter {
     }
 
     private static final class Task extends TimerTask {
-        Task() {
+        final Object payload;
+        int slot; // in the HandleTable
+
+        Task(Object payload) {
             super(0);
+            this.payload = payload;
         }
 
         @Override
@@ -77,14 +80,13 @@ final class KafkaTimingWheel implements TimerAdapter {
     private final AtomicInteger count = new AtomicInteger();
     private final VirtualDelayQueue queue = new VirtualDelayQueue();
     private final TimingWheel wheel;
-    private final Blackhole bh;
+    private final Consumer<Object> sink;
     private final Consumer<TimerTaskEntry> reinsert = this::addEntry;
-    private Task last;
-    private long seq;
+    private final HandleTable<Task> handles = new HandleTable<>();
     private int fired;
 
-    KafkaTimingWheel(Blackhole bh) {
-        this.bh = bh;
+    KafkaTimingWheel(Consumer<Object> sink) {
+        this.sink = sink;
         try {
             this.wheel = WHEEL.newInstance(1L, 20, 0L, count, queue); // SystemTimer's defaults
         } catch (ReflectiveOperationException e) {
@@ -92,28 +94,32 @@ final class KafkaTimingWheel implements TimerAdapter {
         }
     }
 
-    /** {@code SystemTimer.addTimerTaskEntry}, with the executor replaced by the blackhole. */
+    /** {@code SystemTimer.addTimerTaskEntry}, with the executor replaced by the sink. */
     private void addEntry(TimerTaskEntry entry) {
         if (!wheel.add(entry) && !entry.cancelled()) {
-            bh.consume(entry.timerTask);
+            Task task = (Task) entry.timerTask;
+            handles.release(task.slot);
+            sink.accept(task.payload);
             fired++;
         }
     }
 
     @Override
-    public long schedule(long deadline) {
-        Task task = new Task();
+    public long schedule(long deadline, Object payload) {
+        Task task = new Task(payload);
+        long handle = handles.put(task);
+        task.slot = HandleTable.slotOf(handle);
         addEntry(new TimerTaskEntry(task, deadline));
-        last = task;
-        return ++seq;
+        return handle;
     }
 
     @Override
     public boolean cancel(long handle) {
-        if (handle != seq) {
-            throw new UnsupportedOperationException("only the latest timer can be cancelled");
+        Task task = handles.remove(handle);
+        if (task == null) {
+            return false;
         }
-        last.cancel();
+        task.cancel(); // unlinks its entry from its bucket and decrements the count
         return true;
     }
 

@@ -14,14 +14,24 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * W3, schedule+cancel beside 200,000 live timers: the idle-timeout pattern, where most timers are
- * cancelled (the connection was active) long before they are due. Each operation schedules a timer
- * at {@code now + random(1..1000)} and cancels it; the clock does not move, so nothing expires.
- * Score: schedule+cancel pairs per second, 256 pairs per invocation to keep the harness's
- * per-invocation cost out of a ~20 ns operation.
+ * W3, cancellation beside 200,000 live timers: the idle-timeout pattern, where most timers are
+ * cancelled (the connection was active) long before they are due. The clock does not move, so
+ * nothing expires. Score: schedule+cancel pairs per second, 256 pairs per invocation to keep the
+ * harness's per-invocation cost out of a ~20 ns operation.
  *
- * <p>Not measured: filling the 200,000 live timers ({@code @Setup}), drawing random numbers
- * (a precomputed ring of offsets).
+ * <p>{@code cancel} picks which timer each pair cancels:
+ * <ul>
+ *   <li>{@code NEWEST}: schedule a timer at {@code now + random(1..1000)}, then cancel it. The
+ *       newest timer is the cheapest to remove in most structures (a free-id stack, the last
+ *       entry of a slot), so this is the best case.</li>
+ *   <li>{@code RANDOM_LIVE}: cancel a uniformly random live timer, then schedule its replacement
+ *       at {@code now + random(1..1000)}: a connection's idle timeout re-armed on activity. It
+ *       removes timers from the middle of slots and trees, so tombstones, compaction and
+ *       rebalancing are timed too.</li>
+ * </ul>
+ *
+ * <p>Not measured: filling the 200,000 live timers ({@code @Setup}), drawing random numbers (a
+ * precomputed ring of offsets and of live-timer indexes).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -31,13 +41,24 @@ public class ScheduleCancelBenchmark {
     static final int LIVE = 200_000;
     static final int SPAN = 1000;
     static final int BATCH = 256;
-    static final int OFFSETS = 1 << 16;
+    static final int RANDOMS = 1 << 16;
+
+    /** Which live timer a schedule+cancel pair cancels. */
+    public enum Cancel {
+        NEWEST,
+        RANDOM_LIVE
+    }
 
     @Param
     Subject subject;
 
+    @Param
+    Cancel cancel;
+
     private TimerAdapter timers;
     private long[] offsets;
+    private int[] victims;
+    private long[] live;
     private int next;
     private final long now = 1_000_000;
 
@@ -46,27 +67,44 @@ public class ScheduleCancelBenchmark {
         timers = subject.create(bh);
         timers.expire(now); // establish the clock (wheels anchor their cursor on the first expire)
         SplittableRandom rnd = new SplittableRandom(42);
-        offsets = new long[OFFSETS];
-        for (int i = 0; i < OFFSETS; i++) {
+        offsets = new long[RANDOMS];
+        victims = new int[RANDOMS];
+        for (int i = 0; i < RANDOMS; i++) {
             offsets[i] = 1 + rnd.nextInt(SPAN);
+            victims[i] = rnd.nextInt(LIVE);
         }
+        live = new long[LIVE];
         for (int i = 0; i < LIVE; i++) {
-            timers.schedule(now + offsets[i & (OFFSETS - 1)]);
+            live[i] = timers.schedule(now + offsets[i & (RANDOMS - 1)], Subject.PAYLOAD);
         }
     }
 
     @Benchmark
     @OperationsPerInvocation(BATCH)
-    public boolean scheduleThenCancel() {
+    public boolean scheduleAndCancel() {
         TimerAdapter t = timers;
         long[] off = offsets;
         int n = next;
         boolean all = true;
-        for (int i = 0; i < BATCH; i++) {
-            long h = t.schedule(now + off[n++ & (OFFSETS - 1)]);
-            all &= t.cancel(h);
+        if (cancel == Cancel.NEWEST) {
+            for (int i = 0; i < BATCH; i++) {
+                long h = t.schedule(now + off[n++ & (RANDOMS - 1)], Subject.PAYLOAD);
+                all &= t.cancel(h);
+            }
+        } else {
+            long[] handles = live;
+            int[] victim = victims;
+            for (int i = 0; i < BATCH; i++) {
+                int k = n++ & (RANDOMS - 1);
+                int v = victim[k];
+                all &= t.cancel(handles[v]);
+                handles[v] = t.schedule(now + off[k], Subject.PAYLOAD);
+            }
         }
         next = n;
+        if (!all) {
+            throw new IllegalStateException(subject + ": a live timer could not be cancelled");
+        }
         return all;
     }
 }

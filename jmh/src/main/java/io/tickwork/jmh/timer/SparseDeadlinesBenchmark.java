@@ -1,14 +1,19 @@
 package io.tickwork.jmh.timer;
 
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * W1-sparse, the honesty check on W1 ({@link ScheduleExpireBenchmark}, whose loop it inherits): the
+ * W1-sparse, the honesty check on W1 ({@link ScheduleExpireBenchmark}, whose round it runs): the
  * same 200,000 timers, but spread over the next 1,000,000 time units, so deadlines are nearly all
  * distinct (like nanosecond deadlines) and reach ~1,000 wheel revolutions ahead; the clock
  * advances 1,000 units per step (a loop polling every millisecond on a microsecond clock) until
@@ -25,18 +30,29 @@ import org.openjdk.jmh.annotations.State;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-public class SparseDeadlinesBenchmark extends ScheduleExpireBenchmark {
+public class SparseDeadlinesBenchmark {
 
+    static final int TIMERS = 200_000;
     static final int SPAN = 1_000_000;
     static final int STEP = 1_000;
 
-    @Override
-    int span() {
-        return SPAN;
+    @Param
+    Subject subject;
+
+    private TimerAdapter timers;
+    private int[] offsets;
+    private long now;
+
+    @Setup
+    public void setup(Blackhole bh) {
+        timers = subject.create(bh);
+        offsets = ScheduleExpireBenchmark.offsets(TIMERS, SPAN);
     }
 
-    @Override
-    int step() {
-        return STEP;
+    @Benchmark
+    @OperationsPerInvocation(TIMERS)
+    public long scheduleThenExpire() {
+        now = ScheduleExpireBenchmark.round(timers, now, offsets, 0, TIMERS, STEP);
+        return now;
     }
 }

@@ -15,15 +15,17 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * W2, steady state: 200,000 live timers; each invocation advances the virtual clock by one tick,
- * expires the due timers and schedules each again at {@code now + random(1..1000)}. The primary
- * score is ticks per second; the auxiliary {@code expirations} score is expired-and-rescheduled
- * timers per second, the number to compare (every subject expires exactly the same number per
- * tick: timers are interchangeable and the random offsets are one shared sequence, so only the
- * order within a tick differs). {@code gc.alloc.rate.norm} is bytes per tick: divide by about 400
- * expirations per tick for bytes per timer.
+ * W2, steady state: {@code timersPerTick × 500} live timers; each invocation advances the virtual
+ * clock by one tick, expires the due timers and schedules each again at
+ * {@code now + random(1..1000)}, so about {@code timersPerTick} timers expire per tick (the mean
+ * offset is 500.5 ticks). The primary score is ticks per second; the auxiliary
+ * {@code expirations} score is expired-and-rescheduled timers per second, the number to compare
+ * (every subject expires exactly the same number per tick: timers are interchangeable and the
+ * random offsets are one shared sequence, so only the order within a tick differs).
+ * {@code gc.alloc.rate.norm} is bytes per tick: divide by {@code timersPerTick} for bytes per
+ * timer.
  *
- * <p>Not measured: filling the 200,000 timers and 2,000 ticks of warm-up to reach the steady-state
+ * <p>Not measured: filling the live timers and 2,000 ticks of warm-up to reach the steady-state
  * deadline distribution ({@code @Setup}), drawing random numbers (a precomputed ring of offsets).
  */
 @State(Scope.Thread)
@@ -31,12 +33,14 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class SteadyStateBenchmark {
 
-    static final int LIVE = 200_000;
     static final int SPAN = 1000;
     static final int OFFSETS = 1 << 20;
 
     @Param
     Subject subject;
+
+    @Param({"1", "16", "256", "4096"})
+    int timersPerTick;
 
     private TimerAdapter timers;
     private long[] offsets;
@@ -63,8 +67,8 @@ public class SteadyStateBenchmark {
         for (int i = 0; i < OFFSETS; i++) {
             offsets[i] = 1 + rnd.nextInt(SPAN);
         }
-        for (int i = 0; i < LIVE; i++) {
-            timers.schedule(now + offsets[next++ & (OFFSETS - 1)]);
+        for (int i = 0, live = timersPerTick * SPAN / 2; i < live; i++) {
+            timers.schedule(now + offsets[next++ & (OFFSETS - 1)], Subject.PAYLOAD);
         }
         for (int i = 0; i < 2 * SPAN; i++) {
             tick();
@@ -78,7 +82,7 @@ public class SteadyStateBenchmark {
         long[] off = offsets;
         int n = next;
         for (int i = 0; i < fired; i++) {
-            t.schedule(clock + off[n++ & (OFFSETS - 1)]);
+            t.schedule(clock + off[n++ & (OFFSETS - 1)], Subject.PAYLOAD);
         }
         next = n;
         return fired;

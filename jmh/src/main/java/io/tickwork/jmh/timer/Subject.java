@@ -3,6 +3,8 @@ package io.tickwork.jmh.timer;
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -17,9 +19,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>Configuration, the same for every wheel where the design allows: 1 unit per tick, 1,024 ticks
  * per wheel (one revolution covers the workloads' 1..1,000-tick deadlines, so no subject pays for
  * far timers). tickwork ring and chunk capacity 512 per slot (a tick holds about 200 timers in W1
- * and 400 in W2). Agrona starts with its default 16 timers per tick and grows. Kafka runs with
- * its own defaults (1 ms ticks, 20 per level, overflow levels as needed), as {@code SystemTimer}
- * does.
+ * and 400 in W2 at the default density; a denser tick spills to the slot's overflow, as it would
+ * for a user who sized the wheel once). Agrona starts with its default 16 timers per tick and
+ * grows. Kafka runs with its own defaults (1 ms ticks, 20 per level, overflow levels as needed), as
+ * {@code SystemTimer} does.
  *
  * <p>Netty's {@code HashedWheelTimer} is not a subject: it owns a worker thread that reads
  * {@code System.nanoTime()} and sleeps until the next tick (4.1 has no pluggable clock), so it
@@ -40,44 +43,50 @@ public enum Subject {
     static final int TICKS_PER_WHEEL = 1024;
     static final int SLOT_CAPACITY = 512;
 
+    /** This subject's adapter, handing expired payloads to the benchmark's blackhole. */
     TimerAdapter create(Blackhole bh) {
+        return create(bh::consume);
+    }
+
+    /** This subject's adapter, handing expired payloads to {@code sink}. */
+    TimerAdapter create(Consumer<Object> sink) {
         switch (this) {
             case RB_TREE:
-                return new Tickwork(TimerKind.RB_TREE, bh);
+                return new Tickwork(TimerKind.RB_TREE, sink);
             case WHEEL_LIST:
-                return new Tickwork(TimerKind.WHEEL_LIST, bh);
+                return new Tickwork(TimerKind.WHEEL_LIST, sink);
             case WHEEL_RING:
-                return new Tickwork(TimerKind.WHEEL_RING, bh);
+                return new Tickwork(TimerKind.WHEEL_RING, sink);
             case WHEEL_LINKED_ARRAY:
-                return new Tickwork(TimerKind.WHEEL_LINKED_ARRAY, bh);
+                return new Tickwork(TimerKind.WHEEL_LINKED_ARRAY, sink);
             case AGRONA:
-                return new Agrona(bh);
+                return new Agrona(sink);
             case PRIORITY_QUEUE:
-                return new JdkPriorityQueue(bh);
+                return new JdkPriorityQueue(sink);
             case TREE_MAP:
-                return new JdkTreeMap(bh);
+                return new JdkTreeMap(sink);
             case KAFKA:
-                return new KafkaTimingWheel(bh);
+                return new KafkaTimingWheel(sink);
             default:
                 throw new AssertionError(this);
         }
     }
 
-    /** The payload every tickwork and JDK timer carries: a reference, as a run loop's task would be. */
+    /** The payload the benchmarks schedule: a reference, as a run loop's task would be. */
     static final Object PAYLOAD = new Object();
 
     static final class Tickwork implements TimerAdapter {
         private final TimerQueue<Object> queue;
         private final Consumer<Object> sink;
 
-        Tickwork(TimerKind kind, Blackhole bh) {
+        Tickwork(TimerKind kind, Consumer<Object> sink) {
             this.queue = kind.create(1, TICKS_PER_WHEEL, SLOT_CAPACITY);
-            this.sink = bh::consume;
+            this.sink = sink;
         }
 
         @Override
-        public long schedule(long deadline) {
-            return queue.schedule(deadline, PAYLOAD);
+        public long schedule(long deadline, Object payload) {
+            return queue.schedule(deadline, payload);
         }
 
         @Override
@@ -96,35 +105,60 @@ public enum Subject {
         }
     }
 
+    /**
+     * Agrona's {@code DeadlineTimerWheel}, polled as its run loops poll it. Its handler receives a
+     * timer id, not a payload: with the benchmarks' shared {@link #PAYLOAD} nothing is looked up
+     * (so Agrona does less work per timer than the others, which hand out a stored reference);
+     * payloads of a test's own go through a map from id to payload.
+     */
     static final class Agrona implements TimerAdapter {
         private final DeadlineTimerWheel wheel = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, 0, 1, TICKS_PER_WHEEL);
         private final DeadlineTimerWheel.TimerHandler handler;
+        private Map<Long, Object> payloads; // only for payloads other than PAYLOAD
 
-        Agrona(Blackhole bh) {
+        Agrona(Consumer<Object> sink) {
             handler = (unit, now, timerId) -> {
-                bh.consume(timerId);
+                sink.accept(payloads == null ? PAYLOAD : payloads.remove(timerId));
                 return true;
             };
         }
 
         @Override
-        public long schedule(long deadline) {
-            return wheel.scheduleTimer(deadline);
+        public long schedule(long deadline, Object payload) {
+            long id = wheel.scheduleTimer(deadline);
+            if (payload != PAYLOAD) {
+                if (payloads == null) {
+                    payloads = new HashMap<>();
+                }
+                payloads.put(id, payload);
+            }
+            return id;
         }
 
         @Override
         public boolean cancel(long handle) {
-            return wheel.cancelTimer(handle);
+            boolean cancelled = wheel.cancelTimer(handle);
+            if (cancelled && payloads != null) {
+                payloads.remove(handle);
+            }
+            return cancelled;
         }
 
+        /**
+         * {@code poll} scans the spoke of the wheel's current tick and moves to the next tick only
+         * once {@code now} has passed the current one, so a run loop polls until the spoke it just
+         * scanned is the one holding {@code now}: then every deadline up to {@code now} is handled.
+         */
         @Override
         public int expire(long now) {
-            // poll handles one tick per call; catch up to now as a run loop would
             int n = 0;
-            do {
+            for (; ; ) {
+                long scannedTickEnd = wheel.currentTickTime();
                 n += wheel.poll(now, handler, Integer.MAX_VALUE);
-            } while (wheel.currentTickTime() <= now);
-            return n;
+                if (scannedTickEnd > now) {
+                    return n;
+                }
+            }
         }
 
         @Override
@@ -138,6 +172,7 @@ public enum Subject {
         final long deadline;
         final long seq;
         final Object payload;
+        int slot; // in the adapter's HandleTable
 
         Node(long deadline, long seq, Object payload) {
             this.deadline = deadline;
@@ -151,30 +186,30 @@ public enum Subject {
         return c != 0 ? c : Long.compare(a.seq, b.seq);
     };
 
+    /** {@code PriorityQueue}: O(log n) schedule and expiry; cancel is its O(n) {@code remove(Object)}. */
     static final class JdkPriorityQueue implements TimerAdapter {
         private final PriorityQueue<Node> queue = new PriorityQueue<>(BY_DEADLINE_THEN_SEQ);
-        private final Blackhole bh;
+        private final HandleTable<Node> handles = new HandleTable<>();
+        private final Consumer<Object> sink;
         private long seq;
-        private Node last;
 
-        JdkPriorityQueue(Blackhole bh) {
-            this.bh = bh;
+        JdkPriorityQueue(Consumer<Object> sink) {
+            this.sink = sink;
         }
 
         @Override
-        public long schedule(long deadline) {
-            Node n = new Node(deadline, ++seq, PAYLOAD);
+        public long schedule(long deadline, Object payload) {
+            Node n = new Node(deadline, ++seq, payload);
             queue.add(n);
-            last = n;
-            return seq;
+            long handle = handles.put(n);
+            n.slot = HandleTable.slotOf(handle);
+            return handle;
         }
 
         @Override
         public boolean cancel(long handle) {
-            if (handle != seq) {
-                throw new UnsupportedOperationException("only the latest timer can be cancelled");
-            }
-            return queue.remove(last); // O(n): a linear search, then a sift
+            Node n = handles.remove(handle);
+            return n != null && queue.remove(n); // O(n): a linear search, then a sift
         }
 
         @Override
@@ -183,7 +218,8 @@ public enum Subject {
             Node head;
             while ((head = queue.peek()) != null && head.deadline <= now) {
                 queue.poll();
-                bh.consume(head.payload);
+                handles.release(head.slot);
+                sink.accept(head.payload);
                 n++;
             }
             return n;
@@ -195,30 +231,30 @@ public enum Subject {
         }
     }
 
+    /** {@code TreeMap}: O(log n) schedule, cancel and expiry, a map entry per timer. */
     static final class JdkTreeMap implements TimerAdapter {
         private final TreeMap<Node, Node> map = new TreeMap<>(BY_DEADLINE_THEN_SEQ);
-        private final Blackhole bh;
+        private final HandleTable<Node> handles = new HandleTable<>();
+        private final Consumer<Object> sink;
         private long seq;
-        private Node last;
 
-        JdkTreeMap(Blackhole bh) {
-            this.bh = bh;
+        JdkTreeMap(Consumer<Object> sink) {
+            this.sink = sink;
         }
 
         @Override
-        public long schedule(long deadline) {
-            Node n = new Node(deadline, ++seq, PAYLOAD);
+        public long schedule(long deadline, Object payload) {
+            Node n = new Node(deadline, ++seq, payload);
             map.put(n, n);
-            last = n;
-            return seq;
+            long handle = handles.put(n);
+            n.slot = HandleTable.slotOf(handle);
+            return handle;
         }
 
         @Override
         public boolean cancel(long handle) {
-            if (handle != seq) {
-                throw new UnsupportedOperationException("only the latest timer can be cancelled");
-            }
-            return map.remove(last) != null;
+            Node n = handles.remove(handle);
+            return n != null && map.remove(n) != null;
         }
 
         @Override
@@ -226,7 +262,8 @@ public enum Subject {
             int n = 0;
             while (!map.isEmpty() && map.firstKey().deadline <= now) {
                 Node head = map.pollFirstEntry().getKey();
-                bh.consume(head.payload);
+                handles.release(head.slot);
+                sink.accept(head.payload);
                 n++;
             }
             return n;

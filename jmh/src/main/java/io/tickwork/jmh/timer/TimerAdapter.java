@@ -1,26 +1,38 @@
 package io.tickwork.jmh.timer;
 
-import org.openjdk.jmh.infra.Blackhole;
-
 /**
  * The smallest timer API every subject of the timer benchmarks can offer on a virtual clock:
  * tickwork's four {@code TimerQueue}s and the peers (Agrona, JDK {@code PriorityQueue},
- * {@code TreeMap}, Kafka's {@code TimingWheel}). Each expired timer goes to the {@link Blackhole}
- * given at creation (tickwork and the JDK structures hand out a payload object, Agrona its timer
- * id, Kafka its task), so no subject can have its expiry path eliminated.
+ * {@code TreeMap}, Kafka's {@code TimingWheel}). Each expired timer's payload goes to the sink
+ * given at creation (a {@code Blackhole} in the benchmarks, a recorder in the adapters' test), so
+ * no subject can have its expiry path eliminated.
  *
- * <p>Handles are longs. Subjects whose natural handle is an object (the JDK structures, Kafka)
- * remember only the object of their latest {@link #schedule}, which is all W3 (schedule, then
- * cancel that timer) needs; cancelling any other handle throws.
+ * <p>Handles are longs, and any live timer can be cancelled by its handle. Subjects whose natural
+ * handle is an object (the JDK structures, Kafka's {@code TimerTask}) keep their live timers in a
+ * {@link HandleTable}, as a caller keeps a reference to its timer node: one array store and load
+ * per timer. Agrona's handle is its timer id; it hands out ids, not payloads, so its adapter gives
+ * the sink the shared payload unless a test schedules payloads of its own (see
+ * {@link Subject.Agrona}).
+ *
+ * <p>The contract the benchmarks rely on, checked for every subject by {@code TimerAdaptersTest}:
+ * a timer fires exactly once, never before its deadline and at most one tick after it; a cancelled
+ * timer never fires; {@code cancel} answers true exactly once for a live timer.
  */
 interface TimerAdapter {
 
-    long schedule(long deadline);
+    /** Schedules {@code payload} at {@code deadline}; returns a handle for {@link #cancel}. */
+    long schedule(long deadline, Object payload);
 
+    /**
+     * Cancels a live timer: true if it was pending, false if it had fired or was cancelled. Agrona
+     * reuses a timer id once its timer is gone, so there a stale handle may cancel a younger timer;
+     * the benchmarks cancel live timers only.
+     */
     boolean cancel(long handle);
 
-    /** Hands every timer due at {@code now} to the blackhole; returns how many. */
+    /** Hands every timer due at {@code now} to the sink; returns how many. */
     int expire(long now);
 
+    /** Pending timers. */
     int size();
 }

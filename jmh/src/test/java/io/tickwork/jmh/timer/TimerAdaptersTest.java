@@ -1,0 +1,118 @@
+package io.tickwork.jmh.timer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Every timer benchmark subject, ours and each peer's adapter, runs the same seeded random script
+ * of schedule, cancel and advance against a reference model. The benchmarks compare like with like
+ * only if every adapter keeps the contract of {@link TimerAdapter}: a timer fires exactly once,
+ * never before its deadline and no later than the first {@code expire} at or past it (the
+ * subjects run with one time unit per tick, so "at most one tick late" leaves no slack); a
+ * cancelled timer never fires; {@code cancel} answers true once for a live timer and false for a
+ * fired or cancelled one (except Agrona's, whose ids are reused at once); {@code size} counts the
+ * live timers. A failure names the seed.
+ */
+class TimerAdaptersTest {
+
+    /** One scheduled timer of the script, carried as its own payload. */
+    private static final class Probe {
+        final int id;
+        final long deadline;
+        long handle;
+        boolean fired;
+        boolean cancelled;
+
+        Probe(int id, long deadline) {
+            this.id = id;
+            this.deadline = deadline;
+        }
+
+        @Override
+        public String toString() {
+            return "timer " + id + " (deadline " + deadline + ")";
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Subject.class)
+    void everySubjectKeepsTheTimerContract(Subject subject) {
+        for (long seed = 1; seed <= 12; seed++) {
+            runScript(subject, seed, 6_000);
+        }
+    }
+
+    private static void runScript(Subject subject, long seed, int steps) {
+        String where = subject + ", seed " + seed + ": ";
+        SplittableRandom rnd = new SplittableRandom(seed);
+        long[] now = {0};
+        List<Probe> live = new ArrayList<>();
+        List<Probe> dead = new ArrayList<>();
+        TimerAdapter timers = subject.create(payload -> {
+            Probe p = (Probe) payload;
+            if (p.cancelled) {
+                fail(where + p + " fired after it was cancelled");
+            }
+            if (p.fired) {
+                fail(where + p + " fired twice");
+            }
+            if (p.deadline > now[0]) {
+                fail(where + p + " fired early, at " + now[0]);
+            }
+            p.fired = true;
+        });
+        int ids = 0;
+        for (int step = 0; step < steps; step++) {
+            int op = rnd.nextInt(10);
+            boolean advanced = false;
+            if (op < 5) {
+                // deadlines from the past to three wheel revolutions ahead (1,024 ticks each)
+                long deadline = now[0] + rnd.nextInt(3_100) - 50;
+                Probe p = new Probe(ids++, deadline);
+                p.handle = timers.schedule(deadline, p);
+                live.add(p);
+            } else if (op < 7 && !live.isEmpty()) {
+                Probe p = live.get(rnd.nextInt(live.size()));
+                boolean wasLive = !p.fired;
+                boolean cancelled = timers.cancel(p.handle);
+                assertEquals(wasLive, cancelled, where + "cancel of " + p + " answered " + cancelled);
+                p.cancelled |= cancelled;
+            } else if (op < 8 && !dead.isEmpty() && subject != Subject.AGRONA) {
+                // Agrona reuses a timer id as soon as its timer is gone (no generation), so a stale
+                // id may cancel a younger timer: its contract, and no benchmark cancels a stale id.
+                Probe p = dead.get(rnd.nextInt(dead.size()));
+                assertFalse(timers.cancel(p.handle), where + "cancel of the finished " + p + " answered true");
+            } else {
+                now[0] += rnd.nextInt(20) == 0 ? rnd.nextInt(2_000) : 1 + rnd.nextInt(3);
+                timers.expire(now[0]);
+                advanced = true;
+            }
+            // timers that finished (fired at schedule time, fired on expire, cancelled) leave the live set
+            for (int i = live.size() - 1; i >= 0; i--) {
+                Probe p = live.get(i);
+                if (p.fired || p.cancelled) {
+                    live.set(i, live.get(live.size() - 1));
+                    live.remove(live.size() - 1);
+                    dead.add(p);
+                } else if (advanced && p.deadline <= now[0]) {
+                    fail(where + p + " had not fired by expire(" + now[0] + ")");
+                }
+            }
+            assertEquals(live.size(), timers.size(), where + "size() after step " + step);
+        }
+        now[0] += 10_000;
+        timers.expire(now[0]);
+        for (Probe p : live) {
+            assertTrue(p.fired, where + p + " never fired");
+        }
+        assertEquals(0, timers.size(), where + "size() after the final expire");
+    }
+}
