@@ -2,12 +2,15 @@ package io.tickwork.jmh.order;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -39,6 +42,14 @@ import org.openjdk.jmh.infra.Blackhole;
  * creates and retires its per-key state by design, and that is measured). Completion is observed
  * by acquire loads, spin then yield, because the machine has 2 cores shared by producers and pool.
  *
+ * <p>{@code background = cpuJob} shares the pool with a CPU-bound job, as a service's common pool
+ * is shared: the producers keep two chunks of about 5 µs of arithmetic queued on the pool at all
+ * times (topped up from the producer threads, so the chunks queue behind the ordered tasks in
+ * every pool, FIFO, instead of running from a ForkJoinPool worker's local deque), and the
+ * auxiliary score {@code backgroundChunks} is the chunks completed per second. An executor that
+ * keeps pool threads after its queue runs dry (spinning or parking resident workers) shows here
+ * as fewer background chunks, beside the same variant's tasks per second.
+ *
  * <p>{@code singleProducerLinking} is skipped (its setup refuses) with 2 producers: concurrent
  * producers are outside its contract. {@code striped} uses its own 2 threads and ignores {@code pool}.
  */
@@ -66,7 +77,12 @@ public class OrderedExecutionBenchmark {
     @Param({"threadPool2", "forkJoin2"})
     public String pool;
 
+    /** {@code none}, or {@code cpuJob}: the pool also runs a CPU-bound background job. */
+    @Param({"none", "cpuJob"})
+    public String background;
+
     ExecutorService executorPool;
+    BackgroundJob job;
     OrderedVariant.Keyed target;
     final AtomicInteger producerIds = new AtomicInteger();
 
@@ -83,11 +99,19 @@ public class OrderedExecutionBenchmark {
             default -> throw new IllegalArgumentException("pool must be threadPool2 or forkJoin2: " + pool);
         };
         target = v.create(executorPool, keys);
+        job = switch (background) {
+            case "none" -> null;
+            case "cpuJob" -> new BackgroundJob(executorPool);
+            default -> throw new IllegalArgumentException("background must be none or cpuJob: " + background);
+        };
         producerIds.set(0);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws InterruptedException {
+        if (job != null) {
+            job.stop();
+        }
         target.close();
         executorPool.shutdownNow();
         executorPool.awaitTermination(10, TimeUnit.SECONDS);
@@ -117,15 +141,89 @@ public class OrderedExecutionBenchmark {
         }
     }
 
+    /**
+     * The shared pool's other work: chunks of arithmetic, {@value #IN_FLIGHT} queued at all times
+     * while {@link #topUp} is called. Thread safe.
+     */
+    static final class BackgroundJob {
+        static final int IN_FLIGHT = 2;
+        static final int ROUNDS = 5_000; // about 5 µs per chunk on the benchmark machine
+
+        private final Executor pool;
+        private final AtomicInteger inFlight = new AtomicInteger();
+        private final AtomicLong chunks = new AtomicLong();
+        private volatile boolean stopped;
+        private volatile long sink;
+        private final Runnable chunk = () -> {
+            long x = System.nanoTime() | 1;
+            for (int i = 0; i < ROUNDS; i++) {
+                x ^= x << 13;
+                x ^= x >>> 7;
+                x ^= x << 17;
+            }
+            sink = x; // keeps the loop's result live
+            chunks.incrementAndGet();
+            inFlight.decrementAndGet();
+        };
+
+        BackgroundJob(Executor pool) {
+            this.pool = pool;
+        }
+
+        /** Queues chunks until {@value #IN_FLIGHT} are in flight. */
+        void topUp() {
+            for (int n; !stopped && (n = inFlight.get()) < IN_FLIGHT; ) {
+                if (inFlight.compareAndSet(n, n + 1)) {
+                    pool.execute(chunk);
+                }
+            }
+        }
+
+        long chunks() {
+            return chunks.get();
+        }
+
+        void stop() {
+            stopped = true;
+        }
+    }
+
+    /** Background chunks completed per second, reported by the first producer only. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    public static class Background {
+        public long backgroundChunks;
+        long base = -1;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            backgroundChunks = 0;
+            base = -1;
+        }
+
+        void record(Producer p, BackgroundJob job) {
+            if (job == null || p.id != 0) {
+                return;
+            }
+            long now = job.chunks();
+            if (base < 0) {
+                base = now;
+            }
+            backgroundChunks = now - base;
+        }
+    }
+
     @State(Scope.Thread)
     public static class Producer {
         CountingTask[] tasks;
         long[] submitted;
         int cursor;
+        int id;
 
         @Setup(Level.Trial)
         public void setUp(OrderedExecutionBenchmark bench) {
             int id = bench.producerIds.getAndIncrement();
+            this.id = id;
             tasks = new CountingTask[bench.keys];
             submitted = new long[bench.keys];
             for (int k = 0; k < bench.keys; k++) {
@@ -138,15 +236,17 @@ public class OrderedExecutionBenchmark {
     @Benchmark
     @Threads(1)
     @OperationsPerInvocation(BATCH)
-    public void oneProducer(Producer producer, Blackhole bh) {
+    public void oneProducer(Producer producer, Background background, Blackhole bh) {
         bh.consume(submitBatchAndAwait(producer));
+        background.record(producer, job);
     }
 
     @Benchmark
     @Threads(2)
     @OperationsPerInvocation(BATCH)
-    public void twoProducers(Producer producer, Blackhole bh) {
+    public void twoProducers(Producer producer, Background background, Blackhole bh) {
         bh.consume(submitBatchAndAwait(producer));
+        background.record(producer, job);
     }
 
     private long submitBatchAndAwait(Producer p) {
@@ -154,9 +254,13 @@ public class OrderedExecutionBenchmark {
         final int keys = this.keys;
         final CountingTask[] tasks = p.tasks;
         final long[] submitted = p.submitted;
+        final BackgroundJob job = this.job;
         final int start = p.cursor;
         int k = start;
         for (int i = 0; i < BATCH; i++) {
+            if (job != null && (i & 1023) == 0) {
+                job.topUp();
+            }
             target.execute(k, tasks[k]);
             submitted[k]++;
             if (++k == keys) {
@@ -173,6 +277,9 @@ public class OrderedExecutionBenchmark {
             long expected = submitted[k];
             while (task.runsAcquire() < expected) {
                 if (++spins % 64 == 0) {
+                    if (job != null) {
+                        job.topUp();
+                    }
                     Thread.yield();
                 } else {
                     Thread.onSpinWait();

@@ -5,7 +5,6 @@ import io.tickwork.primitives.order.KeyedSerialExecutor;
 import io.tickwork.primitives.order.MultiProducerSerialExecutor;
 import io.tickwork.primitives.order.SerialExecutorGroup;
 import io.tickwork.primitives.order.SingleProducerSerialExecutor;
-import java.lang.invoke.VarHandle;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -13,7 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
-import org.jctools.queues.MpscUnboundedArrayQueue;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
  * The variant set of {@link OrderedExecutionBenchmark}: ours and the peers, behind one shape
@@ -70,11 +69,21 @@ enum OrderedVariant {
             return perKey(keys, k -> new FlagDrainer(new ConcurrentLinkedQueue<>(), pool)::execute);
         }
     },
-    /** Peer: per key, a JCTools MpscUnboundedArrayQueue mailbox and a "scheduled" flag. */
+    /**
+     * Peer: per key, a JCTools {@code MpscUnboundedXaddArrayQueue} mailbox and a "scheduled" flag,
+     * the actor-mailbox set-up: the XADD queue is the MPSC queue JCTools designs for many
+     * concurrent producers (its class comment), with JCTools' default chunk (1,024) and pooling
+     * ({@code MpscUnboundedXaddArrayQueue(int chunkSize)}), drained by the usual
+     * drain-then-recheck of {@link FlagDrainer}. No fence per offer: the offer's XADD of the
+     * producer index is a volatile read-modify-write, and {@code isEmpty()} compares the consumer
+     * index with that producer index, so the drainer's re-check after clearing the flag sees
+     * every offer whose producer could still see the flag set. Memory: a 1,024-slot chunk (4 KiB
+     * with compressed oops) per key plus pooled chunks, so about 12 MB per 1,000 keys.
+     */
     jctoolsMailbox(true) {
         @Override
         Keyed create(Executor pool, int keys) {
-            return perKey(keys, k -> new FlagDrainer(new MpscUnboundedArrayQueue<>(32), pool, true)::execute);
+            return perKey(keys, k -> new FlagDrainer(new MpscUnboundedXaddArrayQueue<>(1024), pool)::execute);
         }
     },
     /**
@@ -135,39 +144,25 @@ enum OrderedVariant {
 
     /**
      * The drainer a user writes by hand: offer, then schedule if not yet scheduled; the drainer
-     * polls until empty, clears the flag, and re-checks for a task offered in between.
+     * polls until empty, clears the flag, and re-checks for a task offered in between. Correct for
+     * a queue whose offer is a volatile write (or read-modify-write) that {@code isEmpty()} reads:
+     * {@code ConcurrentLinkedQueue} and JCTools' XADD queues. (JCTools' {@code MpscUnboundedArrayQueue}
+     * is not such a queue: when it grows a chunk, the producer index goes p, p+1 as a resize lock,
+     * then p+2 by a release store, and {@code isEmpty()} reads p+1 as empty, so the re-check can
+     * miss an offer and strand a task.)
      */
     static final class FlagDrainer implements Runnable {
         private final Queue<Runnable> queue;
         private final Executor pool;
         private final AtomicBoolean scheduled = new AtomicBoolean();
 
-        /**
-         * Whether the queue's offer can end with a release store instead of a volatile write:
-         * JCTools' MpscUnboundedArrayQueue does when it grows a chunk (the producer index goes
-         * p, p+1 as a resize lock, then p+2 by a release store), and its isEmpty() reads the
-         * locked index p+1 as empty. Without a full fence after offer, x86 may perform this
-         * thread's read of {@code scheduled} before that release store: the drainer then sees
-         * "empty" and leaves, this thread still sees "scheduled", and the task is stranded (seen
-         * as a hung benchmark iteration at K=1, where the queue grows every 32 tasks).
-         */
-        private final boolean fenceAfterOffer;
-
         FlagDrainer(Queue<Runnable> queue, Executor pool) {
-            this(queue, pool, false);
-        }
-
-        FlagDrainer(Queue<Runnable> queue, Executor pool, boolean fenceAfterOffer) {
             this.queue = queue;
             this.pool = pool;
-            this.fenceAfterOffer = fenceAfterOffer;
         }
 
         void execute(Runnable task) {
             queue.offer(task);
-            if (fenceAfterOffer) {
-                VarHandle.fullFence();
-            }
             if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
                 pool.execute(this);
             }
