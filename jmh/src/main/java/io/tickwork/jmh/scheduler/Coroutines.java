@@ -13,11 +13,34 @@ import kilim.Task;
 final class Coroutines {
     private Coroutines() {}
 
+    /**
+     * A benchmark task that can be pinned to the Kilim thread it first runs on, so that Kilim's
+     * {@code AffineScheduler} resumes it there ({@code Task.pinToThread}: while a task holds a pin,
+     * Kilim records its thread at every pause and resumes it on that thread). Pinning is what
+     * {@link Schedulers#start} asks for when the benchmark places tasks; the pin is released before
+     * the task ends, as Kilim requires.
+     */
+    abstract static class Placeable extends Task<Object> {
+        boolean pin;
+
+        final void pinIfPlaced() {
+            if (pin) {
+                pinToThread();
+            }
+        }
+
+        final void unpinIfPlaced() {
+            if (pin) {
+                unpinFromThread();
+            }
+        }
+    }
+
     /** The token passed back and forth in ping-pong; one instance per pair, never reallocated. */
     static final class Ball {}
 
     /** {@code yields} times {@code Task.yield()}, then counts down. */
-    static final class Yielder extends Task<Object> {
+    static final class Yielder extends Placeable {
         private final int yields;
         private final CountDownLatch done;
 
@@ -28,15 +51,17 @@ final class Coroutines {
 
         @Override
         public void execute() throws Pausable {
+            pinIfPlaced();
             for (int i = 0; i < yields; i++) {
                 Task.yield();
             }
+            unpinIfPlaced();
             done.countDown();
         }
     }
 
     /** Serves first: puts the ball into {@code out}, waits for it in {@code in}, {@code rounds} times. */
-    static final class Pinger extends Task<Object> {
+    static final class Pinger extends Placeable {
         private final Mailbox<Ball> in;
         private final Mailbox<Ball> out;
         private final int rounds;
@@ -51,17 +76,19 @@ final class Coroutines {
 
         @Override
         public void execute() throws Pausable {
+            pinIfPlaced();
             Ball ball = new Ball();
             for (int i = 0; i < rounds; i++) {
                 out.put(ball);
                 ball = in.get();
             }
+            unpinIfPlaced();
             done.countDown();
         }
     }
 
     /** Returns every ball it receives, {@code rounds} times. */
-    static final class Ponger extends Task<Object> {
+    static final class Ponger extends Placeable {
         private final Mailbox<Ball> in;
         private final Mailbox<Ball> out;
         private final int rounds;
@@ -76,15 +103,17 @@ final class Coroutines {
 
         @Override
         public void execute() throws Pausable {
+            pinIfPlaced();
             for (int i = 0; i < rounds; i++) {
                 out.put(in.get());
             }
+            unpinIfPlaced();
             done.countDown();
         }
     }
 
     /** {@code sleeps} times Kilim's {@code Task.sleep(millis)}, then counts down. */
-    static final class Sleeper extends Task<Object> {
+    static final class Sleeper extends Placeable {
         private final int sleeps;
         private final long millis;
         private final CountDownLatch done;
@@ -97,15 +126,17 @@ final class Coroutines {
 
         @Override
         public void execute() throws Pausable {
+            pinIfPlaced();
             for (int i = 0; i < sleeps; i++) {
                 Task.sleep(millis);
             }
+            unpinIfPlaced();
             done.countDown();
         }
     }
 
     /** {@code sleeps} times tickwork's {@code TaskSleep.sleep(millis)} (no mailbox), then counts down. */
-    static final class LeanSleeper extends Task<Object> {
+    static final class LeanSleeper extends Placeable {
         private final int sleeps;
         private final long millis;
         private final CountDownLatch done;
@@ -118,9 +149,11 @@ final class Coroutines {
 
         @Override
         public void execute() throws Pausable {
+            pinIfPlaced();
             for (int i = 0; i < sleeps; i++) {
                 TaskSleep.sleep(millis);
             }
+            unpinIfPlaced();
             done.countDown();
         }
     }

@@ -35,6 +35,16 @@ public abstract class KilimBench {
     @Param({"1", "2"})
     public int threads;
 
+    /**
+     * {@code placed}: with 2 threads every task stays on the thread its block is assigned to, ping-pong
+     * partners together (tickwork: {@code start(task, loop)}; Kilim Affine: started there and pinned;
+     * Kilim ForkJoin cannot pin, so that combination is refused). {@code free}: every scheduler
+     * places and moves tasks itself. With 1 thread the two are the same run, so {@code free} is
+     * refused there.
+     */
+    @Param({"placed", "free"})
+    public String placement;
+
     Scheduler sched;
     Task<?>[] tasks;
     int[] affinity;
@@ -42,6 +52,12 @@ public abstract class KilimBench {
 
     @Setup(Level.Trial)
     public void startScheduler() {
+        if (threads == 1 && placement.equals("free")) {
+            throw new IllegalStateException("placement is moot on 1 thread: run placement=placed");
+        }
+        if (threads > 1 && placement.equals("placed") && scheduler.equals("kilim-forkjoin")) {
+            throw new IllegalStateException("Kilim's ForkJoinScheduler cannot pin tasks: run placement=free");
+        }
         sched = Schedulers.create(scheduler, threads);
     }
 
@@ -59,8 +75,9 @@ public abstract class KilimBench {
 
     /** The measured part: start every task on its loop, then wait (bounded) until all finished. */
     void runAll() throws InterruptedException {
+        boolean placed = placement.equals("placed");
         for (int i = 0; i < tasks.length; i++) {
-            Schedulers.start(sched, tasks[i], affinity[i]);
+            Schedulers.start(sched, tasks[i], affinity[i], placed);
         }
         if (!done.await(5, TimeUnit.MINUTES)) {
             throw new IllegalStateException(done.getCount() + " tasks did not finish on " + scheduler);

@@ -27,12 +27,14 @@ import org.openjdk.jmh.annotations.Warmup;
  *       exchange {@value #ROUNDS} round trips each.</li>
  * </ul>
  *
- * <p>Placement: on tickwork with 2 threads the tasks are split in two contiguous blocks, one per loop
- * ({@code start(task, loop)}), both tasks of a pair on the same loop, as when each loop creates its
- * own tasks. Spreading neighbours in memory round-robin over the loops makes the two loops write to
- * the same cache lines (adjacent Task objects, G1 card table) on every switch. Kilim's schedulers
- * place every resumption themselves (Affine: round-robin over its executors per resumption;
- * ForkJoin: the resuming worker's deque, with stealing).
+ * <p>Placement, one rule for every scheduler ({@code placement}, see {@link KilimBench}): with
+ * {@code placed} and 2 threads the tasks are split in two contiguous blocks, one per thread, both
+ * tasks of a pair on the same thread, as when each loop creates its own tasks: tickwork starts
+ * them on that loop, Kilim's Affine scheduler starts them there and pins them. Spreading
+ * neighbours in memory round-robin over the threads makes the two threads write to the same cache
+ * lines (adjacent Task objects, G1 card table) on every switch. With {@code free} every scheduler
+ * places every task itself (tickwork: round-robin at start; Affine: round-robin over its executors
+ * per resumption; ForkJoin: the resuming worker's deque, with stealing).
  *
  * <p>Not measured: building the tasks (a fresh set per invocation, in {@code @Setup(Level.Invocation)},
  * since a finished Kilim task cannot be restarted). Measured and small beside the switches: starting

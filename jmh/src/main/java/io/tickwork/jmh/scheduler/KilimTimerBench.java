@@ -25,8 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Included in every operation, for every scheduler alike: Kilim's {@code Task.sleep} allocates a
  * {@code Mailbox} and reads {@code currentTimeMillis()} twice; {@code TaskSleep} reads it once. Not measured: building the tasks
- * ({@code @Setup(Level.Invocation)}). Placement as in {@link KilimSwitchBench}: contiguous blocks
- * per loop on tickwork, Kilim's own placement otherwise.
+ * ({@code @Setup(Level.Invocation)}). Placement as in {@link KilimSwitchBench}: {@code placed}, contiguous
+ * blocks per thread on tickwork and Kilim Affine (pinned); {@code free}, each scheduler's own.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

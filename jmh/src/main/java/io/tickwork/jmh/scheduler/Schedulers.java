@@ -2,6 +2,8 @@ package io.tickwork.jmh.scheduler;
 
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.scheduler.RunLoopScheduler;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import kilim.AffineScheduler;
 import kilim.ForkJoinScheduler;
@@ -35,15 +37,41 @@ final class Schedulers {
         }
     }
 
-    /** Starts a task; on tickwork, on loop {@code affinity % threads} when {@code affinity >= 0}. */
-    static void start(Scheduler s, Task<?> task, int affinity) {
-        if (affinity >= 0 && s instanceof RunLoopScheduler) {
-            RunLoopScheduler r = (RunLoopScheduler) s;
-            r.start(task, affinity % r.numThreads());
-        } else {
-            task.setScheduler(s);
-            task.start();
+    /** Kilim's {@code Task.preferredResumeThread}: the thread index its next resumption goes to. */
+    private static final VarHandle PREFERRED_RESUME_THREAD;
+
+    static {
+        try {
+            PREFERRED_RESUME_THREAD = MethodHandles.privateLookupIn(Task.class, MethodHandles.lookup())
+                    .findVarHandle(Task.class, "preferredResumeThread", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
         }
+    }
+
+    /**
+     * Starts a task. With {@code placed} and more than one thread, the task runs on thread
+     * {@code affinity % threads} for its whole life: on tickwork through
+     * {@code RunLoopScheduler.start(task, loop)}; on Kilim's {@code AffineScheduler} by starting
+     * it on that thread's queue and pinning it there ({@link Coroutines.Placeable}). Kilim's
+     * {@code ForkJoinScheduler} cannot pin ({@code isPinnable()} is false), so placed runs with
+     * it are refused. Otherwise every scheduler places the task itself.
+     */
+    static void start(Scheduler s, Task<?> task, int affinity, boolean placed) {
+        if (placed && s.numThreads() > 1) {
+            int thread = affinity % s.numThreads();
+            if (s instanceof RunLoopScheduler) {
+                ((RunLoopScheduler) s).start(task, thread);
+                return;
+            }
+            if (!(s instanceof AffineScheduler)) {
+                throw new IllegalStateException(s.getClass().getSimpleName() + " cannot pin tasks");
+            }
+            ((Coroutines.Placeable) task).pin = true;
+            PREFERRED_RESUME_THREAD.setVolatile(task, thread);
+        }
+        task.setScheduler(s);
+        task.start();
     }
 
     /** Loop of task {@code i} of {@code n} when the tasks are split in contiguous blocks. */
