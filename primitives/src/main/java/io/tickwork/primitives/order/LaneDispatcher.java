@@ -326,6 +326,9 @@ final class LaneDispatcher extends DispatcherPad3 {
         /** Lanes this worker saw go idle, to retire later if still idle: a ring, oldest evicted. */
         private final Lane[] idle = new Lane[IDLE_SLOTS];
 
+        /** Tasks run since this worker last took a pool thread; one slot, filled by drain. */
+        private final int[] tasksRan = new int[1];
+
         private int idleNext;
 
         private void deferRetire(Lane lane) {
@@ -362,7 +365,8 @@ final class LaneDispatcher extends DispatcherPad3 {
          */
         void work(boolean onPool) {
             final int budget = policy.budget;
-            int ran = 0;
+            final int[] ran = tasksRan;
+            ran[0] = 0;
             for (; ; ) {
                 Lane lane = poll();
                 if (lane == null) {
@@ -388,27 +392,27 @@ final class LaneDispatcher extends DispatcherPad3 {
                     droppedRejectable = true;
                     rejectable = null;
                 }
-                LinkingRunnable rest = LinkingRunnable.drain(from, budget);
+                LinkingRunnable rest = LinkingRunnable.drain(from, budget, ran);
                 if (rest != null) {
                     // read before the lane is queued: from then on another worker may own it
                     boolean deferred = lane.deferState == Lane.DEFERRED;
                     boolean thin = deferred && lane.lastDrained < THIN_CHAIN;
                     lane.continueAt = rest; // budget used up, or going idle deferred: to the back of the queue
                     enqueue(lane);
-                    ran += deferred ? 1 : budget;
                     if (thin) {
                         Thread.yield(); // workers are ahead of the producers: see THIN_CHAIN
                     }
                 } else {
                     deferRetire(lane);
-                    ran++;
                 }
-                if (onPool && ran >= budget) {
+                // Tasks, not lanes: the pool gets its thread back after about budget tasks, so
+                // other work queued on a shared pool runs between them (see the class comment).
+                if (onPool && ran[0] >= budget) {
                     try {
                         policy.pool.execute(this); // give the pool thread back; keep our slot
                         return;
                     } catch (RuntimeException refused) {
-                        ran = 0; // the pool will not take us back: keep working here
+                        ran[0] = 0; // the pool will not take us back: keep working here
                     }
                 }
             }

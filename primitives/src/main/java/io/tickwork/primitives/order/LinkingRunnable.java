@@ -139,6 +139,14 @@ public final class LinkingRunnable implements Runnable {
      * idle, or a producer is still linking): the caller hands it back, to resume there. Never throws.
      */
     static LinkingRunnable drain(LinkingRunnable node, int budget) {
+        return drain(node, budget, null);
+    }
+
+    /**
+     * {@link #drain(LinkingRunnable, int)}, adding the number of nodes visited (tasks run, a
+     * resumed node included) to {@code ran[0]} when {@code ran} is not null.
+     */
+    static LinkingRunnable drain(LinkingRunnable node, int budget, int[] ranOut) {
         final Lane lane = node.lane;
         for (int ran = 1; ; ran++) {
             Runnable work = node.task;
@@ -154,14 +162,23 @@ public final class LinkingRunnable implements Runnable {
             if (successor == null
                     && (successor = lane.awaitSuccessor(node)) == null
                     && (successor = lane.close(node)) == null) {
+                if (ranOut != null) {
+                    ranOut[0] += ran; // before wentIdle: from then on another thread may own the lane
+                }
                 lane.wentIdle(node);
                 return null;
             }
             if (successor == node) {
                 lane.lastDrained = (byte) Math.min(ran, Byte.MAX_VALUE); // for LaneDispatcher.THIN_CHAIN
+                if (ranOut != null) {
+                    ranOut[0] += ran;
+                }
                 return node; // the lane defers going idle: it resumes here (this task already ran)
             }
             if (ran >= budget) {
+                if (ranOut != null) {
+                    ranOut[0] += ran;
+                }
                 return successor;
             }
             node = successor;
