@@ -113,7 +113,7 @@ class WorkerModeTest {
                 assertEquals(100000, hog.read().body().length);
             }
         }
-        long bound = (long) SelectorLoop.MAX_IN_FLIGHT * 101_000 + 256 * 1024;
+        long bound = (long) WorkerDispatch.MAX_IN_FLIGHT * 101_000 + 256 * 1024;
         assertTrue(server.maxPendingOutputBytes() <= bound, server.maxPendingOutputBytes() + " > " + bound);
     }
 }
