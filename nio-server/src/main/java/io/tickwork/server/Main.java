@@ -6,12 +6,19 @@ import io.tickwork.server.http.HttpServer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Runs the dictionary server: {@code java -jar tickwork-server.jar [options]}. Prints one line
@@ -20,22 +27,6 @@ import java.util.concurrent.Executors;
  */
 public final class Main {
     private Main() {}
-
-    static final String USAGE = String.join(
-            "\n",
-            "usage: java -jar tickwork-server.jar [options]",
-            "  --port N             TCP port (default 9090; 0 picks a free one)",
-            "  --host ADDR          address to bind (default 127.0.0.1; 0.0.0.0 for all)",
-            "  --threads N          selector loops (default: one per core, "
-                    + Runtime.getRuntime().availableProcessors() + " here)",
-            "  --idle-timeout T     close keep-alive connections idle this long (default 60s; e.g. 300ms, 30s, 2m)",
-            "  --header-timeout T   408 and close when a request head takes longer (default 10s)",
-            "  --timer KIND         timer queue for the timeouts: " + Timers.names() + " (default " + Timers.DEFAULT
-                    + ")",
-            "  --workers N          run handlers on a pool of N threads, each connection's responses kept in order\n"
-                    + "                       by the ordered-execution primitive (default 0: handlers run on the loops)",
-            "  --data FILE          a compiled dictionary (.twd) instead of the embedded WordNet 3.1",
-            "  --help               this text");
 
     public static void main(String[] args) {
         int code = run(args, System.out, System.err);
@@ -46,16 +37,17 @@ public final class Main {
 
     /** Parses, starts, waits for a stop signal; returns the exit code. */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        Options o;
+        Options o = new Options();
+        CommandLine cl;
         try {
-            o = Options.parse(args);
-        } catch (IllegalArgumentException e) {
+            cl = Options.parse(o, args);
+        } catch (ParameterException e) {
             err.println("tickwork: " + e.getMessage());
-            err.println(USAGE);
+            e.getCommandLine().usage(err, CommandLine.Help.Ansi.OFF);
             return 2;
         }
-        if (o.help) {
-            out.println(USAGE);
+        if (cl.isUsageHelpRequested()) {
+            cl.usage(out, CommandLine.Help.Ansi.OFF);
             return 0;
         }
         Dictionary dict;
@@ -74,9 +66,7 @@ public final class Main {
                     .idleTimeout(o.idleTimeout)
                     .headerTimeout(o.headerTimeout);
             b.timers(Timers.factory(o.timer));
-            if (o.threads > 0) {
-                b.threads(o.threads);
-            }
+            b.threads(o.threads);
             if (o.workers > 0) {
                 pool = Executors.newFixedThreadPool(o.workers, r -> {
                     Thread t = new Thread(r, "tickwork-worker");
@@ -132,71 +122,107 @@ public final class Main {
         return 0;
     }
 
-    /** Command-line options, validated; errors name the option and the value. */
+    /**
+     * The command line: typed options, their defaults and help text. Both {@code --port 8080} and
+     * {@code --port=8080} work; a repeated option takes its last value, every value is checked.
+     * Errors (a {@link ParameterException}) name the option and the value.
+     */
+    @Command(
+            name = "java -jar tickwork-server.jar",
+            synopsisHeading = "usage: ",
+            abbreviateSynopsis = true,
+            sortOptions = false,
+            description = "The dictionary server: WordNet 3.1 lookups over HTTP/1.1.")
     static final class Options {
+        @Option(
+                names = "--port",
+                paramLabel = "N",
+                converter = PortNumber.class,
+                description = "TCP port (default ${DEFAULT-VALUE}; 0 picks a free one)")
         int port = 9090;
+
+        @Option(
+                names = "--host",
+                paramLabel = "ADDR",
+                description = "address to bind (default ${DEFAULT-VALUE}; 0.0.0.0 for all)")
         String host = "127.0.0.1";
-        int threads = 0;
-        int workers = 0;
+
+        @Option(
+                names = "--threads",
+                paramLabel = "N",
+                converter = LoopCount.class,
+                description = "selector loops (default: one per core, ${DEFAULT-VALUE} here)")
+        int threads = Runtime.getRuntime().availableProcessors();
+
+        @Option(
+                names = "--idle-timeout",
+                paramLabel = "T",
+                converter = DurationConverter.class,
+                description = "close keep-alive connections idle this long (default 60s; e.g. 300ms, 30s, 2m)")
         Duration idleTimeout = Duration.ofSeconds(60);
+
+        @Option(
+                names = "--header-timeout",
+                paramLabel = "T",
+                converter = DurationConverter.class,
+                description = "408 and close when a request head takes longer (default 10s)")
         Duration headerTimeout = Duration.ofSeconds(10);
+
+        @Option(
+                names = "--timer",
+                paramLabel = "KIND",
+                converter = TimerConverter.class,
+                completionCandidates = TimerNames.class,
+                description = "timer queue for the timeouts: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})")
         String timer = Timers.DEFAULT;
+
+        @Option(
+                names = "--workers",
+                paramLabel = "N",
+                converter = WorkerCount.class,
+                description = "run handlers on a pool of N threads, each connection's responses kept in order by"
+                        + " the ordered-execution primitive (default 0: handlers run on the loops)")
+        int workers = 0;
+
+        @Option(
+                names = "--data",
+                paramLabel = "FILE",
+                description = "a compiled dictionary (.twd) instead of the embedded WordNet 3.1")
         Path data;
+
+        @Option(
+                names = {"-h", "--help"},
+                usageHelp = true,
+                description = "this text")
         boolean help;
 
-        static Options parse(String[] args) {
-            Options o = new Options();
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                String v = null;
-                int eq = a.indexOf('=');
-                if (a.startsWith("--") && eq > 0) {
-                    v = a.substring(eq + 1);
-                    a = a.substring(0, eq);
-                }
-                if (a.equals("--help") || a.equals("-h")) {
-                    o.help = true;
-                    continue;
-                }
-                if (v == null) {
-                    if (i + 1 >= args.length) {
-                        throw new IllegalArgumentException(a + " needs a value");
-                    }
-                    v = args[++i];
-                }
-                switch (a) {
-                    case "--port":
-                        o.port = intIn(a, v, 0, 65535);
-                        break;
-                    case "--host":
-                        o.host = v;
-                        break;
-                    case "--threads":
-                        o.threads = intIn(a, v, 1, 1024);
-                        break;
-                    case "--workers":
-                        o.workers = intIn(a, v, 0, 1024);
-                        break;
-                    case "--idle-timeout":
-                        o.idleTimeout = duration(a, v);
-                        break;
-                    case "--header-timeout":
-                        o.headerTimeout = duration(a, v);
-                        break;
-                    case "--timer":
-                        o.timer = Timers.check(v);
-                        break;
-                    case "--data":
-                        o.data = Paths.get(v);
-                        break;
-                    default:
-                        throw new IllegalArgumentException("unknown option: " + a);
-                }
+        /**
+         * Parses {@code args} into {@code o} and returns the parser (it knows whether help was
+         * asked for). Throws {@link ParameterException} naming the bad option, also when
+         * {@code --help} is among the arguments.
+         */
+        static CommandLine parse(Options o, String... args) {
+            CommandLine cl = new CommandLine(o).setOverwrittenOptionsAllowed(true);
+            cl.parseArgs(args);
+            if (!cl.getUnmatchedArguments().isEmpty()) {
+                throw new UnmatchedArgumentException(cl, cl.getUnmatchedArguments());
             }
-            return o;
+            return cl;
+        }
+    }
+
+    /** An integer in {@code [min, max]}; the message names the range and the value. */
+    abstract static class IntIn implements ITypeConverter<Integer> {
+        private final int min;
+        private final int max;
+
+        IntIn(int min, int max) {
+            this.min = min;
+            this.max = max;
         }
 
-        static int intIn(String name, String v, int min, int max) {
+        @Override
+        public Integer convert(String v) {
             try {
                 int x = Integer.parseInt(v);
                 if (x >= min && x <= max) {
@@ -205,11 +231,35 @@ public final class Main {
             } catch (NumberFormatException ignored) {
                 // reported below
             }
-            throw new IllegalArgumentException(name + " must be an integer in " + min + ".." + max + ": " + v);
+            throw new TypeConversionException("must be an integer in " + min + ".." + max + ": " + v);
         }
+    }
 
-        /** {@code 300ms}, {@code 30s}, {@code 2m}, or a plain number of seconds; at least 1 ms. */
-        static Duration duration(String name, String v) {
+    /** {@code --port}: 0..65535. */
+    static final class PortNumber extends IntIn {
+        PortNumber() {
+            super(0, 65535);
+        }
+    }
+
+    /** {@code --threads}: 1..1024 selector loops. */
+    static final class LoopCount extends IntIn {
+        LoopCount() {
+            super(1, 1024);
+        }
+    }
+
+    /** {@code --workers}: 0..1024 pool threads. */
+    static final class WorkerCount extends IntIn {
+        WorkerCount() {
+            super(0, 1024);
+        }
+    }
+
+    /** {@code 300ms}, {@code 30s}, {@code 2m}, or a plain number of seconds; at least 1 ms. */
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String v) {
             String s = v.trim().toLowerCase(Locale.ROOT);
             try {
                 Duration d;
@@ -228,8 +278,27 @@ public final class Main {
             } catch (NumberFormatException ignored) {
                 // reported below
             }
-            throw new IllegalArgumentException(
-                    name + " must be a duration of at least 1ms such as 300ms, 30s or 2m: " + v);
+            throw new TypeConversionException("must be a duration of at least 1ms such as 300ms, 30s or 2m: " + v);
+        }
+    }
+
+    /** A {@code --timer} name to its canonical spelling. */
+    static final class TimerConverter implements ITypeConverter<String> {
+        @Override
+        public String convert(String v) {
+            try {
+                return Timers.check(v);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** The {@code --timer} names, for the help text. */
+    static final class TimerNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Timers.names().iterator();
         }
     }
 }

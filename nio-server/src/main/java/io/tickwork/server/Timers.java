@@ -2,7 +2,11 @@ package io.tickwork.server;
 
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The {@code --timer} choices: a {@link TimerKind} name to a factory of timer queues for the
@@ -13,19 +17,21 @@ final class Timers {
 
     private Timers() {}
 
-    static String names() {
-        return TimerKind.names().replace('_', '-');
+    /** Every kind's name as the command line spells it ({@code wheel-ring}), in declaration order. */
+    static List<String> names() {
+        return Arrays.stream(TimerKind.values()).map(Timers::name).collect(Collectors.toList());
+    }
+
+    private static String name(TimerKind kind) {
+        return kind.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** The kind's canonical name; the exception names the value and lists the valid ones. */
     static String check(String name) {
         try {
-            return TimerKind.parse(name)
-                    .name()
-                    .toLowerCase(java.util.Locale.ROOT)
-                    .replace('_', '-');
+            return name(TimerKind.parse(name));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--timer must be one of " + names() + ": " + name);
+            throw new IllegalArgumentException("must be one of " + String.join(", ", names()) + ": " + name);
         }
     }
 

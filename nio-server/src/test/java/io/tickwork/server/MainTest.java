@@ -1,13 +1,10 @@
 package io.tickwork.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,7 +13,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,37 +24,6 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(120)
 class MainTest {
-    @Test
-    void optionsAreValidatedNamingTheValue() {
-        Main.Options o = Main.Options.parse(
-                new String[] {"--port", "0", "--threads=3", "--idle-timeout", "300ms", "--host", "0.0.0.0"});
-        assertEquals(0, o.port);
-        assertEquals(3, o.threads);
-        assertEquals(Duration.ofMillis(300), o.idleTimeout);
-        assertEquals(
-                Duration.ofSeconds(90),
-                Main.Options.parse(new String[] {"--header-timeout", "1.5m".replace("1.5m", "90s")}).headerTimeout);
-        IllegalArgumentException e = assertThrows(
-                IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--port", "70000"}));
-        assertTrue(e.getMessage().contains("70000"), e.getMessage());
-        e = assertThrows(
-                IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--idle-timeout", "soon"}));
-        assertTrue(e.getMessage().contains("soon"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--timer", "sundial"}));
-        assertTrue(e.getMessage().contains("sundial"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> Main.Options.parse(new String[] {"--bogus", "1"}));
-    }
-
-    @Test
-    void helpAndBadOptions() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        assertEquals(0, Main.run(new String[] {"--help"}, new PrintStream(out), new PrintStream(err)));
-        assertTrue(out.toString().contains("--idle-timeout"));
-        assertEquals(2, Main.run(new String[] {"--threads", "0"}, new PrintStream(out), new PrintStream(err)));
-        assertTrue(err.toString().contains("--threads must be an integer in 1..1024: 0"), err.toString());
-    }
-
     /**
      * Real EMFILE: the server runs under {@code prlimit --nofile=120}, a client opens 200
      * connections. The server must keep serving an existing connection, log the failure once,

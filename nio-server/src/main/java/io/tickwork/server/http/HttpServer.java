@@ -257,7 +257,7 @@ public final class HttpServer implements AutoCloseable {
     long maxPendingOutputBytes() {
         long m = 0;
         for (SelectorLoop l : loops) {
-            m = Math.max(m, l.maxPendingOut);
+            m = Math.max(m, l.output.maxPendingOut);
         }
         return m;
     }

@@ -50,6 +50,17 @@ final class RequestParser {
         r.buf = b;
         r.errorStatus = 0;
         r.errorDetail = null;
+        int fields = requestLine(b, start, end, r);
+        return fields <= 0 ? fields : headerFields(b, start, fields, end, r);
+    }
+
+    /**
+     * The request line of the request at {@code start}, after at most 64 empty lines: method,
+     * target and version, each separated by one space, set in {@code r}. Returns the index after
+     * its line feed, where the header fields begin (&gt; 0), {@link #NEED_MORE}, or {@link #ERROR}:
+     * 400 (malformed), 414 (longer than {@link #maxRequestLine}), 505 (not HTTP/1.x).
+     */
+    private int requestLine(byte[] b, int start, int end, HttpRequest r) {
         int p = start;
         while (p < end && (b[p] == '\r' || b[p] == '\n')) {
             p++; // RFC 9112 2.2: ignore empty lines before the request line
@@ -115,29 +126,48 @@ final class RequestParser {
         r.methodEnd = me;
         r.head = me - ms == 4 && b[ms] == 'H' && b[ms + 1] == 'E' && b[ms + 2] == 'A' && b[ms + 3] == 'D';
         r.methodAllowed = r.head || (me - ms == 3 && b[ms] == 'G' && b[ms + 1] == 'E' && b[ms + 2] == 'T');
-        // origin-form, or absolute-form (RFC 9112 3.2.2: a server MUST accept it)
-        int ps = ts;
-        if (b[ts] != '/') {
-            int colon = indexOf(b, ts, te, (byte) ':');
-            if (colon > ts && colon + 2 < te && b[colon + 1] == '/' && b[colon + 2] == '/' && isScheme(b, ts, colon)) {
-                int slash = indexOf(b, colon + 3, te, (byte) '/');
-                int q = indexOf(b, colon + 3, te, (byte) '?');
-                ps = slash >= 0 && (q < 0 || slash < q) ? slash : -1;
-                if (ps < 0) {
-                    return error(r, 400, "absolute-form target without a path");
-                }
-            } else if (!(te - ts == 1 && b[ts] == '*')) {
-                return error(r, 400, "request target must start with '/'");
-            }
+        int ps = pathStart(b, ts, te, r);
+        if (ps < 0) {
+            return ERROR;
         }
         int qm = indexOf(b, ps, te, (byte) '?');
         r.pathStart = ps;
         r.pathEnd = qm < 0 ? te : qm;
         r.queryStart = qm < 0 ? -1 : qm + 1;
         r.queryEnd = te;
+        return lf + 1;
+    }
 
-        // header fields
-        p = lf + 1;
+    /**
+     * Where the path starts in the request target {@code b[ts, te)}: origin-form ({@code /...}),
+     * absolute-form ({@code scheme://authority/...}; RFC 9112 3.2.2: a server MUST accept it) or
+     * asterisk-form ({@code *}). {@link #ERROR} (400) for anything else.
+     */
+    private static int pathStart(byte[] b, int ts, int te, HttpRequest r) {
+        if (b[ts] == '/') {
+            return ts;
+        }
+        int colon = indexOf(b, ts, te, (byte) ':');
+        if (colon > ts && colon + 2 < te && b[colon + 1] == '/' && b[colon + 2] == '/' && isScheme(b, ts, colon)) {
+            int slash = indexOf(b, colon + 3, te, (byte) '/');
+            int q = indexOf(b, colon + 3, te, (byte) '?');
+            return slash >= 0 && (q < 0 || slash < q) ? slash : error(r, 400, "absolute-form target without a path");
+        }
+        if (te - ts == 1 && b[ts] == '*') {
+            return ts;
+        }
+        return error(r, 400, "request target must start with '/'");
+    }
+
+    /**
+     * The header fields from {@code p} (just after the request line) to the empty line, then the
+     * body's framing: returns the bytes the whole request occupies from {@code start}, head and
+     * body (&gt; 0), {@link #NEED_MORE}, or {@link #ERROR}: 400 (malformed field, obs-fold, bad or
+     * conflicting Content-Length, Content-Length with Transfer-Encoding, missing or repeated Host),
+     * 431 (head longer than {@link #maxHeadBytes} or more than {@link #maxHeaders} fields), 501
+     * (Transfer-Encoding), 413 (body longer than {@link #maxBody}).
+     */
+    private int headerFields(byte[] b, int start, int p, int end, HttpRequest r) {
         int count = 0;
         long contentLength = -1;
         boolean chunkedOrOther = false;

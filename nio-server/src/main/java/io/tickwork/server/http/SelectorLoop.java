@@ -1,6 +1,5 @@
 package io.tickwork.server.http;
 
-import io.tickwork.primitives.order.KeyedSerialExecutor;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
@@ -9,10 +8,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -20,11 +15,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * One selector thread serving many connections: accepts (every loop watches the shared listening
- * socket; the kernel wakes them and one wins each connection), reads into one loop-wide buffer,
- * parses and answers every complete request in that read, in order, writing all the responses of
- * one read with one {@code write} call (headers and body of each response contiguous), and runs
- * the connections' timeouts on its own {@link TimerQueue}.
+ * One selector thread serving many connections: accepts ({@link LoopAcceptor}: every loop watches
+ * the shared listening socket, the kernel wakes them and one wins each connection), reads into
+ * one loop-wide buffer, parses and answers every complete request in that read, in order, writing
+ * all the responses of one read with one {@code write} call ({@link LoopOutput}), and runs the
+ * connections' timeouts on its own {@link TimerQueue}. In worker mode the handler runs on a pool
+ * instead ({@link WorkerDispatch}) and the loop writes the responses it gets back.
  *
  * <p><b>Back-pressure:</b> when the socket does not take all output, the rest is kept in the
  * connection ({@code pendingOut}), the connection stops reading and stops answering its queued
@@ -39,40 +35,7 @@ import java.util.concurrent.CountDownLatch;
  * <p>Thread safety: everything here belongs to the loop thread, except {@link #execute} (any
  * thread) and the published counters (volatile, written by the loop once per iteration).
  */
-final class SelectorLoop implements Runnable {
-    private static final Object ACCEPT_RESUME = new Object();
-    private static final byte[][] STATUS_LINES = new byte[600][];
-
-    static {
-        String[][] statuses = {
-            {"200", "OK"},
-            {"400", "Bad Request"},
-            {"404", "Not Found"},
-            {"405", "Method Not Allowed"},
-            {"408", "Request Timeout"},
-            {"413", "Content Too Large"},
-            {"414", "URI Too Long"},
-            {"431", "Request Header Fields Too Large"},
-            {"500", "Internal Server Error"},
-            {"501", "Not Implemented"},
-            {"503", "Service Unavailable"},
-            {"505", "HTTP Version Not Supported"},
-            {"301", "Moved Permanently"},
-            {"304", "Not Modified"},
-            {"204", "No Content"}
-        };
-        for (String[] s : statuses) {
-            STATUS_LINES[Integer.parseInt(s[0])] =
-                    ("HTTP/1.1 " + s[0] + " " + s[1] + "\r\n").getBytes(StandardCharsets.US_ASCII);
-        }
-    }
-
-    private static final byte[] SERVER = "Server: tickwork\r\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] CONTENT_LENGTH = "Content-Length: ".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] CLOSE = "Connection: close\r\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] KEEP_ALIVE = "Connection: keep-alive\r\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] CRLF = {'\r', '\n'};
-
+final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     private final HttpServer server;
     private final HttpServer.Config config;
     private final RequestParser parser;
@@ -80,48 +43,41 @@ final class SelectorLoop implements Runnable {
     private final TimerQueue<Object> timers;
     private final byte[] in;
     private final ByteBuffer inBuffer;
-    private final ByteBuffer out;
-    private byte[] head = new byte[1024];
+    final LoopOutput output;
     private final HttpRequest request = new HttpRequest();
     private final HttpResponse response = new HttpResponse();
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     final CountDownLatch terminated = new CountDownLatch(1);
-    private final ServerSocketChannel listener;
-    /** Worker mode's ordered executor, or null when handlers run on the loop. */
-    private final KeyedSerialExecutor<Connection> workers;
-    /** Most requests of one connection handed to workers and not yet answered. */
-    static final int MAX_IN_FLIGHT = 64;
-
-    private SelectionKey acceptKey;
-    private long acceptBackoff;
+    private final LoopAcceptor acceptor;
+    /** Worker mode's hand-off, or null when handlers run on the loop. */
+    private final WorkerDispatch workers;
 
     private long now;
     private boolean draining;
     private long drainDeadline;
 
-    private long requests, bytesIn, bytesOut, accepted;
+    private long requests, bytesIn, accepted;
     private int open;
     volatile long publishedRequests, publishedBytesIn, publishedBytesOut, publishedAccepted;
     volatile int publishedOpen;
-    /** Largest output one connection has held back (tests check the back-pressure bound with it). */
-    volatile long maxPendingOut;
 
     SelectorLoop(HttpServer server, HttpServer.Config config, RequestParser parser, ServerSocketChannel listener)
             throws IOException {
         this.server = server;
         this.config = config;
         this.parser = parser;
-        this.listener = listener;
-        this.workers = config.workers == null ? null : server.keyedExecutor();
+        this.workers = config.workers == null
+                ? null
+                : new WorkerDispatch(this, server.keyedExecutor(), parser, server, config.handler);
         this.selector = Selector.open();
         this.timers = config.timers.get();
         // room for the largest partial request plus a full read behind it
         this.in = new byte[Math.max(64 * 1024, 2 * parser.maxPending())];
         this.inBuffer = ByteBuffer.wrap(in);
-        this.out = ByteBuffer.allocateDirect(config.outputBufferSize);
+        this.output = new LoopOutput(config.outputBufferSize);
         this.request.server = server;
         this.now = clock();
-        this.acceptKey = listener.register(selector, SelectionKey.OP_ACCEPT, null);
+        this.acceptor = new LoopAcceptor(listener, selector, config.acceptor, server);
     }
 
     private static long clock() {
@@ -129,7 +85,8 @@ final class SelectorLoop implements Runnable {
     }
 
     /** Runs {@code task} on this loop's thread, soon. Any thread. */
-    void execute(Runnable task) {
+    @Override
+    public void execute(Runnable task) {
         if (!selector.isOpen()) {
             return; // the loop has ended and closed its connections: nothing left to deliver to
         }
@@ -189,7 +146,7 @@ final class SelectorLoop implements Runnable {
     private void publish() {
         publishedRequests = requests;
         publishedBytesIn = bytesIn;
-        publishedBytesOut = bytesOut;
+        publishedBytesOut = output.bytesOut;
         publishedAccepted = accepted;
         publishedOpen = open;
     }
@@ -199,10 +156,7 @@ final class SelectorLoop implements Runnable {
         execute(() -> {
             draining = true;
             drainDeadline = now + graceMillis;
-            if (acceptKey != null) {
-                acceptKey.cancel();
-                acceptKey = null;
-            }
+            acceptor.stop();
             for (SelectionKey key : new ArrayList<>(selector.keys())) {
                 if (key.attachment() instanceof Connection) {
                     Connection c = (Connection) key.attachment();
@@ -230,7 +184,7 @@ final class SelectorLoop implements Runnable {
         Connection c = (Connection) a;
         try {
             if (key.isWritable()) {
-                onWritable(c);
+                writeAndResume(c);
             }
             if (!c.closed && key.isValid() && key.isReadable()) {
                 onReadable(c);
@@ -243,27 +197,9 @@ final class SelectorLoop implements Runnable {
 
     private void onAcceptable() {
         for (int i = 0; i < 64 && !draining; i++) {
-            SocketChannel ch;
-            try {
-                ch = config.acceptor.accept(listener);
-            } catch (IOException e) {
-                if (!listener.isOpen()) {
-                    return;
-                }
-                // EMFILE/ENFILE and friends: the pending connection stays queued, so with the
-                // interest left on, select would return at once forever. Pause, back off, retry.
-                acceptBackoff = acceptBackoff == 0 ? 10 : Math.min(acceptBackoff * 2, 1000);
-                acceptKey.interestOps(0);
-                timers.schedule(now + acceptBackoff, ACCEPT_RESUME);
-                server.acceptFailed(e, acceptBackoff);
-                return;
-            }
+            SocketChannel ch = acceptor.accept(timers, now);
             if (ch == null) {
                 return;
-            }
-            if (acceptBackoff != 0) {
-                acceptBackoff = 0;
-                server.acceptRecovered();
             }
             try {
                 ch.configureBlocking(false);
@@ -312,30 +248,28 @@ final class SelectorLoop implements Runnable {
         process(c, len + n);
     }
 
-    private void onWritable(Connection c) {
+    /**
+     * Writes {@code c}'s pending output, then answers the requests held back while the output was
+     * blocked or the worker pipeline full, or else sets the interest the connection now needs
+     * (which closes it after a decided close, once no response is still being computed).
+     */
+    private void writeAndResume(Connection c) {
         writePending(c);
-        if (c.closed || c.pendingOut != null) {
+        if (c.closed) {
             return;
         }
-        if (c.closeAfterWrite) {
-            updateInterest(c); // closes once no response is still being computed
-            return;
-        }
-        if (c.pendingIn != null && c.requestStart < 0 && c.inFlight < MAX_IN_FLIGHT) {
-            // requests held back while the output was blocked
-            int len = c.pendingInLength;
-            System.arraycopy(c.pendingIn, 0, in, 0, len);
-            c.pendingIn = null;
-            process(c, len);
+        output.notePending(c);
+        if (heldBack(c)) {
+            process(c, restoreHeldBack(c));
         } else {
             updateInterest(c);
         }
     }
 
     private void onTimer(Object payload) {
-        if (payload == ACCEPT_RESUME) {
-            if (acceptKey != null && acceptKey.isValid() && !draining) {
-                acceptKey.interestOps(SelectionKey.OP_ACCEPT);
+        if (payload == LoopAcceptor.RESUME) {
+            if (!draining) {
+                acceptor.resume();
             }
             return;
         }
@@ -391,7 +325,7 @@ final class SelectorLoop implements Runnable {
             boolean continuing = c.requestStart >= 0;
             int pos = 0;
             boolean needMore = false;
-            while (pos < len && !c.closeAfterWrite && c.inFlight < MAX_IN_FLIGHT) {
+            while (pos < len && !c.closeAfterWrite && c.inFlight < WorkerDispatch.MAX_IN_FLIGHT) {
                 int r = parser.parse(in, pos, len, request);
                 if (r == RequestParser.NEED_MORE) {
                     needMore = true;
@@ -401,9 +335,7 @@ final class SelectorLoop implements Runnable {
                 if (r == RequestParser.ERROR) {
                     if (workers != null) {
                         // after the responses still being computed for this connection
-                        byte[] error = errorBytes(request.errorStatus, request.errorDetail);
-                        c.inFlight++;
-                        workers.execute(c, () -> execute(() -> deliver(c, error)));
+                        workers.error(c, request.errorStatus, request.errorDetail);
                     } else {
                         errorResponse(c, request.errorStatus, request.errorDetail);
                     }
@@ -412,7 +344,7 @@ final class SelectorLoop implements Runnable {
                     break;
                 }
                 if (workers != null) {
-                    dispatchToWorker(c, pos, r);
+                    workers.request(c, in, pos, r, !request.keepAlive || draining);
                     pos += r;
                     continue;
                 }
@@ -448,14 +380,8 @@ final class SelectorLoop implements Runnable {
             if (c.closed) {
                 return;
             }
-            if (c.pendingOut == null
-                    && c.pendingIn != null
-                    && c.requestStart < 0
-                    && !c.closeAfterWrite
-                    && c.inFlight < MAX_IN_FLIGHT) {
-                len = c.pendingInLength; // held-back requests, and the output drained meanwhile
-                System.arraycopy(c.pendingIn, 0, in, 0, len);
-                c.pendingIn = null;
+            if (heldBack(c)) {
+                len = restoreHeldBack(c); // held-back requests, and the output drained meanwhile
                 continue;
             }
             updateInterest(c);
@@ -463,159 +389,47 @@ final class SelectorLoop implements Runnable {
         }
     }
 
-    /**
-     * Worker mode: the request's bytes are copied and parsed again on a pool thread, the handler
-     * runs there, and the encoded response comes back to this loop through {@link #execute}. The
-     * connection is the key of a {@code KeyedSerialExecutor}, so its requests run one at a time in
-     * arrival order and their responses reach the loop's task queue in that order.
-     */
-    private void dispatchToWorker(Connection c, int from, int length) {
-        byte[] copy = Arrays.copyOfRange(in, from, from + length);
-        boolean close = !request.keepAlive || draining;
-        if (close) {
-            c.closeAfterWrite = true;
-        }
-        c.inFlight++;
-        workers.execute(c, () -> {
-            byte[] bytes;
-            try {
-                bytes = WorkerState.get().respond(copy, parser, server, config.handler, close);
-            } catch (RuntimeException | Error e) {
-                server.log("worker failed: " + e);
-                bytes = errorBytes(500, "internal error");
-            }
-            byte[] response = bytes;
-            execute(() -> deliver(c, response));
-        });
+    /** Requests are waiting in {@code c.pendingIn} and nothing stops answering them now. */
+    private static boolean heldBack(Connection c) {
+        return c.pendingOut == null
+                && c.pendingIn != null
+                && c.requestStart < 0
+                && !c.closeAfterWrite
+                && c.inFlight < WorkerDispatch.MAX_IN_FLIGHT;
     }
 
-    /** Per pool thread: a request view and a response to fill, like a loop's. */
-    static final class WorkerState {
-        private static final ThreadLocal<WorkerState> STATE = ThreadLocal.withInitial(WorkerState::new);
-        final HttpRequest request = new HttpRequest();
-        final HttpResponse response = new HttpResponse();
-
-        static WorkerState get() {
-            return STATE.get();
-        }
-
-        byte[] respond(byte[] raw, RequestParser parser, HttpServer server, HttpHandler handler, boolean closeDecided) {
-            int r = parser.parse(raw, 0, raw.length, request);
-            if (r <= 0) {
-                throw new IllegalStateException("request parsed on the loop but not on the worker");
-            }
-            request.server = server;
-            HttpResponse res = response;
-            res.reset();
-            if (!request.methodAllowed) {
-                res.status(405).header("Allow", "GET, HEAD");
-                errorBody(
-                        res,
-                        405,
-                        "method "
-                                + new String(
-                                        raw,
-                                        request.methodStart,
-                                        request.methodEnd - request.methodStart,
-                                        StandardCharsets.ISO_8859_1)
-                                + " is not allowed; use GET or HEAD");
-            } else {
-                try {
-                    handler.handle(request, res);
-                } catch (RuntimeException e) {
-                    server.log("handler failed on " + request.path() + ": " + e);
-                    res.reset();
-                    res.status(500);
-                    errorBody(res, 500, "internal error");
-                }
-            }
-            // a handler's closeConnection() cannot stop requests the loop already handed out, so
-            // in worker mode only the request (and draining) decide the close
-            return encode(res, request.head, closeDecided, request.minorVersion == 0 && !closeDecided);
-        }
-    }
-
-    private static byte[] errorBytes(int status, String detail) {
-        HttpResponse res = new HttpResponse();
-        res.reset();
-        res.status(status);
-        errorBody(res, status, detail);
-        return encode(res, false, true, false);
+    /** Moves {@code c}'s held-back requests to the start of the read buffer; returns their length. */
+    private int restoreHeldBack(Connection c) {
+        int len = c.pendingInLength;
+        System.arraycopy(c.pendingIn, 0, in, 0, len);
+        c.pendingIn = null;
+        return len;
     }
 
     /** Worker mode, on the loop: a response computed by a worker, in request order. */
-    private void deliver(Connection c, byte[] response) {
+    @Override
+    public void deliver(Connection c, byte[] response) {
         c.inFlight--;
         if (c.closed) {
             return;
         }
         c.lastActivity = now;
-        if (c.pendingOut != null) {
-            ByteBuffer grown = ByteBuffer.allocate(c.pendingOut.remaining() + response.length);
-            grown.put(c.pendingOut).put(response).flip();
-            c.pendingOut = grown;
-            maxPendingOut = Math.max(maxPendingOut, grown.remaining());
-            return; // OP_WRITE is already on
+        boolean behind = c.pendingOut != null; // then OP_WRITE is already on
+        output.append(c, response);
+        if (!behind) {
+            writeAndResume(c);
         }
-        ByteBuffer b = ByteBuffer.wrap(response);
-        c.pendingOut = b;
-        writePending(c);
-        if (c.closed) {
-            return;
-        }
-        if (c.pendingOut != null) {
-            maxPendingOut = Math.max(maxPendingOut, c.pendingOut.remaining());
-        }
-        if (c.pendingOut == null
-                && c.pendingIn != null
-                && c.requestStart < 0
-                && !c.closeAfterWrite
-                && c.inFlight < MAX_IN_FLIGHT) {
-            int len = c.pendingInLength; // requests held back while the pipeline was full
-            System.arraycopy(c.pendingIn, 0, in, 0, len);
-            c.pendingIn = null;
-            process(c, len);
-            return;
-        }
-        updateInterest(c);
     }
 
     private void dispatch(Connection c) {
         HttpResponse res = response;
         res.reset();
-        if (!request.methodAllowed) {
-            res.status(405).header("Allow", "GET, HEAD");
-            errorBody(
-                    res,
-                    405,
-                    "method "
-                            + new String(
-                                    in,
-                                    request.methodStart,
-                                    request.methodEnd - request.methodStart,
-                                    StandardCharsets.ISO_8859_1)
-                            + " is not allowed; use GET or HEAD");
-        } else {
-            try {
-                config.handler.handle(request, res);
-            } catch (RuntimeException e) {
-                server.log("handler failed on " + request.path() + ": " + e);
-                res.reset();
-                res.status(500);
-                errorBody(res, 500, "internal error");
-            }
-        }
+        ResponseEncoder.answer(config.handler, request, res, server);
         boolean close = !request.keepAlive || res.close || draining;
-        emit(
-                c,
-                res.status,
-                res.contentType,
-                res.extraHeaders,
-                res.body,
-                res.length,
-                request.head,
-                close,
-                request.minorVersion == 0 && !close);
+        if (!output.emit(c, res, request.head, close, request.minorVersion == 0 && !close, now)) {
+            close(c);
+            return;
+        }
         if (close) {
             c.closeAfterWrite = true;
         }
@@ -625,201 +439,24 @@ final class SelectorLoop implements Runnable {
         HttpResponse res = response;
         res.reset();
         res.status(status);
-        errorBody(res, status, detail);
-        emit(c, status, res.contentType, res.extraHeaders, res.body, res.length, false, true, false);
-    }
-
-    private static void errorBody(HttpResponse res, int status, String detail) {
-        res.contentType(ContentType.JSON);
-        res.appendAscii("{\"status\":").appendInt(status).appendAscii(",\"error\":");
-        res.appendJsonString(detail == null ? "error" : detail).append((byte) '}');
+        ResponseEncoder.errorBody(res, status, detail);
+        if (!output.emit(c, res, false, true, false, now)) {
+            close(c);
+        }
     }
 
     // ------------------------------------------------------------------ output
 
-    /** Upper bound of the head {@link #writeHead} writes. */
-    static int headBound(ContentType type, CharSequence extra) {
-        return 512 + type.headerLine.length + extra.length();
-    }
-
-    /** Writes status line and headers into {@code head} (at least {@link #headBound} long); returns the length. */
-    static int writeHead(
-            byte[] head,
-            int status,
-            ContentType type,
-            CharSequence extra,
-            int bodyLength,
-            boolean close,
-            boolean keepAlive10) {
-        int h = 0;
-        byte[] statusLine = STATUS_LINES[status];
-        if (statusLine == null) {
-            statusLine = ("HTTP/1.1 " + status + " Status\r\n").getBytes(StandardCharsets.US_ASCII);
-        }
-        h = put(head, h, statusLine);
-        h = put(head, h, SERVER);
-        h = put(head, h, date());
-        h = put(head, h, type.headerLine);
-        h = put(head, h, CONTENT_LENGTH);
-        h = putInt(head, h, bodyLength);
-        h = put(head, h, CRLF);
-        for (int i = 0; i < extra.length(); i++) {
-            head[h++] = (byte) extra.charAt(i);
-        }
-        if (close) {
-            h = put(head, h, CLOSE);
-        } else if (keepAlive10) {
-            h = put(head, h, KEEP_ALIVE);
-        }
-        h = put(head, h, CRLF);
-        return h;
-    }
-
-    /** A complete response as one array (worker mode: built off the loop, written by it). */
-    static byte[] encode(HttpResponse res, boolean headRequest, boolean close, boolean keepAlive10) {
-        byte[] head = new byte[headBound(res.contentType, res.extraHeaders)];
-        int h = writeHead(head, res.status, res.contentType, res.extraHeaders, res.length, close, keepAlive10);
-        int b = headRequest ? 0 : res.length;
-        byte[] all = Arrays.copyOf(head, h + b);
-        System.arraycopy(res.body, 0, all, h, b);
-        return all;
-    }
-
-    private void emit(
-            Connection c,
-            int status,
-            ContentType type,
-            CharSequence extra,
-            byte[] body,
-            int bodyLength,
-            boolean headRequest,
-            boolean close,
-            boolean keepAlive10) {
-        int need = headBound(type, extra);
-        if (head.length < need) {
-            head = new byte[need * 2];
-        }
-        int h = writeHead(head, status, type, extra, bodyLength, close, keepAlive10);
-        int b = headRequest ? 0 : bodyLength;
-        int total = h + b;
-        if (c.pendingOut == null && out.remaining() < total) {
-            flush(c);
-            if (c.closed) {
-                return;
-            }
-        }
-        if (c.pendingOut == null && out.remaining() >= total) {
-            out.put(head, 0, h).put(body, 0, b);
-            return;
-        }
-        // socket already backed up, or one response larger than the whole output buffer
-        ByteBuffer p = c.pendingOut;
-        int have = p == null ? 0 : p.remaining();
-        ByteBuffer grown = ByteBuffer.allocate(have + total);
-        if (p != null) {
-            grown.put(p);
-        }
-        grown.put(head, 0, h).put(body, 0, b).flip();
-        c.pendingOut = grown;
-        maxPendingOut = Math.max(maxPendingOut, grown.remaining());
-    }
-
-    static int put(byte[] dst, int at, byte[] src) {
-        System.arraycopy(src, 0, dst, at, src.length);
-        return at + src.length;
-    }
-
-    static int putInt(byte[] dst, int at, int v) {
-        if (v == 0) {
-            dst[at] = '0';
-            return at + 1;
-        }
-        int digits = 0;
-        for (int x = v; x > 0; x /= 10) {
-            digits++;
-        }
-        for (int i = at + digits - 1; i >= at; i--) {
-            dst[i] = (byte) ('0' + v % 10);
-            v /= 10;
-        }
-        return at + digits;
-    }
-
-    /** The {@code Date} header line of this second; shared by all loops and workers (a benign race recomputes it). */
-    private static byte[] date() {
-        long second = System.currentTimeMillis() / 1000;
-        DateLine d = dateLine;
-        if (d == null || d.second != second) {
-            d = new DateLine(
-                    second,
-                    ("Date: "
-                                    + DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.ofInstant(
-                                            java.time.Instant.ofEpochSecond(second), ZoneOffset.UTC))
-                                    + "\r\n")
-                            .getBytes(StandardCharsets.US_ASCII));
-            dateLine = d;
-        }
-        return d.line;
-    }
-
-    private static final class DateLine {
-        final long second;
-        final byte[] line;
-
-        DateLine(long second, byte[] line) {
-            this.second = second;
-            this.line = line;
-        }
-    }
-
-    private static volatile DateLine dateLine;
-
-    /** Writes the shared output buffer; what the socket does not take moves into the connection. */
+    /** Writes the staged responses; what the socket does not take moves into the connection. */
     private void flush(Connection c) {
-        out.flip();
-        try {
-            while (out.hasRemaining()) {
-                int n = c.channel.write(out);
-                if (n == 0) {
-                    break;
-                }
-                bytesOut += n;
-                c.lastActivity = now;
-            }
-        } catch (IOException e) {
-            out.clear();
-            close(c); // e.g. the client closed mid-response: EPIPE/ECONNRESET is an exception, never a signal
-            return;
+        if (!output.flush(c, now)) {
+            close(c);
         }
-        if (out.hasRemaining()) {
-            ByteBuffer rest = ByteBuffer.allocate(out.remaining());
-            rest.put(out).flip();
-            c.pendingOut = rest;
-            maxPendingOut = Math.max(maxPendingOut, rest.remaining());
-        }
-        out.clear();
     }
 
     private void writePending(Connection c) {
-        ByteBuffer p = c.pendingOut;
-        if (p == null) {
-            return;
-        }
-        try {
-            while (p.hasRemaining()) {
-                int n = c.channel.write(p);
-                if (n == 0) {
-                    break;
-                }
-                bytesOut += n;
-                c.lastActivity = now;
-            }
-        } catch (IOException e) {
+        if (!output.writePending(c, now)) {
             close(c);
-            return;
-        }
-        if (!p.hasRemaining()) {
-            c.pendingOut = null;
         }
     }
 
@@ -831,7 +468,7 @@ final class SelectorLoop implements Runnable {
         // not reading while output is blocked, while the worker pipeline is full, or after a close was decided
         int want = c.pendingOut != null
                 ? SelectionKey.OP_WRITE
-                : c.inFlight >= MAX_IN_FLIGHT || c.closeAfterWrite ? 0 : SelectionKey.OP_READ;
+                : c.inFlight >= WorkerDispatch.MAX_IN_FLIGHT || c.closeAfterWrite ? 0 : SelectionKey.OP_READ;
         if (want != c.interest) {
             c.interest = want;
             c.key.interestOps(want);

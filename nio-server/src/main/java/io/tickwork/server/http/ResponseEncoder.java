@@ -1,0 +1,210 @@
+package io.tickwork.server.http;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+
+/**
+ * The bytes of an {@link HttpResponse} on the wire: status line, {@code Server}, {@code Date},
+ * {@code Content-Type}, {@code Content-Length}, the handler's extra headers and {@code Connection}
+ * written into a caller's array ({@link #writeHead}), or a whole response as one new array for
+ * worker mode ({@link #encode}); and the JSON error bodies the server answers itself with.
+ *
+ * <p>Cost: {@link #writeHead} allocates nothing except once a second, when the first response of
+ * a new second formats the {@code Date} line (shared by all threads; two threads racing both
+ * format it, and either result is right). Status lines and fixed header lines are encoded once.
+ *
+ * <p>Thread safety: stateless apart from the {@code Date} line cache, which is safe to race;
+ * every method may be called from any thread on arrays and responses that thread owns.
+ */
+final class ResponseEncoder {
+    private static final byte[][] STATUS_LINES = new byte[600][];
+
+    static {
+        String[][] statuses = {
+            {"200", "OK"},
+            {"400", "Bad Request"},
+            {"404", "Not Found"},
+            {"405", "Method Not Allowed"},
+            {"408", "Request Timeout"},
+            {"413", "Content Too Large"},
+            {"414", "URI Too Long"},
+            {"431", "Request Header Fields Too Large"},
+            {"500", "Internal Server Error"},
+            {"501", "Not Implemented"},
+            {"503", "Service Unavailable"},
+            {"505", "HTTP Version Not Supported"},
+            {"301", "Moved Permanently"},
+            {"304", "Not Modified"},
+            {"204", "No Content"}
+        };
+        for (String[] s : statuses) {
+            STATUS_LINES[Integer.parseInt(s[0])] =
+                    ("HTTP/1.1 " + s[0] + " " + s[1] + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        }
+    }
+
+    private static final byte[] SERVER = "Server: tickwork\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONTENT_LENGTH = "Content-Length: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLOSE = "Connection: close\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEEP_ALIVE = "Connection: keep-alive\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CRLF = {'\r', '\n'};
+
+    private ResponseEncoder() {}
+
+    /**
+     * Fills {@code res} for {@code request}: 405 with {@code Allow} for a method other than GET and
+     * HEAD (the handler never sees it), the handler's answer otherwise, 500 if the handler throws
+     * (logged through {@code server}). {@code res} must be reset.
+     */
+    static void answer(HttpHandler handler, HttpRequest request, HttpResponse res, HttpServer server) {
+        if (!request.methodAllowed) {
+            res.status(405).header("Allow", "GET, HEAD");
+            errorBody(
+                    res,
+                    405,
+                    "method "
+                            + new String(
+                                    request.buf,
+                                    request.methodStart,
+                                    request.methodEnd - request.methodStart,
+                                    StandardCharsets.ISO_8859_1)
+                            + " is not allowed; use GET or HEAD");
+        } else {
+            try {
+                handler.handle(request, res);
+            } catch (RuntimeException e) {
+                server.log("handler failed on " + request.path() + ": " + e);
+                res.reset();
+                res.status(500);
+                errorBody(res, 500, "internal error");
+            }
+        }
+    }
+
+    /** Sets {@code res}'s body to {@code {"status":N,"error":"detail"}} as JSON. */
+    static void errorBody(HttpResponse res, int status, String detail) {
+        res.contentType(ContentType.JSON);
+        res.appendAscii("{\"status\":").appendInt(status).appendAscii(",\"error\":");
+        res.appendJsonString(detail == null ? "error" : detail).append((byte) '}');
+    }
+
+    /** A complete error response with {@code Connection: close}, as one new array. */
+    static byte[] errorBytes(int status, String detail) {
+        HttpResponse res = new HttpResponse();
+        res.reset();
+        res.status(status);
+        errorBody(res, status, detail);
+        return encode(res, false, true, false);
+    }
+
+    /** Upper bound of the head {@link #writeHead} writes. */
+    static int headBound(ContentType type, CharSequence extra) {
+        return 512 + type.headerLine.length + extra.length();
+    }
+
+    /**
+     * Writes status line and headers into {@code head} (at least {@link #headBound} long) and
+     * returns their length. {@code close} adds {@code Connection: close}; otherwise
+     * {@code keepAlive10} adds {@code Connection: keep-alive} (an HTTP/1.0 client that asked for it).
+     */
+    static int writeHead(
+            byte[] head,
+            int status,
+            ContentType type,
+            CharSequence extra,
+            int bodyLength,
+            boolean close,
+            boolean keepAlive10) {
+        int h = 0;
+        byte[] statusLine = STATUS_LINES[status];
+        if (statusLine == null) {
+            statusLine = ("HTTP/1.1 " + status + " Status\r\n").getBytes(StandardCharsets.US_ASCII);
+        }
+        h = put(head, h, statusLine);
+        h = put(head, h, SERVER);
+        h = put(head, h, date());
+        h = put(head, h, type.headerLine);
+        h = put(head, h, CONTENT_LENGTH);
+        h = putInt(head, h, bodyLength);
+        h = put(head, h, CRLF);
+        for (int i = 0; i < extra.length(); i++) {
+            head[h++] = (byte) extra.charAt(i);
+        }
+        if (close) {
+            h = put(head, h, CLOSE);
+        } else if (keepAlive10) {
+            h = put(head, h, KEEP_ALIVE);
+        }
+        h = put(head, h, CRLF);
+        return h;
+    }
+
+    /**
+     * A complete response as one new array, head and body ({@code headRequest}: head only). Worker
+     * mode builds responses with it off the loop; the loop writes them as they are.
+     */
+    static byte[] encode(HttpResponse res, boolean headRequest, boolean close, boolean keepAlive10) {
+        byte[] head = new byte[headBound(res.contentType, res.extraHeaders)];
+        int h = writeHead(head, res.status, res.contentType, res.extraHeaders, res.length, close, keepAlive10);
+        int b = headRequest ? 0 : res.length;
+        byte[] all = Arrays.copyOf(head, h + b);
+        System.arraycopy(res.body, 0, all, h, b);
+        return all;
+    }
+
+    static int put(byte[] dst, int at, byte[] src) {
+        System.arraycopy(src, 0, dst, at, src.length);
+        return at + src.length;
+    }
+
+    /** Writes the decimal digits of {@code v} (&gt;= 0) at {@code at}; returns the index after them. */
+    static int putInt(byte[] dst, int at, int v) {
+        if (v == 0) {
+            dst[at] = '0';
+            return at + 1;
+        }
+        int digits = 0;
+        for (int x = v; x > 0; x /= 10) {
+            digits++;
+        }
+        for (int i = at + digits - 1; i >= at; i--) {
+            dst[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        return at + digits;
+    }
+
+    /** The {@code Date} header line of this second; shared by all loops and workers (a benign race recomputes it). */
+    private static byte[] date() {
+        long second = System.currentTimeMillis() / 1000;
+        DateLine d = dateLine;
+        if (d == null || d.second != second) {
+            d = new DateLine(
+                    second,
+                    ("Date: "
+                                    + DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                                            ZonedDateTime.ofInstant(Instant.ofEpochSecond(second), ZoneOffset.UTC))
+                                    + "\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            dateLine = d;
+        }
+        return d.line;
+    }
+
+    /** One second's {@code Date} line, published whole through a volatile field. */
+    private static final class DateLine {
+        final long second;
+        final byte[] line;
+
+        DateLine(long second, byte[] line) {
+            this.second = second;
+            this.line = line;
+        }
+    }
+
+    private static volatile DateLine dateLine;
+}

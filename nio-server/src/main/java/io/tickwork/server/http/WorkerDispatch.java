@@ -1,0 +1,110 @@
+package io.tickwork.server.http;
+
+import io.tickwork.primitives.order.KeyedSerialExecutor;
+import java.util.Arrays;
+
+/**
+ * Worker mode for one selector loop ({@link HttpServer.Builder#workers}): each complete request
+ * the loop parsed is copied and handed to a {@link KeyedSerialExecutor} keyed by its connection,
+ * parsed again and answered on a pool thread, and the encoded response goes back to the loop
+ * through {@link Loop#execute}, which writes it with {@link Loop#deliver}.
+ *
+ * <p>Order: the connection is the executor's key, so its requests run one at a time in arrival
+ * order and their responses reach the loop's task queue, and the socket, in that order; error
+ * responses the loop decides itself take the same path, so they go out after the responses
+ * before them. Different connections run in parallel.
+ *
+ * <p>Cost per request: one copy of the request bytes, two small task objects, and the encoded
+ * response (one array for the head, one for head and body). The loop counts the requests in
+ * flight per connection ({@link Connection#inFlight}) and stops reading at {@link #MAX_IN_FLIGHT}.
+ *
+ * <p>Thread safety: {@link #request} and {@link #error} are called on the loop thread; the tasks
+ * they submit run on pool threads, each with its own {@link WorkerState}.
+ */
+final class WorkerDispatch {
+    /** Most requests of one connection handed to workers and not yet answered. */
+    static final int MAX_IN_FLIGHT = 64;
+
+    /** What worker mode needs of its selector loop. */
+    interface Loop {
+        /** Runs {@code task} on the loop thread, soon. Any thread. */
+        void execute(Runnable task);
+
+        /** On the loop thread: writes {@code response}, the next answer in {@code c}'s request order. */
+        void deliver(Connection c, byte[] response);
+    }
+
+    private final Loop loop;
+    private final KeyedSerialExecutor<Connection> workers;
+    private final RequestParser parser;
+    private final HttpServer server;
+    private final HttpHandler handler;
+
+    WorkerDispatch(
+            Loop loop,
+            KeyedSerialExecutor<Connection> workers,
+            RequestParser parser,
+            HttpServer server,
+            HttpHandler handler) {
+        this.loop = loop;
+        this.workers = workers;
+        this.parser = parser;
+        this.server = server;
+        this.handler = handler;
+    }
+
+    /**
+     * On the loop: hands the request in {@code in[from, from + length)} (parsed once already) to
+     * the workers. {@code close} (the connection closes after this response) is decided by the loop
+     * from the request and its draining state: a handler's {@code closeConnection()} cannot stop
+     * requests the loop already handed out.
+     */
+    void request(Connection c, byte[] in, int from, int length, boolean close) {
+        byte[] copy = Arrays.copyOfRange(in, from, from + length);
+        if (close) {
+            c.closeAfterWrite = true;
+        }
+        c.inFlight++;
+        workers.execute(c, () -> {
+            byte[] bytes;
+            try {
+                bytes = WorkerState.get().respond(copy, parser, server, handler, close);
+            } catch (RuntimeException | Error e) {
+                server.log("worker failed: " + e);
+                bytes = ResponseEncoder.errorBytes(500, "internal error");
+            }
+            byte[] response = bytes;
+            loop.execute(() -> loop.deliver(c, response));
+        });
+    }
+
+    /** On the loop: queues an error response (with a close) behind {@code c}'s responses in flight. */
+    void error(Connection c, int status, String detail) {
+        byte[] error = ResponseEncoder.errorBytes(status, detail);
+        c.inFlight++;
+        workers.execute(c, () -> loop.execute(() -> loop.deliver(c, error)));
+    }
+
+    /** Per pool thread: a request view and a response to fill, like a loop's. */
+    static final class WorkerState {
+        private static final ThreadLocal<WorkerState> STATE = ThreadLocal.withInitial(WorkerState::new);
+        final HttpRequest request = new HttpRequest();
+        final HttpResponse response = new HttpResponse();
+
+        static WorkerState get() {
+            return STATE.get();
+        }
+
+        byte[] respond(byte[] raw, RequestParser parser, HttpServer server, HttpHandler handler, boolean closeDecided) {
+            int r = parser.parse(raw, 0, raw.length, request);
+            if (r <= 0) {
+                throw new IllegalStateException("request parsed on the loop but not on the worker");
+            }
+            request.server = server;
+            HttpResponse res = response;
+            res.reset();
+            ResponseEncoder.answer(handler, request, res, server);
+            return ResponseEncoder.encode(res, request.head, closeDecided, request.minorVersion == 0 && !closeDecided);
+        }
+    }
+}

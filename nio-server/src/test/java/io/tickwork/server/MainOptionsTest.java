@@ -1,0 +1,159 @@
+package io.tickwork.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+
+/** The server's command line: defaults, both option syntaxes, errors that name the option, help. */
+class MainOptionsTest {
+    /** Every option of the server, as docs/server.md spells them. */
+    static final List<String> OPTIONS = List.of(
+            "--port",
+            "--host",
+            "--threads",
+            "--idle-timeout",
+            "--header-timeout",
+            "--timer",
+            "--workers",
+            "--data",
+            "--help");
+
+    private static Main.Options parse(String... args) {
+        Main.Options o = new Main.Options();
+        Main.Options.parse(o, args);
+        return o;
+    }
+
+    /** Runs {@link Main#run} up to the start of the server; exit code, stdout, stderr. */
+    private static String[] run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new String[] {
+            Integer.toString(code), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
+        };
+    }
+
+    @Test
+    void defaults() {
+        Main.Options o = parse();
+        assertEquals(9090, o.port);
+        assertEquals("127.0.0.1", o.host);
+        assertEquals(Runtime.getRuntime().availableProcessors(), o.threads);
+        assertEquals(Duration.ofSeconds(60), o.idleTimeout);
+        assertEquals(Duration.ofSeconds(10), o.headerTimeout);
+        assertEquals("wheel-linked-array", o.timer);
+        assertEquals(0, o.workers);
+        assertNull(o.data);
+    }
+
+    @Test
+    void valuesBothSyntaxesAndTheLastOfARepeatedOption() {
+        Main.Options o = parse(
+                "--port",
+                "0",
+                "--threads=3",
+                "--idle-timeout",
+                "300ms",
+                "--host",
+                "0.0.0.0",
+                "--header-timeout=90s",
+                "--timer",
+                "WHEEL_RING",
+                "--workers",
+                "4",
+                "--data",
+                "x.twd",
+                "--port",
+                "8080");
+        assertEquals(8080, o.port);
+        assertEquals(3, o.threads);
+        assertEquals(Duration.ofMillis(300), o.idleTimeout);
+        assertEquals("0.0.0.0", o.host);
+        assertEquals(Duration.ofSeconds(90), o.headerTimeout);
+        assertEquals("wheel-ring", o.timer);
+        assertEquals(4, o.workers);
+        assertEquals(Paths.get("x.twd"), o.data);
+        assertEquals(Duration.ofMillis(1500), parse("--idle-timeout", "1.5").idleTimeout);
+        assertEquals(Duration.ofMinutes(2), parse("--idle-timeout", "2m").idleTimeout);
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "--port, 70000",
+        "--port, -1",
+        "--port, abc",
+        "--threads, 0",
+        "--threads, 1025",
+        "--workers, -1",
+        "--idle-timeout, soon",
+        "--idle-timeout, 0ms",
+        "--header-timeout, 1.5m",
+        "--timer, sundial"
+    })
+    void aBadValueIsRejectedNamingTheOptionAndTheValue(String option, String value) {
+        ParameterException e = assertThrows(ParameterException.class, () -> parse(option, value));
+        assertTrue(e.getMessage().contains("'" + option + "'"), e.getMessage());
+        assertTrue(e.getMessage().endsWith(": " + value), e.getMessage());
+        e = assertThrows(ParameterException.class, () -> parse("--port", "1", option + "=" + value));
+        assertTrue(e.getMessage().contains("'" + option + "'"), e.getMessage());
+    }
+
+    @Test
+    void aBadOptionIsNamedAndExitsTwoWithTheUsage() {
+        String[] r = run("--threads", "0");
+        assertEquals("2", r[0]);
+        assertTrue(r[2].startsWith("tickwork: "), r[2]);
+        assertTrue(r[2].contains("'--threads'") && r[2].contains("1..1024: 0"), r[2]);
+        assertTrue(r[2].contains("usage: java -jar tickwork-server.jar"), r[2]);
+        assertEquals("", r[1]);
+        for (String[] args : new String[][] {{"--bogus", "1"}, {"--help", "--bogus"}, {"--port"}, {"stray"}}) {
+            r = run(args);
+            assertEquals("2", r[0], String.join(" ", args) + ": " + r[2]);
+            String named = args[args.length == 1 ? 0 : args[0].equals("--help") ? 1 : 0];
+            assertTrue(r[2].contains(named), r[2]);
+        }
+    }
+
+    @Test
+    void helpListsEveryOptionWithItsDefaultAndExitsZero() {
+        String[] r = run("--help");
+        assertEquals("0", r[0]);
+        assertEquals("", r[2]);
+        String help = r[1];
+        assertTrue(help.startsWith("usage: java -jar tickwork-server.jar"), help);
+        for (String option : OPTIONS) {
+            assertTrue(help.contains(option), option + " missing from\n" + help);
+        }
+        for (OptionSpec spec :
+                new CommandLine(new Main.Options()).getCommandSpec().options()) {
+            assertTrue(OPTIONS.contains(spec.longestName()), "undocumented option " + spec.longestName());
+        }
+        for (String timer : Timers.names()) {
+            assertTrue(help.contains(timer), timer + " missing from\n" + help);
+        }
+        assertTrue(help.contains("default 9090"), help);
+        assertTrue(help.contains("default 127.0.0.1"), help);
+        assertTrue(help.contains("one per core, " + Runtime.getRuntime().availableProcessors() + " here"), help);
+        assertEquals(help, run("-h")[1]);
+        assertFalse(help.contains("\u001B["), "no ANSI colours");
+    }
+}
