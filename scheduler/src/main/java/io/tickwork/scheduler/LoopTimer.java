@@ -5,16 +5,19 @@ import java.lang.invoke.VarHandle;
 import kilim.Event;
 import kilim.EventPublisher;
 import kilim.EventSubscriber;
+import kilim.PauseReason;
 import kilim.Task;
 import kilim.timerservice.Timer;
 
 /**
- * A Kilim {@link Timer} that knows its home {@link RunLoop} and its handle in that loop's
- * {@link io.tickwork.primitives.timer.TimerQueue}. {@link RunLoopScheduler} installs one in every
- * task it adopts (the field {@code Task.timer} is public), which gives each task two things without a
- * side table: its loop affinity, and a handle so that the timer of a {@code Mailbox.get(timeout)}
- * that was answered by a message is removed from the timer queue at once instead of lingering until
- * its deadline.
+ * A Kilim {@link Timer} that knows its home loop (its {@link LoopOwner} and the loop's index there)
+ * and its handle in that loop's {@link io.tickwork.primitives.timer.TimerQueue}. The scheduler
+ * installs one in every task it adopts (the field {@code Task.timer} is public), which gives each
+ * task two things without a side table: its loop affinity, and a handle so that the timer of a
+ * {@code Mailbox.get(timeout)} that was answered by a message is removed from the timer queue at
+ * once instead of lingering until its deadline. It also defines how a task sleeps on it
+ * ({@link #SLEEPING}, {@link #FIRED}), which {@code TaskSleep} arms and the loop honours. It knows
+ * its loop by index, not by reference, so it depends on nothing above it but {@link LoopOwner}.
  *
  * <p><b>Owner-only deadline writes.</b> Kilim keeps a timer's deadline in a {@code volatile} field, so
  * each {@code setLiteral} is a full fence. A {@code LoopTimer}'s deadline is read and written only by
@@ -38,6 +41,29 @@ final class LoopTimer extends Timer {
         } catch (ReflectiveOperationException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** Kilim's Task.onEvent marks a timer that fired with this execution time. */
+    static final long FIRED = -2;
+
+    /** The pause reason of a task sleeping on its own timer: valid (keep it paused) until the timer fired. */
+    private static final class Sleeping implements PauseReason {
+        @Override
+        public boolean isValid(Task t) {
+            return t.timer.getExecutionTime() != FIRED;
+        }
+
+        @Override
+        public String toString() {
+            return "sleeping";
+        }
+    }
+
+    static final PauseReason SLEEPING = new Sleeping();
+
+    /** True when running {@code task} now would be a stray resumption of a sleep on its timer. */
+    static boolean sleepingUntilFired(Task<?> task) {
+        return task.getPauseReason() == SLEEPING && task.timer.getExecutionTime() != FIRED;
     }
 
     /** True if the deadline writes skip Kilim's fence (the field was found). */
@@ -76,20 +102,22 @@ final class LoopTimer extends Timer {
     void firePlain() {
         EventSubscriber subscriber = es;
         if (inlineOnEvent && subscriber == owner && owner.timer == this) {
-            DEADLINE.setRelease(this, TaskSleep.FIRED);
+            DEADLINE.setRelease(this, FIRED);
             owner.resume();
         } else {
             subscriber.onEvent(null, Timer.timedOut);
         }
     }
 
-    final RunLoopScheduler scheduler;
-    final RunLoop loop;
-    /** Handle in {@code loop}'s timer queue while pending, 0 when not queued. */
+    /** The scheduler that adopted the task. */
+    private final LoopOwner scheduler;
+    /** The index of the task's home loop in {@link #scheduler}. */
+    private final int home;
+    /** Handle in the home loop's timer queue while pending, 0 when not queued. */
     long handle;
     /** A stray resumption of the task's TaskSleep sleep was held; fire() runs the task. */
     boolean held;
-    /** The length of the TaskSleep waiting for the loop's next clock read ({@link RunLoop#armAfterClockRead}). */
+    /** The length of the TaskSleep waiting for the loop's next clock read ({@code RunLoop.armAfterClockRead}). */
     long sleepMillis;
 
     /** The task this timer was made for, if it is one; with {@link #inlineOnEvent}, decided once here, not per firing. */
@@ -97,11 +125,21 @@ final class LoopTimer extends Timer {
     /** {@link #firePlain} may do the owner's {@code onEvent} itself (Kilim's own, and the field was found). */
     private final boolean inlineOnEvent;
 
-    LoopTimer(EventSubscriber task, RunLoop loop) {
+    LoopTimer(EventSubscriber task, LoopOwner scheduler, int home) {
         super(task);
-        this.scheduler = loop.scheduler;
-        this.loop = loop;
+        this.scheduler = scheduler;
+        this.home = home;
         this.owner = task instanceof Task ? (Task<?>) task : null;
         this.inlineOnEvent = DEADLINE != null && owner != null && STOCK_ON_EVENT.get(owner.getClass());
+    }
+
+    /** The index of this timer's home loop if {@code scheduler} adopted its task, else -1. */
+    int homeIn(LoopOwner scheduler) {
+        return this.scheduler == scheduler ? home : -1;
+    }
+
+    /** Queues this timer on its home loop, from any thread. */
+    void submitHome() {
+        scheduler.scheduleTimer(this);
     }
 }

@@ -1,7 +1,6 @@
 package io.tickwork.scheduler;
 
 import io.tickwork.primitives.timer.TimerQueue;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import kilim.Task;
@@ -41,9 +40,9 @@ final class RunLoop implements Runnable {
         }
     }
 
-    final RunLoopScheduler scheduler;
-    final int index;
-    final LoopThread thread;
+    private final LoopOwner scheduler;
+    private final int index;
+    private final LoopThread thread;
 
     private final TaskRing runQueue = new TaskRing(1024);
     /** Tasks (to run) and timers (to schedule) handed over by other threads. */
@@ -61,7 +60,7 @@ final class RunLoop implements Runnable {
     /** Owner only: LoopTimers with a handle in {@link #timers}; 0 lets a slice skip the cancel check. */
     private int armed;
     /** Owner only (read by {@code schedule} on the owner thread): the task whose slice is running. */
-    Task<?> current;
+    private Task<?> current;
     /** Owner only: true while {@link #fire} resumes a timer's task, so {@link #submit} hands it back. */
     private boolean firing;
     /** Owner only: the task {@link #fire} just resumed, to run at once while it is in cache. */
@@ -82,14 +81,14 @@ final class RunLoop implements Runnable {
     private static final int PENDING_MAX = 64;
 
     /** True while the loop has nothing runnable, no timer and (as far as it knows) an empty inbox. */
-    volatile boolean quiescent;
+    private volatile boolean quiescent;
     /** Incremented by the owner each time it leaves a quiescent park; lets termination detect churn. */
-    volatile long wakeups;
-    /** Guarded by {@code this}: the loop has left {@link #run()} and no longer reads its inbox. */
-    private boolean exited;
+    private volatile long wakeups;
+    /** Reports the tasks left when the loop exits, and those that reach the inbox after that. */
+    private final LoopExit exit;
 
     RunLoop(
-            RunLoopScheduler scheduler,
+            LoopOwner scheduler,
             int index,
             TimerQueue<Timer> timers,
             int batch,
@@ -102,6 +101,7 @@ final class RunLoop implements Runnable {
         this.batch = batch;
         this.idleSpins = idleSpins;
         this.thread = new LoopThread(this, threadName);
+        this.exit = new LoopExit(scheduler, inbox, threadName);
         thread.setDaemon(daemon);
     }
 
@@ -120,9 +120,17 @@ final class RunLoop implements Runnable {
         }
     }
 
-    /** The running task resumes itself (yield): straight to the tail of the run queue. Owner only. */
-    void requeueCurrent(Task<?> task) {
+    /**
+     * The running task resumes itself (yield): if {@code task}'s slice is running on this loop and
+     * the loop belongs to {@code o}, appends it to the tail of the run queue and returns true. Call
+     * on the loop's thread.
+     */
+    boolean requeueIfRunning(Task<?> task, LoopOwner o) {
+        if (current != task || scheduler != o) {
+            return false;
+        }
         runQueue.add(task);
+        return true;
     }
 
     /** Hands a task or a timer to this loop from another thread. */
@@ -130,8 +138,8 @@ final class RunLoop implements Runnable {
         if (inbox.offer(taskOrTimer)) { // true: the loop announced a park and we claimed its wake-up
             LockSupport.unpark(thread);
         }
-        if (scheduler.state() >= RunLoopScheduler.TERMINATED) {
-            rejectLate();
+        if (scheduler.state() >= LoopOwner.TERMINATED) {
+            exit.rejectLate();
         }
     }
 
@@ -157,7 +165,7 @@ final class RunLoop implements Runnable {
                 fatal.printStackTrace();
             }
         } finally {
-            exit();
+            exit.exit(runQueue);
             scheduler.loopEnded();
         }
     }
@@ -165,7 +173,7 @@ final class RunLoop implements Runnable {
     private void loop() {
         for (; ; ) {
             int state = scheduler.state();
-            if (state >= RunLoopScheduler.TERMINATED) {
+            if (state >= LoopOwner.TERMINATED) {
                 return;
             }
             if (!inbox.isEmpty()) {
@@ -209,7 +217,7 @@ final class RunLoop implements Runnable {
     }
 
     private void runTask(Task<?> task) {
-        if (TaskSleep.sleepingUntilFired(task)) {
+        if (LoopTimer.sleepingUntilFired(task)) {
             // a stray resumption of a TaskSleep sleeper: the leaf cannot re-check its timer, so hold
             // the task (Kilim's running flag stays set) until fire() runs it
             ((LoopTimer) task.timer).held = true;
@@ -258,7 +266,7 @@ final class RunLoop implements Runnable {
             Thread.onSpinWait();
         }
         boolean noTimers = timers.isEmpty();
-        if (state == RunLoopScheduler.SHUTDOWN && noTimers) {
+        if (state == LoopOwner.SHUTDOWN && noTimers) {
             quiescent = true;
             if (scheduler.tryTerminate()) {
                 return;
@@ -415,64 +423,42 @@ final class RunLoop implements Runnable {
         }
     }
 
-    // ---------------------------------------------------------------- end of life
+    // ---------------------------------------------------------------- what the scheduler asks
 
-    private void exit() {
-        synchronized (this) {
-            exited = true;
-            boolean stopped = scheduler.state() == RunLoopScheduler.STOPPED;
-            for (Task<?> t; (t = runQueue.poll()) != null; ) {
-                scheduler.dropped(t);
-            }
-            reportInbox(stopped);
-        }
+    /** The loop whose thread is calling, or null when the caller is not a loop thread. */
+    static RunLoop onCurrentThread() {
+        Thread t = Thread.currentThread();
+        return t instanceof LoopThread ? ((LoopThread) t).loop : null;
+    }
+
+    boolean ownedBy(LoopOwner o) {
+        return scheduler == o;
+    }
+
+    /** This loop is {@code timer}'s home. */
+    boolean isHomeOf(LoopTimer timer) {
+        return timer.homeIn(scheduler) == index;
+    }
+
+    int index() {
+        return index;
+    }
+
+    Thread thread() {
+        return thread;
     }
 
     /**
-     * Empties the inbox of a loop that has exited (caller holds the lock): each task in it is
-     * reported as dropped after {@code shutdownNow} ({@code stopped}), or as rejected after an
-     * orderly shutdown.
+     * For the termination scan: when the loop is quiescent (nothing runnable, no timer) and its inbox
+     * is empty, the number of times it has left a quiescent park (a scan that reads the same number
+     * twice saw no wake-up in between); otherwise -1.
      */
-    private void reportInbox(boolean stopped) {
-        for (Object o; (o = inbox.poll()) != null; ) {
-            if (o instanceof Task) {
-                if (stopped) {
-                    scheduler.dropped((Task<?>) o);
-                } else {
-                    reject((Task<?>) o);
-                }
-            }
-        }
+    long quiescentMark() {
+        return quiescent && inbox.isEmpty() ? wakeups : -1;
     }
 
-    /**
-     * A producer saw TERMINATED after its offer: if the loop has already exited, nobody else will
-     * look at the inbox, so the producer reports what it finds there (under the lock, so each item
-     * is reported once, by the loop's own exit or by a late producer).
-     */
-    private void rejectLate() {
-        synchronized (this) {
-            if (!exited) {
-                return; // the loop's exit() will see our item
-            }
-            boolean stopped = scheduler.state() == RunLoopScheduler.STOPPED;
-            reportInbox(stopped);
-        }
-    }
-
-    private void reject(Task<?> task) {
-        scheduler.rejected(
-                task,
-                new RejectedExecutionException(
-                        "task " + task.id() + " woken after " + thread.getName() + " terminated"));
-    }
-
-    boolean inboxIsEmpty() {
-        return inbox.isEmpty();
-    }
-
-    /** The loop is parked or about to park (and no producer has claimed the wake-up yet). */
-    boolean isParked() {
-        return inbox.isParked();
+    /** Parked, about to park (no producer has claimed the wake-up yet) or quiescent, with an empty inbox. */
+    boolean isIdle() {
+        return (inbox.isParked() || quiescent) && inbox.isEmpty();
     }
 }

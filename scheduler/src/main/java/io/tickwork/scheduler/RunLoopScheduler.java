@@ -1,5 +1,10 @@
 package io.tickwork.scheduler;
 
+import static io.tickwork.scheduler.LoopOwner.RUNNING;
+import static io.tickwork.scheduler.LoopOwner.SHUTDOWN;
+import static io.tickwork.scheduler.LoopOwner.STOPPED;
+import static io.tickwork.scheduler.LoopOwner.TERMINATED;
+
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.lang.invoke.MethodHandles;
@@ -12,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import kilim.Scheduler;
 import kilim.Task;
@@ -90,11 +96,6 @@ public final class RunLoopScheduler extends Scheduler {
         CALLER_LOOP
     }
 
-    static final int RUNNING = 0;
-    static final int SHUTDOWN = 1;
-    static final int TERMINATED = 2;
-    static final int STOPPED = 3;
-
     private static final VarHandle STATE;
 
     static {
@@ -114,6 +115,8 @@ public final class RunLoopScheduler extends Scheduler {
     private final LongAdder rejections = new LongAdder();
     private final ConcurrentLinkedQueue<Task<?>> dropped = new ConcurrentLinkedQueue<>();
     private volatile int state = RUNNING;
+    /** What the loops see of this scheduler; also the identity that marks its loops and timers. */
+    private final LoopOwner owner = new Owner();
 
     private RunLoopScheduler(Builder b) {
         this.spread = b.spread;
@@ -122,10 +125,10 @@ public final class RunLoopScheduler extends Scheduler {
         this.ended = new CountDownLatch(b.threads);
         for (int i = 0; i < loops.length; i++) {
             TimerQueue<Timer> timers = Objects.requireNonNull(b.timers.get(), "timer supplier returned null");
-            loops[i] = new RunLoop(this, i, timers, b.batch, b.idleSpins, b.name + "-" + i, b.daemon);
+            loops[i] = new RunLoop(owner, i, timers, b.batch, b.idleSpins, b.name + "-" + i, b.daemon);
         }
         for (RunLoop loop : loops) {
-            loop.thread.start();
+            loop.thread().start();
         }
     }
 
@@ -163,13 +166,9 @@ public final class RunLoopScheduler extends Scheduler {
      */
     @Override
     public void schedule(Task t) {
-        Thread ct = Thread.currentThread();
-        if (ct instanceof RunLoop.LoopThread) {
-            RunLoop loop = ((RunLoop.LoopThread) ct).loop;
-            if (loop.current == t && loop.scheduler == this) {
-                loop.requeueCurrent(t);
-                return;
-            }
+        RunLoop loop = RunLoop.onCurrentThread();
+        if (loop != null && loop.requeueIfRunning(t, owner)) {
+            return;
         }
         schedule(-1, t);
     }
@@ -181,21 +180,17 @@ public final class RunLoopScheduler extends Scheduler {
      */
     @Override
     public void schedule(int index, Task t) {
-        Timer timer = t.timer;
-        RunLoop loop;
-        if (timer instanceof LoopTimer && ((LoopTimer) timer).scheduler == this) {
-            loop = ((LoopTimer) timer).loop;
-        } else {
-            loop = adopt(t, index);
-        }
+        int home = homeIndex(t.timer);
+        RunLoop loop = home >= 0 ? loops[home] : adopt(t, index);
         loop.submit(t);
     }
 
     @Override
     public void scheduleTimer(Timer timer) {
+        int home = homeIndex(timer);
         RunLoop loop;
-        if (timer instanceof LoopTimer && ((LoopTimer) timer).scheduler == this) {
-            loop = ((LoopTimer) timer).loop;
+        if (home >= 0) {
+            loop = loops[home];
         } else {
             RunLoop mine = currentLoop();
             loop = mine != null ? mine : loops[0];
@@ -206,7 +201,7 @@ public final class RunLoopScheduler extends Scheduler {
     @Override
     public boolean isEmptyish() {
         for (RunLoop loop : loops) {
-            if (!(loop.isParked() || loop.quiescent) || !loop.inboxIsEmpty()) {
+            if (!loop.isIdle()) {
                 return false;
             }
         }
@@ -278,7 +273,7 @@ public final class RunLoopScheduler extends Scheduler {
     @Override
     protected void log(Object src, Object obj) {
         if (src instanceof Task && obj instanceof Throwable) {
-            taskFailed((Task<?>) src, (Throwable) obj);
+            owner.taskFailed((Task<?>) src, (Throwable) obj);
         } else {
             super.log(src, obj);
         }
@@ -291,28 +286,23 @@ public final class RunLoopScheduler extends Scheduler {
 
     // ------------------------------------------------------------------------------ internals
 
-    int state() {
-        return state;
-    }
-
     /** The loop threads, for tests. */
     List<Thread> loopThreads() {
         List<Thread> ts = new ArrayList<>();
         for (RunLoop loop : loops) {
-            ts.add(loop.thread);
+            ts.add(loop.thread());
         }
         return ts;
     }
 
     private RunLoop currentLoop() {
-        Thread t = Thread.currentThread();
-        if (t instanceof RunLoop.LoopThread) {
-            RunLoop loop = ((RunLoop.LoopThread) t).loop;
-            if (loop.scheduler == this) {
-                return loop;
-            }
-        }
-        return null;
+        RunLoop loop = RunLoop.onCurrentThread();
+        return loop != null && loop.ownedBy(owner) ? loop : null;
+    }
+
+    /** The index of the home loop of {@code timer}'s task if this scheduler adopted it, else -1. */
+    private int homeIndex(Timer timer) {
+        return timer instanceof LoopTimer ? ((LoopTimer) timer).homeIn(owner) : -1;
     }
 
     /** Gives a task its home loop; the LoopTimer carries the affinity and the timer handle. */
@@ -326,72 +316,90 @@ public final class RunLoopScheduler extends Scheduler {
             RunLoop mine = spread == Spread.CALLER_LOOP ? currentLoop() : null;
             loop = mine != null ? mine : loops[(nextLoop.getAndIncrement() & Integer.MAX_VALUE) % loops.length];
         }
-        task.timer = new LoopTimer(task, loop);
+        task.timer = new LoopTimer(task, owner, loop.index());
         return loop;
-    }
-
-    /**
-     * Termination scan, run by a loop that has just become quiescent during shutdown: every loop
-     * quiescent with an empty inbox, twice, with no loop woken in between, means no task can become
-     * runnable from inside the scheduler any more.
-     */
-    boolean tryTerminate() {
-        int s = state;
-        if (s != SHUTDOWN) {
-            return s >= TERMINATED;
-        }
-        long[] seen = new long[loops.length];
-        for (int i = 0; i < loops.length; i++) {
-            RunLoop loop = loops[i];
-            if (!loop.quiescent || !loop.inboxIsEmpty()) {
-                return false;
-            }
-            seen[i] = loop.wakeups;
-        }
-        for (int i = 0; i < loops.length; i++) {
-            RunLoop loop = loops[i];
-            if (!loop.quiescent || !loop.inboxIsEmpty() || loop.wakeups != seen[i]) {
-                return false;
-            }
-        }
-        if (STATE.compareAndSet(this, SHUTDOWN, TERMINATED)) {
-            wakeAll();
-        }
-        return state >= TERMINATED;
     }
 
     private void wakeAll() {
         for (RunLoop loop : loops) {
-            java.util.concurrent.locks.LockSupport.unpark(loop.thread);
+            LockSupport.unpark(loop.thread());
         }
     }
 
-    void loopEnded() {
-        ended.countDown();
-    }
-
-    void taskFailed(Task<?> task, Throwable failure) {
-        failures.increment();
-        try {
-            failureHandler.failed(task, failure);
-        } catch (Throwable handlerFailure) {
-            reportInternal("TaskFailureHandler threw", handlerFailure);
+    /**
+     * The {@link LoopOwner} of this scheduler's loops: a private object, so that the calls the loops
+     * make stay out of the scheduler's public API. Thread safe, as the interface requires.
+     */
+    private final class Owner implements LoopOwner {
+        @Override
+        public int state() {
+            return state;
         }
-    }
 
-    void rejected(Task<?> task, Throwable why) {
-        rejections.increment();
-        super.log(task, why);
-    }
+        /**
+         * Every loop quiescent with an empty inbox, twice, with no loop woken in between, means no
+         * task can become runnable from inside the scheduler any more.
+         */
+        @Override
+        public boolean tryTerminate() {
+            int s = state;
+            if (s != SHUTDOWN) {
+                return s >= TERMINATED;
+            }
+            long[] seen = new long[loops.length];
+            for (int i = 0; i < loops.length; i++) {
+                if ((seen[i] = loops[i].quiescentMark()) < 0) {
+                    return false;
+                }
+            }
+            for (int i = 0; i < loops.length; i++) {
+                if (loops[i].quiescentMark() != seen[i]) {
+                    return false;
+                }
+            }
+            if (STATE.compareAndSet(RunLoopScheduler.this, SHUTDOWN, TERMINATED)) {
+                wakeAll();
+            }
+            return state >= TERMINATED;
+        }
 
-    void dropped(Task<?> task) {
-        dropped.add(task);
-    }
+        @Override
+        public void loopEnded() {
+            ended.countDown();
+        }
 
-    void reportInternal(String what, Throwable t) {
-        synchronized (System.err) {
-            System.err.println("tickwork: " + what);
-            t.printStackTrace();
+        @Override
+        public void taskFailed(Task<?> task, Throwable failure) {
+            failures.increment();
+            try {
+                failureHandler.failed(task, failure);
+            } catch (Throwable handlerFailure) {
+                reportInternal("TaskFailureHandler threw", handlerFailure);
+            }
+        }
+
+        @Override
+        public void rejected(Task<?> task, Throwable why) {
+            rejections.increment();
+            RunLoopScheduler.super.log(task, why);
+        }
+
+        @Override
+        public void dropped(Task<?> task) {
+            dropped.add(task);
+        }
+
+        @Override
+        public void reportInternal(String what, Throwable t) {
+            synchronized (System.err) {
+                System.err.println("tickwork: " + what);
+                t.printStackTrace();
+            }
+        }
+
+        @Override
+        public void scheduleTimer(Timer timer) {
+            RunLoopScheduler.this.scheduleTimer(timer);
         }
     }
 

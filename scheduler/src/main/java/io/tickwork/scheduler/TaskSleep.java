@@ -2,7 +2,6 @@ package io.tickwork.scheduler;
 
 import kilim.Fiber;
 import kilim.Pausable;
-import kilim.PauseReason;
 import kilim.Task;
 import kilim.timerservice.Timer;
 
@@ -28,24 +27,6 @@ import kilim.timerservice.Timer;
  */
 public final class TaskSleep {
     private TaskSleep() {}
-
-    /** Kilim's Task.onEvent marks a timer that fired with this execution time. */
-    static final long FIRED = -2;
-
-    /** Valid (keep the task paused) until its timer fired. */
-    private static final class Sleeping implements PauseReason {
-        @Override
-        public boolean isValid(Task t) {
-            return t.timer.getExecutionTime() != FIRED;
-        }
-
-        @Override
-        public String toString() {
-            return "sleeping";
-        }
-    }
-
-    static final PauseReason SLEEPING = new Sleeping();
 
     /**
      * Pauses the calling task for at least {@code millis} ms; {@code millis <= 0} just yields.
@@ -79,26 +60,23 @@ public final class TaskSleep {
         if (f.pc == 0) {
             arm(f.task, millis);
         }
-        Task.pause(SLEEPING, f); // pc 0: marks the fiber as pausing, with SLEEPING as the reason
-    }
-
-    /** True when running {@code task} now would be a stray resumption of a TaskSleep sleep. */
-    static boolean sleepingUntilFired(Task<?> task) {
-        return task.getPauseReason() == SLEEPING && task.timer.getExecutionTime() != FIRED;
+        Task.pause(LoopTimer.SLEEPING, f); // pc 0: marks the fiber as pausing, with SLEEPING as the reason
     }
 
     private static void arm(Task<?> task, long millis) {
         Timer timer = task.timer;
-        LoopTimer home = timer instanceof LoopTimer ? (LoopTimer) timer : null;
-        if (home != null && Thread.currentThread() == home.loop.thread) {
-            home.loop.armAfterClockRead(home, millis); // no clock read here
+        if (!(timer instanceof LoopTimer)) {
+            timer.setTimer(millis);
+            task.getScheduler().scheduleTimer(timer);
+            return;
+        }
+        LoopTimer home = (LoopTimer) timer;
+        RunLoop loop = RunLoop.onCurrentThread();
+        if (loop != null && loop.isHomeOf(home)) {
+            loop.armAfterClockRead(home, millis); // no clock read here
             return;
         }
         timer.setTimer(millis);
-        if (home != null) {
-            home.loop.submitTimer(timer);
-        } else {
-            task.getScheduler().scheduleTimer(timer);
-        }
+        home.submitHome();
     }
 }

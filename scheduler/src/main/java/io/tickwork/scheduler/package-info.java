@@ -5,6 +5,11 @@
  * {@link io.tickwork.primitives.timer.TimerKind}), and {@link io.tickwork.scheduler.TaskSleep}, a sleep
  * without Kilim's per-call mailbox.
  *
+ * <p>Inside, the dependencies run one way: the two entry points, {@code RunLoopScheduler} and
+ * {@code TaskSleep}, use {@code RunLoop}, which uses {@code LoopTimer}, {@code LoopInbox},
+ * {@code TaskRing} and {@code LoopExit}; a loop and a timer see their scheduler only through the
+ * narrow {@code LoopOwner} interface.
+ *
  * <p>Kilim tasks must be woven before they run (an unwoven task calls {@code System.exit(0)}): this
  * module's build weaves its own classes and its tests with the kilim plugin at
  * {@code process-test-classes}, with ASM 9.8 as plugin dependency (Kilim's ASM 7.1 cannot read JDK 17

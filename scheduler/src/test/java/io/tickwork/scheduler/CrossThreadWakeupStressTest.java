@@ -23,8 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * so a lost wake-up leaves a loop parked forever and the bounded wait fails.
  *
  * <p>Power check (done by hand, see docs/results/scheduler.md): removing the inbox re-check after
- * {@code parked = 1} (in {@code LoopInbox.announcePark}, formerly inline in {@code RunLoop.idle})
- * makes this test fail. The jcstress test {@code InboxParkHandshake} checks the same handshake
+ * {@code parked = 1} (in {@code LoopInbox.announcePark}) makes this test fail. The jcstress test {@code InboxParkHandshake} checks the same handshake
  * interleaving by interleaving, including the memory-ordering break this test cannot provoke.
  */
 class CrossThreadWakeupStressTest {

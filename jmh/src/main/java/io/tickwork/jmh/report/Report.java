@@ -40,11 +40,11 @@ import org.knowm.xchart.style.Styler;
 public final class Report {
     static final String VARIANT_PARAMS = "impl,variant,subject,kind,timer,executor,scheduler,model,peer,queue,index";
 
-    private final List<BenchResult> results;
+    private final List<JmhResult> results;
     private final Pattern ours;
     private final String variantParam;
 
-    Report(List<BenchResult> results, Pattern ours, String variantParam) {
+    Report(List<JmhResult> results, Pattern ours, String variantParam) {
         this.results = results;
         this.ours = ours;
         this.variantParam = variantParam != null ? variantParam : detectVariantParam(results);
@@ -79,9 +79,9 @@ public final class Report {
             System.err.println("--in is required\n" + usage());
             System.exit(2);
         }
-        List<BenchResult> all = new ArrayList<>();
+        List<JmhResult> all = new ArrayList<>();
         for (Path in : inputs) {
-            all.addAll(BenchResult.parse(Files.readString(in, StandardCharsets.UTF_8)));
+            all.addAll(JmhResult.parse(Files.readString(in, StandardCharsets.UTF_8)));
         }
         Path out = Path.of(opts.getOrDefault("out", "docs/bench"));
         String name = opts.getOrDefault("name", "report");
@@ -135,7 +135,7 @@ public final class Report {
         final String className;
         final String mode;
         final String method; // null when the method is the variant
-        final Map<String, Map<String, BenchResult>> cells = new LinkedHashMap<>(); // row -> variant -> result
+        final Map<String, Map<String, JmhResult>> cells = new LinkedHashMap<>(); // row -> variant -> result
         final Set<String> variants = new LinkedHashSet<>();
 
         Group(String className, String mode, String method) {
@@ -153,8 +153,8 @@ public final class Report {
         }
 
         String unit() {
-            for (Map<String, BenchResult> row : cells.values()) {
-                for (BenchResult r : row.values()) {
+            for (Map<String, JmhResult> row : cells.values()) {
+                for (JmhResult r : row.values()) {
                     return r.unit;
                 }
             }
@@ -174,7 +174,7 @@ public final class Report {
 
     List<Group> groups() {
         Map<String, Group> groups = new LinkedHashMap<>();
-        for (BenchResult r : results) {
+        for (JmhResult r : results) {
             boolean byParam = variantParam != null && r.params.containsKey(variantParam);
             String method = byParam ? r.method() : null;
             String key = r.className() + "|" + r.mode + "|" + method;
@@ -196,9 +196,9 @@ public final class Report {
         return new ArrayList<>(groups.values());
     }
 
-    static String detectVariantParam(List<BenchResult> results) {
+    static String detectVariantParam(List<JmhResult> results) {
         for (String candidate : VARIANT_PARAMS.split(",")) {
-            for (BenchResult r : results) {
+            for (JmhResult r : results) {
                 if (r.params.containsKey(candidate)) {
                     return candidate;
                 }
@@ -222,10 +222,10 @@ public final class Report {
         }
         sb.append(" best ours / best peer |\n|---|");
         sb.append("---:|".repeat(variants.size())).append("---|\n");
-        for (Map.Entry<String, Map<String, BenchResult>> row : g.cells.entrySet()) {
+        for (Map.Entry<String, Map<String, JmhResult>> row : g.cells.entrySet()) {
             sb.append("| ").append(row.getKey()).append(" |");
             for (String v : variants) {
-                BenchResult r = row.getValue().get(v);
+                JmhResult r = row.getValue().get(v);
                 sb.append(' ').append(r == null ? "" : cell(r)).append(" |");
             }
             sb.append(' ').append(ratioText(g, row.getValue())).append(" |\n");
@@ -233,7 +233,7 @@ public final class Report {
         return sb.toString();
     }
 
-    static String cell(BenchResult r) {
+    static String cell(JmhResult r) {
         String s = fmt(r.score) + (Double.isNaN(r.error) ? "" : " ± " + fmt(r.error));
         if (!Double.isNaN(r.allocBytesPerOp)) {
             // below 0.01 B/op is JMH's own residue spread over millions of operations, not allocation
@@ -243,11 +243,11 @@ public final class Report {
     }
 
     /** "1.52× (ours vs peer)", or "" when the row lacks either side. */
-    String ratioText(Group g, Map<String, BenchResult> row) {
-        BenchResult bestOurs = null;
-        BenchResult bestPeer = null;
-        for (Map.Entry<String, BenchResult> e : row.entrySet()) {
-            BenchResult r = e.getValue();
+    String ratioText(Group g, Map<String, JmhResult> row) {
+        JmhResult bestOurs = null;
+        JmhResult bestPeer = null;
+        for (Map.Entry<String, JmhResult> e : row.entrySet()) {
+            JmhResult r = e.getValue();
             if (isOurs(e.getKey())) {
                 bestOurs = better(g, bestOurs, r);
             } else {
@@ -263,11 +263,11 @@ public final class Report {
     }
 
     /** Speed-up of {@code a} over {@code b}: > 1 means {@code a} is faster, whatever the mode. */
-    static double ratio(Group g, BenchResult a, BenchResult b) {
+    static double ratio(Group g, JmhResult a, JmhResult b) {
         return g.higherIsBetter() ? a.score / b.score : b.score / a.score;
     }
 
-    private static BenchResult better(Group g, BenchResult current, BenchResult candidate) {
+    private static JmhResult better(Group g, JmhResult current, JmhResult candidate) {
         if (current == null) {
             return candidate;
         }
@@ -275,8 +275,8 @@ public final class Report {
         return candidateWins ? candidate : current;
     }
 
-    private static String variantOf(Map<String, BenchResult> row, BenchResult r) {
-        for (Map.Entry<String, BenchResult> e : row.entrySet()) {
+    private static String variantOf(Map<String, JmhResult> row, JmhResult r) {
+        for (Map.Entry<String, JmhResult> e : row.entrySet()) {
             if (e.getValue() == r) {
                 return e.getKey();
             }
@@ -330,8 +330,8 @@ public final class Report {
     private CategoryChart chart(String title, String yTitle, List<String> rows, Group g, boolean alloc, boolean log) {
         // Scale to k/M/G so the axis reads "40 M ops/s" rather than "4E7".
         double max = 0;
-        for (Map<String, BenchResult> row : g.cells.values()) {
-            for (BenchResult r : row.values()) {
+        for (Map<String, JmhResult> row : g.cells.values()) {
+            for (JmhResult r : row.values()) {
                 double v = alloc ? r.allocBytesPerOp : r.score;
                 if (!Double.isNaN(v)) {
                     max = Math.max(max, Math.abs(v));
@@ -361,7 +361,7 @@ public final class Report {
             List<Double> ys = new ArrayList<>();
             List<Double> errs = new ArrayList<>();
             for (String row : rows) {
-                BenchResult r = g.cells.get(row).get(variant);
+                JmhResult r = g.cells.get(row).get(variant);
                 double y = r == null ? 0 : alloc ? r.allocBytesPerOp : r.score;
                 double e = r == null ? 0 : alloc ? r.allocError : r.error;
                 ys.add(Double.isNaN(y) ? 0 : y / scale);

@@ -26,29 +26,38 @@ class ReportTest {
     }
 
     @Test
-    void jsonReadsJmhShapes() {
-        Object o = Json.parse("{\"a\":[1,2.5e3,-3],\"b\":\"x\\u00b7\\n\",\"c\":true,\"d\":null,\"e\":{}}");
-        Map<?, ?> m = (Map<?, ?>) o;
-        assertEquals(List.of(1.0, 2500.0, -3.0), m.get("a"));
-        assertEquals("x\u00b7\n", m.get("b"));
-        assertEquals(Boolean.TRUE, m.get("c"));
-        assertTrue(m.containsKey("d"));
-        assertEquals(Map.of(), m.get("e"));
+    void readsJmhJsonShapes() throws IOException {
+        // exponent and integer numbers, an escaped character in a member name, a number as a parameter
+        String json = "[{\"benchmark\":\"p.C.m\",\"mode\":\"avgt\",\"params\":{\"n\":\"7\",\"k\":2},"
+                + "\"primaryMetric\":{\"score\":2.5e3,\"scoreError\":-3,\"scoreUnit\":\"ns/op\"},"
+                + "\"secondaryMetrics\":{\"\\u00b7gc.alloc.rate.norm\":{\"score\":16,\"scoreError\":\"NaN\"}}}]";
+        JmhResult r = JmhResult.parse(json).get(0);
+        assertEquals("p.C.m", r.benchmark);
+        assertEquals("avgt", r.mode);
+        assertEquals(Map.of("n", "7", "k", "2.0"), r.params);
+        assertEquals(List.of("n", "k"), List.copyOf(r.params.keySet()), "parameter order kept");
+        assertEquals(2500.0, r.score);
+        assertEquals(-3.0, r.error);
+        assertEquals("ns/op", r.unit);
+        assertEquals(16.0, r.allocBytesPerOp);
+        assertTrue(Double.isNaN(r.allocError));
     }
 
     @Test
-    void jsonErrorsNameTheOffset() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Json.parse("{\"a\" 1}"));
-        assertTrue(e.getMessage().contains("expected ':' at offset 5"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> Json.parse("[1,2"));
-        assertThrows(IllegalArgumentException.class, () -> Json.parse("[1] x"));
+    void malformedJsonIsAnErrorNamingWhere() {
+        IOException e = assertThrows(IOException.class, () -> JmhResult.parse("{\"a\" 1}"));
+        assertTrue(e.getMessage().contains("line: 1, column: 6"), e.getMessage());
+        assertThrows(IOException.class, () -> JmhResult.parse("[1,2"));
+        assertThrows(IOException.class, () -> JmhResult.parse("[] x"), "text after the document");
+        assertThrows(IllegalArgumentException.class, () -> JmhResult.parse("{}"), "not an array of results");
+        assertThrows(IllegalArgumentException.class, () -> JmhResult.parse("[{\"benchmark\":\"p.C.m\"}]"));
     }
 
     @Test
     void parsesScoresErrorsAndAllocation() throws IOException {
-        List<BenchResult> rs = BenchResult.parse(sample());
+        List<JmhResult> rs = JmhResult.parse(sample());
         assertEquals(7, rs.size());
-        BenchResult first = rs.get(0);
+        JmhResult first = rs.get(0);
         assertEquals("OrderedBench", first.className());
         assertEquals("run", first.method());
         assertEquals(4.0e7, first.score);
@@ -59,7 +68,7 @@ class ReportTest {
 
     @Test
     void groupsByVariantParamOrByMethod() throws IOException {
-        Report report = new Report(BenchResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
+        Report report = new Report(JmhResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
         List<Report.Group> groups = report.groups();
         assertEquals(2, groups.size());
         Report.Group order = groups.get(0);
@@ -73,7 +82,7 @@ class ReportTest {
 
     @Test
     void ratioIsSpeedupOverBestPeerInBothModes() throws IOException {
-        Report report = new Report(BenchResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
+        Report report = new Report(JmhResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
         List<Report.Group> groups = report.groups();
         String order = report.table(groups.get(0));
         // keys=1: 40M vs best peer jctools 32M -> 1.25; keys=64: 20M vs guava 25M -> 0.80
@@ -82,7 +91,7 @@ class ReportTest {
         assertTrue(order.contains("(24.0 B/op)"), order);
         assertEquals(
                 "1.00 (~0 B/op)",
-                Report.cell(new BenchResult("a.B.c", "thrpt", java.util.Map.of(), 1, Double.NaN, "ops/s", 0.0004, 0)));
+                Report.cell(new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 1, Double.NaN, "ops/s", 0.0004, 0)));
         String search = report.table(groups.get(1));
         // avgt: lower is better, 60 ns vs 20 ns -> ours 3x faster
         assertTrue(search.contains("3.00× (tickworkEytzinger vs binarySearch)"), search);
@@ -90,7 +99,7 @@ class ReportTest {
 
     @Test
     void writesMarkdownAndDecodablePngs(@TempDir Path dir) throws IOException {
-        Report report = new Report(BenchResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
+        Report report = new Report(JmhResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
         List<Path> written = report.write(dir, "demo", "Demo suite", "2026-11-21, test", false);
         assertEquals(3, written.size(), written.toString());
         String md = Files.readString(written.get(0));

@@ -21,7 +21,7 @@ import java.util.NoSuchElementException;
  *
  * <p><b>Thread safety:</b> none; one thread owns a list and its pool.
  */
-public final class LinkedArrayList {
+public final class LinkedArrayList implements LongQueue {
 
     /**
      * Recycled chunks shared by any number of lists on the same thread. Keeps every chunk it gets
@@ -108,8 +108,9 @@ public final class LinkedArrayList {
         this.chunkSize = pool.chunkSize;
     }
 
-    /** Appends {@code value}; never fails. */
-    public void offer(long value) {
+    /** Appends {@code value}; never fails, so always returns {@code true}. */
+    @Override
+    public boolean offer(long value) {
         Chunk t = tail;
         if (t == null) {
             t = pool.take();
@@ -124,6 +125,7 @@ public final class LinkedArrayList {
         }
         t.items[tailIndex++] = value;
         size++;
+        return true;
     }
 
     /**
@@ -131,6 +133,7 @@ public final class LinkedArrayList {
      *
      * @throws NoSuchElementException if the list is empty
      */
+    @Override
     public long poll() {
         if (size == 0) {
             throw new NoSuchElementException("LinkedArrayList is empty");
@@ -154,6 +157,7 @@ public final class LinkedArrayList {
      *
      * @throws NoSuchElementException if the list is empty
      */
+    @Override
     public long peek() {
         if (size == 0) {
             throw new NoSuchElementException("LinkedArrayList is empty");
@@ -166,6 +170,7 @@ public final class LinkedArrayList {
      *
      * @throws NoSuchElementException if the list is empty
      */
+    @Override
     public long peekLast() {
         if (size == 0) {
             throw new NoSuchElementException("LinkedArrayList is empty");
@@ -178,6 +183,7 @@ public final class LinkedArrayList {
      *
      * @throws NoSuchElementException if the list is empty
      */
+    @Override
     public long removeLast() {
         if (size == 0) {
             throw new NoSuchElementException("LinkedArrayList is empty");
@@ -204,16 +210,19 @@ public final class LinkedArrayList {
     }
 
     /** How many elements are queued. */
+    @Override
     public int size() {
         return size;
     }
 
     /** {@code size() == 0}. */
+    @Override
     public boolean isEmpty() {
         return size == 0;
     }
 
     /** Forgets every element and gives every chunk back to the pool. */
+    @Override
     public void clear() {
         Chunk c = head;
         while (c != null) {

@@ -17,7 +17,7 @@ import java.util.NoSuchElementException;
  *
  * <p><b>Thread safety:</b> none; one thread owns a queue.
  */
-public final class RingQueue {
+public final class RingQueue implements LongQueue {
 
     private final long[] items;
     private final int mask;
@@ -45,6 +45,7 @@ public final class RingQueue {
     }
 
     /** Appends {@code value}; {@code false} (and no change) if the queue is full. */
+    @Override
     public boolean offer(long value) {
         if (tail - head == capacity) {
             return false;
@@ -59,6 +60,7 @@ public final class RingQueue {
      *
      * @throws NoSuchElementException if the queue is empty
      */
+    @Override
     public long poll() {
         if (head == tail) {
             throw new NoSuchElementException("RingQueue is empty");
@@ -73,6 +75,7 @@ public final class RingQueue {
      *
      * @throws NoSuchElementException if the queue is empty
      */
+    @Override
     public long peek() {
         if (head == tail) {
             throw new NoSuchElementException("RingQueue is empty");
@@ -85,6 +88,7 @@ public final class RingQueue {
      *
      * @throws NoSuchElementException if the queue is empty
      */
+    @Override
     public long peekLast() {
         if (head == tail) {
             throw new NoSuchElementException("RingQueue is empty");
@@ -97,6 +101,7 @@ public final class RingQueue {
      *
      * @throws NoSuchElementException if the queue is empty
      */
+    @Override
     public long removeLast() {
         if (head == tail) {
             throw new NoSuchElementException("RingQueue is empty");
@@ -106,11 +111,13 @@ public final class RingQueue {
     }
 
     /** How many elements are queued. */
+    @Override
     public int size() {
         return (int) (tail - head);
     }
 
     /** {@code size() == 0}. */
+    @Override
     public boolean isEmpty() {
         return head == tail;
     }
@@ -121,6 +128,7 @@ public final class RingQueue {
     }
 
     /** Forgets every element in O(1); the array is kept. */
+    @Override
     public void clear() {
         head = tail;
     }

@@ -62,6 +62,9 @@ import java.util.Objects;
  * (it reads its buffer with absolute gets only, through a private view). The bytes under a
  * {@link #wrap}ped buffer must not change while the index is used; if they do, lookups may answer
  * wrongly or throw {@link IndexOutOfBoundsException}, but never read outside the buffer.
+ *
+ * <p>It stays one file over 500 lines on purpose: it is one algorithm and one binary format, and
+ * the code that writes the image, checks it and searches it must agree on every offset.
  */
 public final class ByteKeyIndex {
 
@@ -98,7 +101,7 @@ public final class ByteKeyIndex {
         this.keyBytes = keyBytes;
         this.levelBase = levelBase;
         this.prefixBase = levelBase[levelBase.length - 1];
-        this.offsetsBase = HEADER_SIZE + 8 * treeLongs;
+        this.offsetsBase = offsetsBase(treeLongs);
         this.keysBase = offsetsBase + 4 * (n + 1);
         this.serializedSize = keysBase + keyBytes;
         this.lastPrefix = n == 0 ? Long.MIN_VALUE : image.getLong(prefixBase + 8 * (n - 1));
@@ -134,8 +137,9 @@ public final class ByteKeyIndex {
             total += k.length;
             prev = k;
         }
-        int[] shape = shape(n);
-        long size = HEADER_SIZE + 8L * shape[1] + 4L * (n + 1) + total;
+        int[] lengths = levelLengths(n);
+        int treeLongs = sum(lengths);
+        long size = imageSize(treeLongs, n, total);
         if (size > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(
                     "index too large: " + size + " bytes (max 2^31-1); " + n + " keys, " + total + " key bytes");
@@ -146,12 +150,12 @@ public final class ByteKeyIndex {
                 .putInt(8, asciiCaseInsensitive ? FLAG_ASCII_CASE_INSENSITIVE : 0)
                 .putInt(12, n)
                 .putInt(16, (int) total)
-                .putInt(20, shape[0])
-                .putInt(24, shape[1])
+                .putInt(20, lengths.length)
+                .putInt(24, treeLongs)
                 .putInt(28, 0);
-        int[] levelBase = levelBases(n, shape[0]);
+        int[] levelBase = levelBases(lengths);
         int prefixBase = levelBase[levelBase.length - 1];
-        int offsetsBase = HEADER_SIZE + 8 * shape[1];
+        int offsetsBase = offsetsBase(treeLongs);
         int keysBase = offsetsBase + 4 * (n + 1);
         int off = 0;
         for (int i = 0; i < n; i++) {
@@ -162,21 +166,19 @@ public final class ByteKeyIndex {
             off += k.length;
         }
         image.putInt(offsetsBase + 4 * n, off);
-        int leafLongs = roundUp(n);
-        for (int i = n; i < leafLongs; i++) {
+        for (int i = n; i < lengths[lengths.length - 1]; i++) {
             image.putLong(prefixBase + 8 * i, PAD);
         }
         // upper levels bottom-up: entry e = the largest value (the last) of node e one level down
         for (int lv = levelBase.length - 2; lv >= 0; lv--) {
             int below = levelBase[lv + 1];
-            int belowNodes = levelLongs(levelBase, lv + 1, shape[1]) / FANOUT;
-            int len = roundUp(belowNodes);
-            for (int e = 0; e < len; e++) {
+            int belowNodes = lengths[lv + 1] / FANOUT;
+            for (int e = 0; e < lengths[lv]; e++) {
                 long v = e < belowNodes ? image.getLong(below + 8 * (e * FANOUT + FANOUT - 1)) : PAD;
                 image.putLong(levelBase[lv] + 8 * e, v);
             }
         }
-        return new ByteKeyIndex(image, n, asciiCaseInsensitive, (int) total, levelBase, shape[1]);
+        return new ByteKeyIndex(image, n, asciiCaseInsensitive, (int) total, levelBase, treeLongs);
     }
 
     /**
@@ -220,25 +222,26 @@ public final class ByteKeyIndex {
         if (keyBytes < 0) {
             throw new IllegalArgumentException("ByteKeyIndex keyBytes must be >= 0: " + keyBytes);
         }
-        int[] shape = shape(n);
-        if (b.getInt(20) != shape[0]) {
-            throw new IllegalArgumentException(
-                    "ByteKeyIndex levels " + b.getInt(20) + " inconsistent with count " + n + ": expected " + shape[0]);
+        int[] lengths = levelLengths(n);
+        int treeLongs = sum(lengths);
+        if (b.getInt(20) != lengths.length) {
+            throw new IllegalArgumentException("ByteKeyIndex levels " + b.getInt(20) + " inconsistent with count " + n
+                    + ": expected " + lengths.length);
         }
-        if (b.getInt(24) != shape[1]) {
+        if (b.getInt(24) != treeLongs) {
             throw new IllegalArgumentException("ByteKeyIndex treeLongs " + b.getInt(24) + " inconsistent with count "
-                    + n + ": expected " + shape[1]);
+                    + n + ": expected " + treeLongs);
         }
         if (b.getInt(28) != 0) {
             throw new IllegalArgumentException("ByteKeyIndex reserved field must be 0: " + b.getInt(28));
         }
-        long size = HEADER_SIZE + 8L * shape[1] + 4L * (n + 1) + keyBytes;
+        long size = imageSize(treeLongs, n, keyBytes);
         if (size > b.remaining()) {
             throw new IllegalArgumentException("buffer too short for ByteKeyIndex of " + n + " keys and " + keyBytes
                     + " key bytes: need " + size + " bytes, " + b.remaining() + " remaining");
         }
         ByteBuffer image = b.limit((int) size).slice().order(ByteOrder.LITTLE_ENDIAN);
-        int offsetsBase = HEADER_SIZE + 8 * shape[1];
+        int offsetsBase = offsetsBase(treeLongs);
         int last = image.getInt(offsetsBase + 4 * n);
         if (last != keyBytes || image.getInt(offsetsBase) != 0) {
             throw new IllegalArgumentException("ByteKeyIndex offsets inconsistent: offsets[0] = "
@@ -246,7 +249,7 @@ public final class ByteKeyIndex {
                     + " (expected keyBytes = " + keyBytes + ")");
         }
         return new ByteKeyIndex(
-                image, n, (flags & FLAG_ASCII_CASE_INSENSITIVE) != 0, keyBytes, levelBases(n, shape[0]), shape[1]);
+                image, n, (flags & FLAG_ASCII_CASE_INSENSITIVE) != 0, keyBytes, levelBases(lengths), treeLongs);
     }
 
     /**
@@ -268,8 +271,7 @@ public final class ByteKeyIndex {
         }
         byte[] prev = null;
         for (int i = 0; i < n; i++) {
-            byte[] k = new byte[keyLength(i)];
-            copyKey(i, k, 0);
+            byte[] k = copyOfKey(i);
             if (prev != null && compare(prev, k, fold) > 0) {
                 throw new IllegalArgumentException(
                         "ByteKeyIndex keys not sorted at index " + i + ": " + describe(prev) + " > " + describe(k));
@@ -292,9 +294,7 @@ public final class ByteKeyIndex {
     private ByteKeyIndex rebuildTree() {
         ArrayList<byte[]> keys = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            byte[] k = new byte[keyLength(i)];
-            copyKey(i, k, 0);
-            keys.add(k);
+            keys.add(copyOfKey(i));
         }
         return build(keys, fold);
     }
@@ -380,17 +380,7 @@ public final class ByteKeyIndex {
         if (i == n || prefixAt(i) != q) {
             return i;
         }
-        int hi = runEnd(i, q);
-        int lo = i;
-        while (lo < hi) { // first key in the run whose first len bytes are greater than the prefix
-            int mid = (lo + hi) >>> 1;
-            if (compareKey(mid, prefix, off, len, true) <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return bisectRun(i, runEnd(i, q), prefix, off, len, true);
     }
 
     /**
@@ -431,9 +421,14 @@ public final class ByteKeyIndex {
 
     /** Key {@code i} decoded as UTF-8 (allocates; for display and tests, not for searching). */
     public String keyString(int i) {
+        return new String(copyOfKey(i), StandardCharsets.UTF_8);
+    }
+
+    /** Key {@code i}'s original bytes in a new array. */
+    private byte[] copyOfKey(int i) {
         byte[] k = new byte[keyLength(i)];
         copyKey(i, k, 0);
-        return new String(k, StandardCharsets.UTF_8);
+        return k;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -453,20 +448,30 @@ public final class ByteKeyIndex {
             return c == 0 ? i : -i - 1;
         }
         // key i shares the 8-byte prefix but is smaller: binary search the rest of the run
-        int lo = i + 1;
-        int hi = runEnd(i, q);
+        int lo = bisectRun(i + 1, runEnd(i, q), key, off, len, false);
+        if (lo < n && prefixAt(lo) == q && compareKey(lo, key, off, len, false) == 0) {
+            return lo;
+        }
+        return -lo - 1;
+    }
+
+    /**
+     * Binary search in {@code [lo, hi)}, a run of keys sharing the query's 8-byte prefix: the first
+     * key not less than {@code q[off .. off+len)}, or with {@code prefixOnly} the first key whose
+     * first {@code len} bytes are greater than the query (one past the keys starting with it); hi if
+     * none.
+     */
+    private int bisectRun(int lo, int hi, byte[] q, int off, int len, boolean prefixOnly) {
+        int past = prefixOnly ? 1 : 0; // compareKey below this: the key is still before the answer
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compareKey(mid, key, off, len, false) < 0) {
+            if (compareKey(mid, q, off, len, prefixOnly) < past) {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        if (lo < n && prefixAt(lo) == q && compareKey(lo, key, off, len, false) == 0) {
-            return lo;
-        }
-        return -lo - 1;
+        return lo;
     }
 
     /** First index whose stored prefix is >= q, or n; descends the B+ tree. */
@@ -615,41 +620,54 @@ public final class ByteKeyIndex {
         return (x + FANOUT - 1) & -FANOUT;
     }
 
-    /** {levels, treeLongs} for n keys: the padded prefix array plus upper levels up to one node. */
-    static int[] shape(int n) {
+    /**
+     * Longs in each tree level for n keys, root first: the padded prefix array last, above it one
+     * entry per node of the level below, padded, up to a single root node.
+     */
+    static int[] levelLengths(int n) {
         int len = Math.max(FANOUT, roundUp(n));
         int levels = 1;
         long total = len;
-        while (len > FANOUT) {
-            len = roundUp(len / FANOUT);
-            levels++;
-            total += len;
+        for (int l = len; l > FANOUT; levels++) {
+            l = roundUp(l / FANOUT);
+            total += l;
         }
         if (total > (Integer.MAX_VALUE - HEADER_SIZE) / 8) {
             throw new IllegalArgumentException("too many keys for a ByteKeyIndex: " + n);
         }
-        return new int[] {levels, (int) total};
-    }
-
-    /** Byte offset of each level, root first; the last level is the prefix array. */
-    private static int[] levelBases(int n, int levels) {
         int[] lengths = new int[levels];
-        int len = Math.max(FANOUT, roundUp(n));
         for (int lv = levels - 1; lv >= 0; lv--) {
             lengths[lv] = len;
             len = roundUp(len / FANOUT);
         }
-        int[] base = new int[levels];
+        return lengths;
+    }
+
+    private static int sum(int[] lengths) {
+        int total = 0;
+        for (int len : lengths) {
+            total += len;
+        }
+        return total;
+    }
+
+    /** Byte offset of each level, root first; the last level is the prefix array. */
+    private static int[] levelBases(int[] lengths) {
+        int[] base = new int[lengths.length];
         int at = HEADER_SIZE;
-        for (int lv = 0; lv < levels; lv++) {
+        for (int lv = 0; lv < lengths.length; lv++) {
             base[lv] = at;
             at += 8 * lengths[lv];
         }
         return base;
     }
 
-    private static int levelLongs(int[] levelBase, int lv, int treeLongs) {
-        int end = lv + 1 < levelBase.length ? levelBase[lv + 1] : HEADER_SIZE + 8 * treeLongs;
-        return (end - levelBase[lv]) / 8;
+    private static int offsetsBase(int treeLongs) {
+        return HEADER_SIZE + 8 * treeLongs;
+    }
+
+    /** Bytes of the image: header, tree, offsets, keys. */
+    private static long imageSize(int treeLongs, int n, long keyBytes) {
+        return HEADER_SIZE + 8L * treeLongs + 4L * (n + 1) + keyBytes;
     }
 }

@@ -29,6 +29,10 @@ import java.util.function.Consumer;
  * harmless.
  *
  * <p><b>Thread safety:</b> none; one thread owns the queue.
+ *
+ * <p>It stays one file over 500 lines on purpose: it is one algorithm over one parallel-array
+ * layout, and splitting the tree from its records would put every record access behind a call
+ * across classes.
  */
 final class RbTreeTimer<T> implements TimerQueue<T> {
 
@@ -112,12 +116,13 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         return (nodes[(x << 3) + PARENT] & RED) != 0;
     }
 
-    private void setLeft(int x, int v) {
-        nodes[(x << 3) + LEFT] = v;
+    /** The child of {@code x} on {@code side} ({@link #LEFT} or {@link #RIGHT}). */
+    private int child(int x, int side) {
+        return (int) nodes[(x << 3) + side];
     }
 
-    private void setRight(int x, int v) {
-        nodes[(x << 3) + RIGHT] = v;
+    private void setChild(int x, int side, int v) {
+        nodes[(x << 3) + side] = v;
     }
 
     private void setParent(int x, int p) {
@@ -377,10 +382,8 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         append(z, e);
         if (y == NIL) {
             root = z;
-        } else if (goLeft) {
-            setLeft(y, z);
         } else {
-            setRight(y, z);
+            setChild(y, goLeft ? LEFT : RIGHT, z);
         }
         if (first == NIL || k < key(first)) {
             first = z;
@@ -388,100 +391,69 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         insertFixup(z);
     }
 
+    /**
+     * CLRS's RB-INSERT-FIXUP with its two mirrored halves folded into one: {@code side} is the side
+     * of {@code g} that {@code z}'s parent hangs on, {@code other} the opposite one.
+     */
     private void insertFixup(int z) {
         int zp;
         while (isRed(zp = parent(z))) {
             int g = parent(zp);
-            if (zp == left(g)) {
-                int y = right(g);
-                if (isRed(y)) {
-                    setRed(zp, false);
-                    setRed(y, false);
-                    setRed(g, true);
-                    z = g;
-                } else {
-                    if (z == right(zp)) {
-                        z = zp;
-                        rotateLeft(z);
-                        zp = parent(z);
-                        g = parent(zp);
-                    }
-                    setRed(zp, false);
-                    setRed(g, true);
-                    rotateRight(g);
-                }
+            int side = zp == left(g) ? LEFT : RIGHT;
+            int other = LEFT + RIGHT - side;
+            int y = child(g, other);
+            if (isRed(y)) {
+                setRed(zp, false);
+                setRed(y, false);
+                setRed(g, true);
+                z = g;
             } else {
-                int y = left(g);
-                if (isRed(y)) {
-                    setRed(zp, false);
-                    setRed(y, false);
-                    setRed(g, true);
-                    z = g;
-                } else {
-                    if (z == left(zp)) {
-                        z = zp;
-                        rotateRight(z);
-                        zp = parent(z);
-                        g = parent(zp);
-                    }
-                    setRed(zp, false);
-                    setRed(g, true);
-                    rotateLeft(g);
+                if (z == child(zp, other)) {
+                    z = zp;
+                    rotate(z, side);
+                    zp = parent(z);
+                    g = parent(zp);
                 }
+                setRed(zp, false);
+                setRed(g, true);
+                rotate(g, other);
             }
         }
         setRed(root, false);
     }
 
-    private void rotateLeft(int x) {
-        int y = right(x);
-        int yl = left(y);
-        setRight(x, yl);
-        if (yl != NIL) {
-            setParent(yl, x);
+    /**
+     * Rotates {@code x} down to its {@code side}: its child on the other side takes its place, and
+     * that child's {@code side} subtree becomes {@code x}'s other-side subtree ({@code rotate(x,
+     * LEFT)} is CLRS's LEFT-ROTATE).
+     */
+    private void rotate(int x, int side) {
+        int other = LEFT + RIGHT - side;
+        int y = child(x, other);
+        int inner = child(y, side);
+        setChild(x, other, inner);
+        if (inner != NIL) {
+            setParent(inner, x);
         }
         int xp = parent(x);
         setParent(y, xp);
-        if (xp == NIL) {
-            root = y;
-        } else if (x == left(xp)) {
-            setLeft(xp, y);
-        } else {
-            setRight(xp, y);
-        }
-        setLeft(y, x);
+        replaceChild(xp, x, y);
+        setChild(y, side, x);
         setParent(x, y);
     }
 
-    private void rotateRight(int x) {
-        int y = left(x);
-        int yr = right(y);
-        setLeft(x, yr);
-        if (yr != NIL) {
-            setParent(yr, x);
-        }
-        int xp = parent(x);
-        setParent(y, xp);
-        if (xp == NIL) {
-            root = y;
-        } else if (x == right(xp)) {
-            setRight(xp, y);
+    /** Puts {@code v} where child {@code u} of {@code up} was ({@code up == NIL}: at the root). */
+    private void replaceChild(int up, int u, int v) {
+        if (up == NIL) {
+            root = v;
         } else {
-            setLeft(xp, y);
+            setChild(up, u == left(up) ? LEFT : RIGHT, v);
         }
-        setRight(y, x);
-        setParent(x, y);
     }
 
     private void transplant(int u, int v) {
         int up = parent(u);
-        if (up == NIL) {
-            root = v;
-        } else if (u == left(up)) {
-            setLeft(up, v);
-        } else {
-            setRight(up, v);
-        }
+        replaceChild(up, u, v);
         setParent(v, up); // also for v == NIL: deleteFixup starts from NIL's parent
     }
 
@@ -507,11 +479,11 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
                 setParent(x, y);
             } else {
                 transplant(y, x);
-                setRight(y, right(z));
+                setChild(y, RIGHT, right(z));
                 setParent(right(y), y);
             }
             transplant(z, y);
-            setLeft(y, left(z));
+            setChild(y, LEFT, left(z));
             setParent(left(y), y);
             setRed(y, isRed(z));
         }
@@ -521,57 +493,37 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         setRed(NIL, false);
     }
 
+    /**
+     * CLRS's RB-DELETE-FIXUP with its two mirrored halves folded into one: {@code side} is the side
+     * of its parent that {@code x} hangs on, {@code w} its sibling on the {@code other} side.
+     */
     private void deleteFixup(int x) {
         while (x != root && !isRed(x)) {
             int xp = parent(x);
-            if (x == left(xp)) {
-                int w = right(xp);
-                if (isRed(w)) {
-                    setRed(w, false);
-                    setRed(xp, true);
-                    rotateLeft(xp);
-                    w = right(xp);
-                }
-                if (!isRed(left(w)) && !isRed(right(w))) {
-                    setRed(w, true);
-                    x = xp;
-                } else {
-                    if (!isRed(right(w))) {
-                        setRed(left(w), false);
-                        setRed(w, true);
-                        rotateRight(w);
-                        w = right(xp);
-                    }
-                    setRed(w, isRed(xp));
-                    setRed(xp, false);
-                    setRed(right(w), false);
-                    rotateLeft(xp);
-                    x = root;
-                }
+            int side = x == left(xp) ? LEFT : RIGHT;
+            int other = LEFT + RIGHT - side;
+            int w = child(xp, other);
+            if (isRed(w)) {
+                setRed(w, false);
+                setRed(xp, true);
+                rotate(xp, side);
+                w = child(xp, other);
+            }
+            if (!isRed(child(w, side)) && !isRed(child(w, other))) {
+                setRed(w, true);
+                x = xp;
             } else {
-                int w = left(xp);
-                if (isRed(w)) {
-                    setRed(w, false);
-                    setRed(xp, true);
-                    rotateRight(xp);
-                    w = left(xp);
-                }
-                if (!isRed(right(w)) && !isRed(left(w))) {
+                if (!isRed(child(w, other))) {
+                    setRed(child(w, side), false);
                     setRed(w, true);
-                    x = xp;
-                } else {
-                    if (!isRed(left(w))) {
-                        setRed(right(w), false);
-                        setRed(w, true);
-                        rotateLeft(w);
-                        w = left(xp);
-                    }
-                    setRed(w, isRed(xp));
-                    setRed(xp, false);
-                    setRed(left(w), false);
-                    rotateRight(xp);
-                    x = root;
+                    rotate(w, other);
+                    w = child(xp, other);
                 }
+                setRed(w, isRed(xp));
+                setRed(xp, false);
+                setRed(child(w, other), false);
+                rotate(xp, side);
+                x = root;
             }
         }
         setRed(x, false);

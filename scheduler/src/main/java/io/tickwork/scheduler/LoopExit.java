@@ -1,0 +1,68 @@
+package io.tickwork.scheduler;
+
+import java.util.concurrent.RejectedExecutionException;
+import kilim.Task;
+
+/**
+ * The end of one {@link RunLoop}'s life: what becomes of the tasks it still holds when it leaves
+ * its loop, and of tasks that reach its inbox after that. Each such task is reported to the
+ * {@link LoopOwner} exactly once: as dropped after {@code shutdownNow}, or as rejected after an
+ * orderly shutdown.
+ *
+ * <p><b>Thread safety:</b> {@link #exit} runs on the loop's thread, {@link #rejectLate} on any
+ * producer's; both hold this object's lock while they empty the inbox, so an item is reported by
+ * the loop's own exit or by one late producer, never twice. Cold code: it runs only at the end.
+ */
+final class LoopExit {
+    private final LoopOwner scheduler;
+    private final LoopInbox inbox;
+    private final String loopName;
+    /** Guarded by {@code this}: the loop has left its run loop and no longer reads its inbox. */
+    private boolean exited;
+
+    LoopExit(LoopOwner scheduler, LoopInbox inbox, String loopName) {
+        this.scheduler = scheduler;
+        this.inbox = inbox;
+        this.loopName = loopName;
+    }
+
+    /** Loop thread, leaving its run loop: reports the tasks left in {@code runQueue} and the inbox. */
+    synchronized void exit(TaskRing runQueue) {
+        exited = true;
+        boolean stopped = scheduler.state() == LoopOwner.STOPPED;
+        for (Task<?> t; (t = runQueue.poll()) != null; ) {
+            scheduler.dropped(t);
+        }
+        reportInbox(stopped);
+    }
+
+    /**
+     * A producer saw TERMINATED after its offer: if the loop has already exited, nobody else will
+     * look at the inbox, so the producer reports what it finds there.
+     */
+    synchronized void rejectLate() {
+        if (!exited) {
+            return; // the loop's exit() will see our item
+        }
+        boolean stopped = scheduler.state() == LoopOwner.STOPPED;
+        reportInbox(stopped);
+    }
+
+    /** Empties the inbox (caller holds the lock), reporting each task as dropped or rejected. */
+    private void reportInbox(boolean stopped) {
+        for (Object o; (o = inbox.poll()) != null; ) {
+            if (o instanceof Task) {
+                if (stopped) {
+                    scheduler.dropped((Task<?>) o);
+                } else {
+                    reject((Task<?>) o);
+                }
+            }
+        }
+    }
+
+    private void reject(Task<?> task) {
+        scheduler.rejected(
+                task, new RejectedExecutionException("task " + task.id() + " woken after " + loopName + " terminated"));
+    }
+}

@@ -1,0 +1,54 @@
+package io.tickwork.scheduler;
+
+import kilim.Task;
+import kilim.timerservice.Timer;
+
+/**
+ * What a {@link RunLoop} and a {@link LoopTimer} see of the scheduler that owns them: the shared
+ * lifecycle state, where a loop reports the tasks it could not run or that failed, the termination
+ * scan, and the route of a timer to its task's home loop. {@link RunLoopScheduler} implements it
+ * with a private object, so these calls stay out of its public API; the loops depend on this
+ * interface and never on the scheduler class.
+ *
+ * <p><b>Cost:</b> one implementation, so the JIT binds every call statically (monomorphic) and
+ * inlines it; nothing here allocates on the hot paths ({@link #state()} is one volatile load).
+ *
+ * <p><b>Thread safety:</b> every method may be called from any thread.
+ */
+interface LoopOwner {
+    /** {@link #state()}: running; tasks are accepted and run. */
+    int RUNNING = 0;
+    /** {@link #state()}: orderly shutdown; loops run what is runnable and end when all are idle. */
+    int SHUTDOWN = 1;
+    /** {@link #state()}: every loop ends at its next turn; tasks woken now are rejected. */
+    int TERMINATED = 2;
+    /** {@link #state()}: {@code shutdownNow}; queued tasks are dropped, not run. */
+    int STOPPED = 3;
+
+    /** The lifecycle state, one of the constants above; it only ever grows. A volatile load. */
+    int state();
+
+    /**
+     * Termination scan, run by a loop that has just become quiescent during shutdown; true when the
+     * scheduler is (now) terminated.
+     */
+    boolean tryTerminate();
+
+    /** A loop thread has left its run loop. */
+    void loopEnded();
+
+    /** {@code task} ended by throwing {@code failure}; called on the loop thread that ran it. */
+    void taskFailed(Task<?> task, Throwable failure);
+
+    /** {@code task} was woken after its loop had terminated. */
+    void rejected(Task<?> task, Throwable why);
+
+    /** {@code task} was runnable but is not run because of {@code shutdownNow}. */
+    void dropped(Task<?> task);
+
+    /** The loop's own machinery (not a task) caught {@code t} while doing {@code what}. */
+    void reportInternal(String what, Throwable t);
+
+    /** Queues {@code timer} on its task's home loop (from whichever thread calls). */
+    void scheduleTimer(Timer timer);
+}
