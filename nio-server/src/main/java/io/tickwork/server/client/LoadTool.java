@@ -1,5 +1,10 @@
 package io.tickwork.server.client;
 
+import io.tickwork.server.client.bench.BenchCommand;
+import io.tickwork.server.client.common.OsError;
+import io.tickwork.server.client.common.UsageException;
+import io.tickwork.server.client.idle.IdleCommand;
+import io.tickwork.server.client.pingpong.PingPongCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
 

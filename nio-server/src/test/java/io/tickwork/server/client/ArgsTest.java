@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.server.client.common.Args;
+import io.tickwork.server.client.common.OsError;
+import io.tickwork.server.client.common.Targets;
+import io.tickwork.server.client.common.UsageException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -71,8 +75,8 @@ class ArgsTest {
         assertEquals(
                 OsError.EADDRNOTAVAIL, OsError.classify(new java.net.BindException("Cannot assign requested address")));
         assertEquals(OsError.ECONNREFUSED, OsError.classify(new java.net.ConnectException("Connection refused")));
-        assertTrue(OsError.EMFILE.advice.contains("ulimit -n"));
-        assertTrue(OsError.EADDRNOTAVAIL.advice.contains("ip_local_port_range"));
-        assertTrue(OsError.EMFILE.hardLimit && OsError.ECONNREFUSED.hardLimit);
+        assertTrue(OsError.EMFILE.advice().contains("ulimit -n"));
+        assertTrue(OsError.EADDRNOTAVAIL.advice().contains("ip_local_port_range"));
+        assertTrue(OsError.EMFILE.hardLimit() && OsError.ECONNREFUSED.hardLimit());
     }
 }

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /** A strict little JSON parser for asserting the shape of {@code --json} output in tests. */
-final class MiniJson {
+public final class MiniJson {
     private final String s;
     private int i;
 
@@ -14,7 +14,7 @@ final class MiniJson {
         this.s = s;
     }
 
-    static Object parse(String s) {
+    public static Object parse(String s) {
         MiniJson p = new MiniJson(s.trim());
         Object v = p.value();
         p.ws();
