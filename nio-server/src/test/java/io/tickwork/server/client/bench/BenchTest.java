@@ -1,18 +1,16 @@
 package io.tickwork.server.client.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
-import io.tickwork.server.client.LoadTool;
-import io.tickwork.server.client.MiniJson;
+import io.tickwork.server.client.Cli;
+import io.tickwork.server.client.Cli.Run;
 import io.tickwork.server.client.common.Args;
 import io.tickwork.server.client.common.LatencyRange;
 import io.tickwork.server.client.common.StubHttpServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -26,31 +24,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
-public class BenchTest {
-
-    /** Runs a bench command line in-process; returns stdout, stderr and the exit status. */
-    public record Run(int status, String out, String err) {}
-
-    public static Run cli(String... args) {
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        int st;
-        try (PrintStream po = new PrintStream(o, true, StandardCharsets.UTF_8);
-                PrintStream pe = new PrintStream(e, true, StandardCharsets.UTF_8)) {
-            st = LoadTool.run(args, po, pe);
-        }
-        return new Run(st, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-    }
+class BenchTest {
 
     static BenchReport bench(String... args) throws InterruptedException {
         BenchConfig cfg = BenchCommand.config(Args.parse("bench", BenchCommand.OPTS, args));
         return new Bench(cfg).run(null);
-    }
-
-    public static void assertNoStackTrace(Run r) {
-        for (String s : List.of(r.out(), r.err())) {
-            assertFalse(s.contains("\tat ") || s.contains("Exception in"), s);
-        }
     }
 
     @Test
@@ -177,17 +155,13 @@ public class BenchTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort(); // closed again below: nobody listens there
         }
-        Run run = cli("bench", "-c", "3", "--duration", "500ms", "--json", "http://127.0.0.1:" + port + "/");
+        Run run = Cli.run("bench", "-c", "3", "--duration", "500ms", "--json", "http://127.0.0.1:" + port + "/");
         assertEquals(0, run.status(), run.err());
-        assertNoStackTrace(run);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> errors =
-                (Map<String, Object>) ((Map<String, Object>) MiniJson.parse(run.out())).get("errors");
-        double connect = (Double) errors.get("connect");
+        Cli.assertNoStackTrace(run);
+        JsonNode errors = Cli.json(run.out()).get("errors");
+        long connect = errors.get("connect").asLong();
         assertTrue(connect >= 3, run.out());
-        @SuppressWarnings("unchecked")
-        Map<String, Object> causes = (Map<String, Object>) errors.get("connect_by_cause");
-        assertEquals(connect, (Double) causes.get("ECONNREFUSED"), run.out());
+        assertEquals(connect, errors.get("connect_by_cause").get("ECONNREFUSED").asLong(), run.out());
     }
 
     @Test
@@ -257,27 +231,20 @@ public class BenchTest {
             assertTrue(cold.latency.getMaxValue() >= 290_000_000L, "cold max " + cold.latency.getMaxValue());
         }
         try (StubHttpServer s = slowFirstServer()) {
-            Run run = cli(
+            Run run = Cli.run(
                     "bench", "-c", "2", "-n", "300", "--warmup", "1200ms", "--duration", "30s", "--json", s.url("/"));
             assertEquals(0, run.status(), run.err());
-            @SuppressWarnings("unchecked")
-            Map<String, Object> j = (Map<String, Object>) MiniJson.parse(run.out());
-            assertEquals(1.2, (Double) j.get("warmup_s"), 1e-9);
-            @SuppressWarnings("unchecked")
-            Map<String, Object> req = (Map<String, Object>) j.get("requests");
-            assertEquals(300.0, req.get("completed"), run.out());
-            assertEquals(300.0, req.get("sent"), "the count starts after the warm-up");
-            @SuppressWarnings("unchecked")
-            Map<String, Object> lat = (Map<String, Object>) j.get("latency_us");
-            assertEquals(300.0, lat.get("count"));
-            assertTrue((Double) lat.get("max") < 250_000, "the stall was in the warm-up: " + lat);
-            @SuppressWarnings("unchecked")
-            Map<String, Object> st = (Map<String, Object>) j.get("status");
-            assertEquals(Map.of("200", 300.0), st);
-            @SuppressWarnings("unchecked")
-            Map<String, Object> sockets = (Map<String, Object>) j.get("sockets");
-            assertEquals(0.0, sockets.get("connects"), "connections were opened in the warm-up");
-            assertTrue((Double) j.get("elapsed_s") < 20, "elapsed is the measured phase: " + j);
+            JsonNode j = Cli.json(run.out());
+            assertEquals(1.2, j.get("warmup_s").asDouble(), 1e-9);
+            JsonNode req = j.get("requests");
+            assertEquals(300, req.get("completed").asLong(), run.out());
+            assertEquals(300, req.get("sent").asLong(), "the count starts after the warm-up");
+            JsonNode lat = j.get("latency_us");
+            assertEquals(300, lat.get("count").asLong());
+            assertTrue(lat.get("max").asDouble() < 250_000, "the stall was in the warm-up: " + lat);
+            assertEquals(Cli.json("{\"200\":300}"), j.get("status"));
+            assertEquals(0, j.get("sockets").get("connects").asLong(), "connections were opened in the warm-up");
+            assertTrue(j.get("elapsed_s").asDouble() < 20, "elapsed is the measured phase: " + j);
             assertTrue(s.requests.get() > 300 + 2, "warm-up requests were sent: " + s.requests.get());
             assertEquals(2, s.connections.get(), "the same connections carry on after the warm-up");
             assertTrue(run.err().contains("s warmup "), "progress marks the warm-up: " + run.err());
@@ -296,13 +263,12 @@ public class BenchTest {
     void jsonShapeForScripts() throws Exception {
         try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("json"))) {
             java.nio.file.Path hgrm = java.nio.file.Files.createTempFile("latency", ".hgrm");
-            Run run = cli("bench", "-c", "2", "-n", "50", "--json", "--hgrm", hgrm.toString(), s.url("/j"));
+            Run run = Cli.run("bench", "-c", "2", "-n", "50", "--json", "--hgrm", hgrm.toString(), s.url("/j"));
             String dist = java.nio.file.Files.readString(hgrm);
             java.nio.file.Files.delete(hgrm);
             assertTrue(dist.contains("Percentile") && dist.contains("#[Max"), dist);
             assertEquals(0, run.status(), run.err());
-            @SuppressWarnings("unchecked")
-            Map<String, Object> j = (Map<String, Object>) MiniJson.parse(run.out());
+            JsonNode j = Cli.json(run.out());
             for (String k : List.of(
                     "tool",
                     "target",
@@ -318,26 +284,20 @@ public class BenchTest {
                     "status",
                     "errors",
                     "sockets")) {
-                assertTrue(j.containsKey(k), "missing " + k + " in " + run.out());
+                assertTrue(j.has(k), "missing " + k + " in " + run.out());
             }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> req = (Map<String, Object>) j.get("requests");
-            assertEquals(50.0, req.get("completed"));
-            @SuppressWarnings("unchecked")
-            Map<String, Object> lat = (Map<String, Object>) j.get("latency_us");
+            assertEquals(50, j.get("requests").get("completed").asLong());
+            JsonNode lat = j.get("latency_us");
             for (String k : List.of("p50", "p90", "p99", "p99_9", "max", "mean", "count")) {
-                assertTrue(lat.containsKey(k), "missing latency " + k);
+                assertTrue(lat.has(k) && lat.get(k).isNumber(), "missing latency " + k);
             }
-            assertTrue((Double) lat.get("p50") <= (Double) lat.get("p99"));
-            assertTrue((Double) lat.get("p99") <= (Double) lat.get("max"));
-            @SuppressWarnings("unchecked")
-            Map<String, Object> st = (Map<String, Object>) j.get("status");
-            assertEquals(Map.of("200", 50.0), st);
-            @SuppressWarnings("unchecked")
-            Map<String, Object> err = (Map<String, Object>) j.get("errors");
+            assertTrue(lat.get("p50").asDouble() <= lat.get("p99").asDouble());
+            assertTrue(lat.get("p99").asDouble() <= lat.get("max").asDouble());
+            assertEquals(Cli.json("{\"200\":50}"), j.get("status"));
+            JsonNode err = j.get("errors");
             for (String k :
                     List.of("total", "connect", "connect_by_cause", "timeout", "non2xx", "parse", "closed", "io")) {
-                assertTrue(err.containsKey(k), "missing error kind " + k);
+                assertTrue(err.has(k), "missing error kind " + k);
             }
             assertTrue(
                     run.err().startsWith("bench ") && !run.out().contains("closed loop"),
@@ -358,7 +318,7 @@ public class BenchTest {
         });
         server.start();
         try {
-            Run run = cli(
+            Run run = Cli.run(
                     "bench",
                     "-c",
                     "4",
@@ -378,21 +338,21 @@ public class BenchTest {
 
     @Test
     void badCommandLinesExitTwoWithTheValue() {
-        Run r = cli("bench", "-c", "0", "http://127.0.0.1:1/");
+        Run r = Cli.run("bench", "-c", "0", "http://127.0.0.1:1/");
         assertEquals(2, r.status());
         assertTrue(r.err().contains("--connections") && r.err().contains(": 0"), r.err());
-        r = cli("bench", "http://93.184.216.34/");
+        r = Cli.run("bench", "http://93.184.216.34/");
         assertEquals(2, r.status());
         assertTrue(r.err().contains("loopback") && r.err().contains("93.184.216.34"), r.err());
-        r = cli("bench", "--help");
+        r = Cli.run("bench", "--help");
         assertEquals(0, r.status());
         assertTrue(
                 r.out().contains("--depth")
                         && r.out().contains("--rate")
                         && r.out().contains("--warmup"),
                 r.out());
-        r = cli("nonsense");
+        r = Cli.run("nonsense");
         assertEquals(2, r.status());
-        assertNoStackTrace(r);
+        Cli.assertNoStackTrace(r);
     }
 }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tickwork.server.client.MiniJson;
-import io.tickwork.server.client.bench.BenchTest;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tickwork.server.client.Cli;
 import io.tickwork.server.client.common.Args;
 import io.tickwork.server.client.common.OsError;
 import io.tickwork.server.client.common.StubHttpServer;
@@ -19,7 +19,6 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -128,9 +127,9 @@ class IdleTest {
         assertTrue(r.failed(OsError.ECONNREFUSED) >= 1);
         assertTrue(r.attempts() <= 50, "bounded by the target: " + r.attempts());
 
-        BenchTest.Run run = BenchTest.cli("idle", "-c", "20", "--duration", "300ms", "127.0.0.1:" + port);
+        Cli.Run run = Cli.run("idle", "-c", "20", "--duration", "300ms", "127.0.0.1:" + port);
         assertEquals(0, run.status(), run.err());
-        BenchTest.assertNoStackTrace(run);
+        Cli.assertNoStackTrace(run);
         assertTrue(run.out().contains("ECONNREFUSED"), run.out());
         assertTrue(run.out().contains("how to raise it"), run.out());
         assertTrue(run.out().contains("0 of 20 connected"), run.out());
@@ -221,7 +220,6 @@ class IdleTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void jsonReportForScripts() throws Exception {
         java.util.concurrent.atomic.AtomicInteger statsCalls = new java.util.concurrent.atomic.AtomicInteger();
         // a stats document whose heap grows by 30,000 bytes between the two reads: 100 B/conn
@@ -237,7 +235,7 @@ class IdleTest {
         });
         stats.start();
         try (Acceptor a = new Acceptor(300)) {
-            BenchTest.Run run = BenchTest.cli(
+            Cli.Run run = Cli.run(
                     "idle",
                     "-c",
                     "300",
@@ -256,17 +254,17 @@ class IdleTest {
                     "http://127.0.0.1:" + stats.getAddress().getPort() + "/stats",
                     "127.0.0.1:" + a.port());
             assertEquals(0, run.status(), run.err());
-            Map<String, Object> j = (Map<String, Object>) MiniJson.parse(run.out());
-            assertEquals("127.0.0.1:" + a.port(), j.get("targets"));
-            assertEquals(300.0, j.get("target"));
-            assertEquals(300.0, j.get("connected"));
-            assertEquals(300.0, j.get("peak"));
-            assertEquals(Map.of("total", 0.0, "by_kind", Map.of()), j.get("failed"));
-            assertTrue(j.containsKey("limit_hit") && j.get("limit_hit") == null, run.out());
-            assertEquals(0.0, j.get("closed_by_server"));
-            Map<String, Object> mem = (Map<String, Object>) j.get("memory");
-            assertEquals(300.0, mem.get("connections"));
-            Map<String, Object> client = (Map<String, Object>) mem.get("client");
+            JsonNode j = Cli.json(run.out());
+            assertEquals("127.0.0.1:" + a.port(), j.get("targets").asText());
+            assertEquals(300, j.get("target").asLong());
+            assertEquals(300, j.get("connected").asLong());
+            assertEquals(300, j.get("peak").asLong());
+            assertEquals(Cli.json("{\"total\":0,\"by_kind\":{}}"), j.get("failed"));
+            assertTrue(j.has("limit_hit") && j.get("limit_hit").isNull(), run.out());
+            assertEquals(0, j.get("closed_by_server").asLong());
+            JsonNode mem = j.get("memory");
+            assertEquals(300, mem.get("connections").asLong());
+            JsonNode client = mem.get("client");
             for (String k : List.of(
                     "rss_before",
                     "rss_after",
@@ -276,12 +274,12 @@ class IdleTest {
                     "live_heap_after",
                     "live_heap_delta",
                     "live_heap_per_conn")) {
-                assertTrue(client.get(k) instanceof Double, k + " in " + client);
+                assertTrue(client.path(k).isNumber(), k + " in " + client);
             }
-            Map<String, Object> server = (Map<String, Object>) mem.get("server");
-            assertTrue(server.get("rss_per_conn") instanceof Double, server.toString());
-            assertEquals(30000.0, server.get("heap_used_delta"), server.toString());
-            assertEquals(100.0, server.get("heap_used_per_conn"), server.toString());
+            JsonNode server = mem.get("server");
+            assertTrue(server.path("rss_per_conn").isNumber(), server.toString());
+            assertEquals(30000, server.get("heap_used_delta").asLong(), server.toString());
+            assertEquals(100, server.get("heap_used_per_conn").asLong(), server.toString());
             assertTrue(run.err().startsWith("idle: 300 connections"), "progress to stderr");
         } finally {
             stats.stop(0);
@@ -291,21 +289,21 @@ class IdleTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        BenchTest.Run run = BenchTest.cli("idle", "-c", "20", "--duration", "300ms", "--json", "127.0.0.1:" + port);
+        Cli.Run run = Cli.run("idle", "-c", "20", "--duration", "300ms", "--json", "127.0.0.1:" + port);
         assertEquals(0, run.status(), run.err());
-        Map<String, Object> j = (Map<String, Object>) MiniJson.parse(run.out());
-        assertEquals(0.0, j.get("connected"));
-        Map<String, Object> failed = (Map<String, Object>) j.get("failed");
-        assertTrue((Double) failed.get("total") >= 1, failed.toString());
-        assertTrue((Double) ((Map<String, Object>) failed.get("by_kind")).get("ECONNREFUSED") >= 1, failed.toString());
-        Map<String, Object> limit = (Map<String, Object>) j.get("limit_hit");
-        assertEquals("ECONNREFUSED", limit.get("kind"));
-        assertTrue(((String) limit.get("advice")).contains("backlog"), limit.toString());
-        Map<String, Object> server = (Map<String, Object>) ((Map<String, Object>) j.get("memory")).get("server");
+        JsonNode j = Cli.json(run.out());
+        assertEquals(0, j.get("connected").asLong());
+        JsonNode failed = j.get("failed");
+        assertTrue(failed.get("total").asLong() >= 1, failed.toString());
+        assertTrue(failed.get("by_kind").path("ECONNREFUSED").asLong() >= 1, failed.toString());
+        JsonNode limit = j.get("limit_hit");
+        assertEquals("ECONNREFUSED", limit.get("kind").asText());
+        assertTrue(limit.get("advice").asText().contains("backlog"), limit.toString());
+        JsonNode server = j.get("memory").get("server");
         assertTrue(
-                server.containsKey("rss_per_conn") && server.get("rss_per_conn") == null,
+                server.has("rss_per_conn") && server.get("rss_per_conn").isNull(),
                 "not measured without --server-pid: " + server);
-        BenchTest.assertNoStackTrace(run);
+        Cli.assertNoStackTrace(run);
     }
 
     @Test

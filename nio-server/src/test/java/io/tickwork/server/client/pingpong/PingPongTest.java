@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tickwork.server.client.bench.BenchTest;
+import io.tickwork.server.client.Cli;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -53,7 +53,7 @@ class PingPongTest {
             assertNull(PingPongModel.VIRTUAL.unavailableReason());
         } else {
             assertNotNull(PingPongModel.VIRTUAL.unavailableReason());
-            BenchTest.Run run = BenchTest.cli("pingpong", "run", "--model", "virtual", "-n", "10");
+            Cli.Run run = Cli.run("pingpong", "run", "--model", "virtual", "-n", "10");
             assertEquals(0, run.status(), run.err());
             assertTrue(run.out().contains("unavailable"), run.out());
         }
@@ -61,13 +61,12 @@ class PingPongTest {
 
     @Test
     void commandLineRunReportsMicrosPerPing() {
-        BenchTest.Run run =
-                BenchTest.cli("pingpong", "run", "--model", "all", "-c", "10", "-n", "2000", "--warmup", "0");
+        Cli.Run run = Cli.run("pingpong", "run", "--model", "all", "-c", "10", "-n", "2000", "--warmup", "0");
         assertEquals(0, run.status(), run.err());
         assertTrue(run.out().contains("nio: 2000 pings"), run.out());
         assertTrue(run.out().contains("threads: 2000 pings"), run.out());
         assertTrue(run.out().contains("us/ping"), run.out());
-        BenchTest.Run models = BenchTest.cli("pingpong", "models");
+        Cli.Run models = Cli.run("pingpong", "models");
         assertTrue(models.out().contains("nio") && models.out().contains("kilim"), models.out());
     }
 }
