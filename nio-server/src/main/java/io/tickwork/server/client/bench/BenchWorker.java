@@ -1,5 +1,8 @@
 package io.tickwork.server.client.bench;
 
+import io.tickwork.server.client.common.ClientSelectorLoop;
+import io.tickwork.server.client.common.ClientSelectorLoop.Clock;
+import io.tickwork.server.client.common.ClientSelectorLoop.Wait;
 import io.tickwork.server.client.common.LatencyRange;
 import io.tickwork.server.client.common.OsError;
 import io.tickwork.server.client.common.ResponseParser;
@@ -7,11 +10,9 @@ import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -20,8 +21,9 @@ import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * One selector thread of {@code bench}: owns a share of the connections, keeps each one's
- * requests in flight, parses responses and records latency. Everything here is confined to the
- * worker's thread except {@link #counters} and {@link #recorder}, which a reporter reads.
+ * requests in flight, parses responses and records latency. It is the handler of its thread's
+ * {@link ClientSelectorLoop}. Everything here is confined to the worker's thread except {@link
+ * #counters} and {@link #recorder}, which a reporter reads, and {@link #stop()}.
  *
  * <p>Closed loop: each connection keeps {@code depth} requests outstanding and sends the next as
  * soon as one completes; latency is measured from the moment the request was queued for write.
@@ -38,7 +40,7 @@ import org.HdrHistogram.SingleWriterRecorder;
  * errors) are counted throughout; at the boundary the worker snapshots them into {@link
  * #baseline} (read after the worker thread ends), and the result is the difference.
  */
-final class BenchWorker implements Runnable {
+final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
 
     private static final long HOUSEKEEPING_NS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long CONNECT_RETRY_NS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -50,9 +52,9 @@ final class BenchWorker implements Runnable {
     long[] baseline;
 
     private final BenchConfig cfg;
-    private final List<Conn> conns = new ArrayList<>();
-    private final ArrayDeque<Conn> ready = new ArrayDeque<>();
-    private final ArrayDeque<Conn> dirty = new ArrayDeque<>();
+    private final List<BenchConnection> conns = new ArrayList<>();
+    private final ArrayDeque<BenchConnection> ready = new ArrayDeque<>();
+    private final ArrayDeque<BenchConnection> dirty = new ArrayDeque<>();
     private final ByteBuffer readBuf = ByteBuffer.allocateDirect(64 * 1024);
     private final SplittableRandom random;
     private final AtomicLong budget; // closed loop with --requests: requests still to send, shared
@@ -63,7 +65,10 @@ final class BenchWorker implements Runnable {
     private final long endNs;
     private final long timeoutNs;
     private final long connectTimeoutNs;
-    private Selector selector;
+    /** Written once by the worker thread, read by {@link #stop()} from any thread. */
+    private volatile ClientSelectorLoop loop;
+
+    private long nextHousekeeping;
     private long issued; // open loop: intended sends so far, warm-up included
     private long measuredIssued; // open loop: sends in the measured phase
     private boolean measuring;
@@ -92,68 +97,69 @@ final class BenchWorker implements Runnable {
         this.timeoutNs = cfg.timeout().toNanos();
         this.connectTimeoutNs = cfg.connectTimeout().toNanos();
         for (int i = 0; i < connections; i++) {
-            conns.add(new Conn(cfg.depth(), cfg.maxRequestBytes()));
+            conns.add(new BenchConnection(cfg.depth(), cfg.maxRequestBytes()));
         }
     }
 
     void stop() {
         stop = true;
-        Selector s = selector;
-        if (s != null) {
-            s.wakeup();
+        ClientSelectorLoop l = loop;
+        if (l != null) {
+            l.stop();
         }
     }
 
     @Override
     public void run() {
-        try (Selector sel = Selector.open()) {
-            selector = sel;
+        try (ClientSelectorLoop l = new ClientSelectorLoop(this, Wait.SLEEP, Clock.PER_TURN)) {
+            loop = l;
+            if (stop) {
+                l.stop(); // stopped before the loop existed
+            }
             long now = System.nanoTime();
-            for (Conn c : conns) {
+            for (BenchConnection c : conns) {
                 connect(c, now);
             }
-            long nextHousekeeping = now + HOUSEKEEPING_NS;
-            while (!stop) {
-                now = System.nanoTime();
-                if (!measuring && now >= warmEndNs) {
-                    baseline = counters.snapshot();
-                    measuring = true;
-                }
-                if (now >= endNs || finished()) {
-                    break;
-                }
-                long waitNs = Math.min(measuring ? endNs : warmEndNs, nextHousekeeping) - now;
-                if (ratePerNs > 0 && !ready.isEmpty() && mayIssue()) {
-                    long nextIntended = startNs + (long) Math.ceil(issued / ratePerNs);
-                    waitNs = Math.min(waitNs, nextIntended - now);
-                }
-                if (waitNs <= 0) {
-                    sel.selectNow();
-                } else {
-                    sel.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNs)));
-                }
-                Iterator<SelectionKey> it = sel.selectedKeys().iterator();
-                now = System.nanoTime();
-                while (it.hasNext()) {
-                    SelectionKey k = it.next();
-                    it.remove();
-                    handle(k, (Conn) k.attachment(), now);
-                }
-                if (ratePerNs > 0) {
-                    dispatchOpenLoop(now);
-                }
-                flushDirty(now);
-                if (now >= nextHousekeeping) {
-                    housekeeping(now);
-                    nextHousekeeping = now + HOUSEKEEPING_NS;
-                }
-            }
+            nextHousekeeping = now + HOUSEKEEPING_NS;
+            l.run();
         } catch (IOException e) {
             counters.inc(Counters.ERR_IO); // the selector itself failed: end this worker
         } finally {
-            for (Conn c : conns) {
+            for (BenchConnection c : conns) {
                 closeQuietly(c);
             }
+        }
+    }
+
+    /** Top of a turn: the warm-up boundary, the end, the next deadline (end, housekeeping, send). */
+    @Override
+    public long beforeSelect(long now) {
+        if (!measuring && now >= warmEndNs) {
+            baseline = counters.snapshot();
+            measuring = true;
+        }
+        if (now >= endNs || finished()) {
+            loop.stop();
+            return endNs;
+        }
+        long deadline = Math.min(measuring ? endNs : warmEndNs, nextHousekeeping);
+        if (ratePerNs > 0 && !ready.isEmpty() && mayIssue()) {
+            long nextIntended = startNs + (long) Math.ceil(issued / ratePerNs);
+            deadline = Math.min(deadline, nextIntended);
+        }
+        return deadline;
+    }
+
+    /** After the events: open-loop sends that are due, writes the events queued, housekeeping. */
+    @Override
+    public void afterSelect(long now) {
+        if (ratePerNs > 0) {
+            dispatchOpenLoop(now);
+        }
+        flushDirty(now);
+        if (now >= nextHousekeeping) {
+            housekeeping(now);
+            nextHousekeeping = now + HOUSEKEEPING_NS;
         }
     }
 
@@ -172,7 +178,10 @@ final class BenchWorker implements Runnable {
         return !measuring || measuredIssued < openLoopCount;
     }
 
-    private void handle(SelectionKey k, Conn c, long now) {
+    /** A ready connection: finish its connect, or read its responses and write what is queued. */
+    @Override
+    public void ready(SelectionKey k, long now) {
+        BenchConnection c = (BenchConnection) k.attachment();
         if (!k.isValid() || c.ch == null) {
             return;
         }
@@ -198,7 +207,7 @@ final class BenchWorker implements Runnable {
         }
     }
 
-    private void connect(Conn c, long now) {
+    private void connect(BenchConnection c, long now) {
         c.reconnectAt = Long.MAX_VALUE;
         SocketChannel ch = null;
         try {
@@ -209,10 +218,10 @@ final class BenchWorker implements Runnable {
             c.connectStarted = now;
             c.connected = false;
             if (ch.connect(cfg.address())) {
-                c.key = ch.register(selector, 0, c);
+                c.key = loop.register(ch, 0, c);
                 onConnected(c, now);
             } else {
-                c.key = ch.register(selector, SelectionKey.OP_CONNECT, c);
+                c.key = loop.register(ch, SelectionKey.OP_CONNECT, c);
             }
         } catch (IOException | RuntimeException e) {
             if (c.ch == null && ch != null) {
@@ -226,14 +235,14 @@ final class BenchWorker implements Runnable {
         }
     }
 
-    private void connectFailed(Conn c, Throwable e, long now) {
+    private void connectFailed(BenchConnection c, Throwable e, long now) {
         counters.inc(Counters.ERR_CONNECT);
         counters.inc(Counters.CONNECT_CAUSE + OsError.classify(e).ordinal());
         closeQuietly(c);
         c.reconnectAt = now + CONNECT_RETRY_NS;
     }
 
-    private void onConnected(Conn c, long now) {
+    private void onConnected(BenchConnection c, long now) {
         c.connected = true;
         counters.inc(Counters.CONNECTS);
         counters.inc(Counters.OPEN);
@@ -243,7 +252,7 @@ final class BenchWorker implements Runnable {
     }
 
     /** After a connect or a read: open loop queues the connection for its next slot, closed loop refills it. */
-    private void topUp(Conn c, long now) {
+    private void topUp(BenchConnection c, long now) {
         if (ratePerNs > 0) {
             makeReady(c);
         } else {
@@ -253,28 +262,26 @@ final class BenchWorker implements Runnable {
     }
 
     /** Closed loop: top the connection up to depth requests in flight. */
-    private void fill(Conn c, long now) {
+    private void fill(BenchConnection c, long now) {
         while (c.inflight < cfg.depth() && takeBudget()) {
             send(c, now, now);
         }
     }
 
+    /** Closed loop with a count: takes one request from the shared budget, never below zero. */
     private boolean takeBudget() {
         if (budget == null || !measuring) {
             return true;
         }
-        while (true) {
-            long b = budget.get();
-            if (b <= 0) {
-                return false;
-            }
+        for (long b = budget.get(); b > 0; b = budget.get()) {
             if (budget.compareAndSet(b, b - 1)) {
                 return true;
             }
         }
+        return false; // exhausted: a plain read, no write to the shared counter
     }
 
-    private void makeReady(Conn c) {
+    private void makeReady(BenchConnection c) {
         if (!c.inReady && c.connected && c.inflight < cfg.depth()) {
             c.inReady = true;
             ready.addLast(c);
@@ -285,7 +292,7 @@ final class BenchWorker implements Runnable {
     private void dispatchOpenLoop(long now) {
         long due = (long) Math.floor((now - startNs) * ratePerNs) + 1;
         while (issued < due && mayIssue()) {
-            Conn c = ready.pollFirst();
+            BenchConnection c = ready.pollFirst();
             if (c == null) {
                 return; // all connections are at depth: the backlog waits, its latency keeps growing
             }
@@ -304,18 +311,10 @@ final class BenchWorker implements Runnable {
         }
     }
 
-    private void send(Conn c, long latencyBase, long now) {
-        byte[] req = cfg.requests()
-                .get(
-                        cfg.requests().size() == 1
-                                ? 0
-                                : random.nextInt(cfg.requests().size()));
-        c.out.put(req);
-        int tail = (c.head + c.inflight) % c.sentAt.length;
-        c.sentAt[tail] = latencyBase;
-        c.writtenAt[tail] = now;
-        c.measured[tail] = measuring;
-        c.inflight++;
+    private void send(BenchConnection c, long latencyBase, long now) {
+        List<byte[]> requests = cfg.requests();
+        c.out.put(requests.get(requests.size() == 1 ? 0 : random.nextInt(requests.size())));
+        c.queued(latencyBase, now, measuring);
         inflight++;
         if (measuring) {
             counters.inc(Counters.SENT);
@@ -326,7 +325,7 @@ final class BenchWorker implements Runnable {
     }
 
     private void flushDirty(long now) {
-        Conn c;
+        BenchConnection c;
         while ((c = dirty.pollFirst()) != null) {
             c.dirty = false;
             if (c.ch != null) {
@@ -335,7 +334,7 @@ final class BenchWorker implements Runnable {
         }
     }
 
-    private void flush(Conn c, long now) {
+    private void flush(BenchConnection c, long now) {
         if (c.out.position() == 0) {
             return;
         }
@@ -359,7 +358,7 @@ final class BenchWorker implements Runnable {
         }
     }
 
-    private void read(Conn c, long now) throws IOException {
+    private void read(BenchConnection c, long now) throws IOException {
         for (int round = 0; round < 4; round++) {
             readBuf.clear();
             int n = c.ch.read(readBuf);
@@ -399,11 +398,9 @@ final class BenchWorker implements Runnable {
     }
 
     /** Accounts for one complete response; false if the connection was closed by it. */
-    private boolean onResponse(Conn c, long now) {
-        long latency = LatencyRange.clamp(now - c.sentAt[c.head]);
-        boolean measured = c.measured[c.head];
-        c.head = (c.head + 1) % c.sentAt.length;
-        c.inflight--;
+    private boolean onResponse(BenchConnection c, long now) {
+        long latency = LatencyRange.clamp(now - c.oldestSentAt());
+        boolean measured = c.retireOldest();
         inflight--;
         if (measured) {
             recorder.recordValue(latency);
@@ -425,7 +422,7 @@ final class BenchWorker implements Runnable {
         return true;
     }
 
-    private void onEof(Conn c, long now) {
+    private void onEof(BenchConnection c, long now) {
         try {
             if (c.parser.endOfInput()) {
                 if (!onResponse(c, now)) {
@@ -445,7 +442,7 @@ final class BenchWorker implements Runnable {
         }
     }
 
-    private void fail(Conn c, int kind, long now) {
+    private void fail(BenchConnection c, int kind, long now) {
         counters.inc(kind);
         giveBack(c);
         closeQuietly(c);
@@ -454,13 +451,8 @@ final class BenchWorker implements Runnable {
     }
 
     /** Requests outstanding on a connection that is going away will not be answered. */
-    private void giveBack(Conn c) {
-        int measured = 0;
-        for (int i = 0; i < c.inflight; i++) {
-            if (c.measured[(c.head + i) % c.measured.length]) {
-                measured++;
-            }
-        }
+    private void giveBack(BenchConnection c) {
+        int measured = c.measuredInFlight();
         if (measured > 0) {
             if (ratePerNs > 0) {
                 counters.add(Counters.LOST, measured); // open loop: their intended time has passed
@@ -468,13 +460,11 @@ final class BenchWorker implements Runnable {
                 budget.addAndGet(measured); // closed loop with a count: send them again
             }
         }
-        inflight -= c.inflight;
-        c.inflight = 0;
-        c.head = 0;
+        inflight -= c.dropInFlight();
     }
 
     private void housekeeping(long now) {
-        for (Conn c : conns) {
+        for (BenchConnection c : conns) {
             if (c.ch == null) {
                 if (now >= c.reconnectAt) {
                     connect(c, now);
@@ -483,56 +473,16 @@ final class BenchWorker implements Runnable {
                 if (now - c.connectStarted > connectTimeoutNs) {
                     connectFailed(c, new IOException("connect timed out"), now);
                 }
-            } else if (c.inflight > 0 && now - c.writtenAt[c.head] > timeoutNs) {
+            } else if (c.inflight > 0 && now - c.oldestWrittenAt() > timeoutNs) {
                 fail(c, Counters.ERR_TIMEOUT, now);
             }
         }
     }
 
-    private void closeQuietly(Conn c) {
-        if (c.ch != null) {
-            if (c.connected) {
-                counters.add(Counters.OPEN, -1);
-            }
-            try {
-                c.ch.close();
-            } catch (IOException ignored) {
-                // closing: nothing to recover
-            }
+    private void closeQuietly(BenchConnection c) {
+        if (c.ch != null && c.connected) {
+            counters.add(Counters.OPEN, -1);
         }
-        c.ch = null;
-        c.key = null;
-        c.connected = false;
-        c.parser.reset();
-        c.out.clear();
-        c.inReady = false;
-        inflight -= c.inflight;
-        c.inflight = 0;
-        c.head = 0;
-    }
-
-    /** One connection's state; confined to the worker thread. */
-    static final class Conn {
-        final ResponseParser parser = new ResponseParser();
-        final long[] sentAt;
-        final long[] writtenAt;
-        final boolean[] measured;
-        final ByteBuffer out;
-        SocketChannel ch;
-        SelectionKey key;
-        boolean connected;
-        boolean inReady;
-        boolean dirty;
-        int head;
-        int inflight;
-        long connectStarted;
-        long reconnectAt = Long.MAX_VALUE;
-
-        Conn(int depth, int maxRequestBytes) {
-            sentAt = new long[depth];
-            writtenAt = new long[depth];
-            measured = new boolean[depth];
-            out = ByteBuffer.allocate(depth * maxRequestBytes);
-        }
+        inflight -= c.close();
     }
 }

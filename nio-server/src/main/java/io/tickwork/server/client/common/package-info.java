@@ -1,7 +1,9 @@
 /**
- * What the load tools share, and nothing that belongs to one of them: loopback-only target parsing,
- * the operating-system limits a connect can hit with the advice to raise them, the incremental
- * HTTP/1.1 response parser, the latency range every histogram uses, and the text and JSON
- * formatting of reports and bad command lines. It depends on no tool; the tools depend on it.
+ * What the load tools share, and nothing that belongs to one of them: the client selector loop
+ * every tool thread runs ({@link io.tickwork.server.client.common.ClientSelectorLoop}),
+ * loopback-only target parsing, the operating-system limits a connect can hit with the advice to
+ * raise them, the incremental HTTP/1.1 response parser, the latency range every histogram uses,
+ * and the text and JSON formatting of reports and bad command lines. It depends on no tool; the
+ * tools depend on it.
  */
 package io.tickwork.server.client.common;

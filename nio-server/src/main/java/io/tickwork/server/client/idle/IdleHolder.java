@@ -1,32 +1,27 @@
 package io.tickwork.server.client.idle;
 
+import io.tickwork.server.client.common.ClientSelectorLoop;
+import io.tickwork.server.client.common.ClientSelectorLoop.Clock;
+import io.tickwork.server.client.common.ClientSelectorLoop.Wait;
 import io.tickwork.server.client.common.Fmt;
-import io.tickwork.server.client.common.LatencyRange;
 import io.tickwork.server.client.common.OsError;
-import io.tickwork.server.client.common.ResponseParser;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.HdrHistogram.Histogram;
 
 /**
- * Opens and holds many idle connections from one selector thread (the caller's), the C1M-style
- * holder: connects ramp up at {@code step} per second with at most {@code maxPending} connects
+ * Opens and holds many idle connections from one selector thread (the caller's, running a
+ * {@link ClientSelectorLoop} with this holder as its handler), the C1M-style holder: connects ramp up at {@code step} per second with at most {@code maxPending} connects
  * in flight, each bound first to the next source address of {@code sources} so that the
  * ephemeral-port range applies per source address instead of once in total.
  *
@@ -40,23 +35,26 @@ import org.HdrHistogram.Histogram;
  * {@code GET path?len=L} with L random in [1, maxLength], reads the response, and idles again.
  *
  * <p>Bounded: everything stops at {@code duration}, or {@code hold} after the ramp ended. Memory
- * is one small object per connection plus the kernel's socket. Not thread safe: {@link #run}
- * confines everything to the calling thread; {@link #stop()} may be called from any thread.
+ * is one small object per connection plus the kernel's socket. One {@link #run} per holder. Not
+ * thread safe: {@link #run} confines everything to the calling thread; {@link #stop()} may be
+ * called from any thread.
  */
-final class IdleHolder {
+final class IdleHolder implements ClientSelectorLoop.Handler {
 
     private static final int EMFILE_HEADROOM = 16;
+    /** While the ramp is short of its target, a turn lasts at most this long. */
+    private static final long RAMP_TURN_NS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final IdleConfig cfg;
     private final PrintStream out;
-    private final SplittableRandom random;
-    private final List<Conn> open = new ArrayList<>();
-    private final PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
+    private final List<IdleConnection> open = new ArrayList<>();
     private final Map<OsError, Long> failures = new EnumMap<>(OsError.class);
     private final boolean[] sourceExhausted;
     private final ByteBuffer readBuf = ByteBuffer.allocateDirect(64 * 1024);
-    private final Histogram latency = LatencyRange.histogram();
-    private Selector selector;
+    private final IdleWorkload workload;
+    /** Set by the running thread, read by {@link #stop()} from any thread. */
+    private volatile ClientSelectorLoop loop;
+
     private volatile boolean stop;
     /** Published once per loop turn for observers on other threads (tests, a stop controller). */
     private volatile int connectedSeen;
@@ -70,25 +68,34 @@ final class IdleHolder {
     private int peak;
     private long attempts;
     private long closedByServer;
-    private long requests;
     private long responseBytes;
-    private long timeouts;
-    private long badResponses;
     private OsError hardLimit;
     private String hardLimitMessage;
+    // the run's clock: start, hard end, end of the hold, next progress line (nanoTime)
+    private long start;
+    private long end;
+    private long holdEnd;
+    private long nextTick;
+    private long rampEndedAt = -1;
+    private IdleMemory before;
+    private IdleMemory atRamp;
+    private int second;
+    private int lastConnected;
+    private long lastRequests;
+    private long lastBytes;
 
     IdleHolder(IdleConfig cfg, PrintStream out) {
         this.cfg = cfg;
         this.out = out;
-        this.random = new SplittableRandom(cfg.seed());
+        this.workload = new IdleWorkload(cfg, this::lost);
         this.sourceExhausted = new boolean[cfg.sources().size()];
     }
 
     void stop() {
         stop = true;
-        Selector s = selector;
-        if (s != null) {
-            s.wakeup();
+        ClientSelectorLoop l = loop;
+        if (l != null) {
+            l.stop();
         }
     }
 
@@ -102,107 +109,26 @@ final class IdleHolder {
         return closedSeen;
     }
 
+    /** Ramps, holds and reports; once per holder. */
     IdleResult run() throws IOException {
         OsError.values(); // load what the failure path needs while descriptors are plentiful
         Fmt.bytes(0);
-        IdleMemory before = IdleMemory.measure(cfg, true);
+        before = IdleMemory.measure(cfg, true);
         if (out != null) {
             out.println("before: " + before.describe(null, 0));
         }
-        IdleMemory atRamp = null;
-        long start = System.nanoTime();
-        long end = start + cfg.duration().toNanos();
-        long rampEndedAt = -1;
-        long holdEnd = end;
-        long nextTick = start + TimeUnit.SECONDS.toNanos(1);
-        int lastConnected = 0;
-        long lastRequests = 0;
-        long lastBytes = 0;
-        int second = 0;
-        try (Selector sel = Selector.open()) {
-            selector = sel;
-            while (!stop) {
-                long now = System.nanoTime();
-                if (now >= holdEnd) {
-                    break;
-                }
-                if (hardLimit == null) {
-                    long permitted = Math.min(
-                            cfg.connections(), (long) ((now - start) / 1e9 * cfg.step()) + Math.min(cfg.step(), 100));
-                    while (hardLimit == null && connected + pending < permitted && pending < cfg.maxPending()) {
-                        open(now);
-                    }
-                }
-                if (rampEndedAt < 0 && (connected >= cfg.connections() || hardLimit != null) && pending == 0) {
-                    rampEndedAt = now;
-                    holdEnd = Math.min(end, now + cfg.hold().toNanos());
-                    atRamp = IdleMemory.measure(cfg, true);
-                    if (out != null) {
-                        out.printf(
-                                Locale.ROOT,
-                                "ramp done in %.1fs: %d of %d connected%s%n",
-                                (now - start) / 1e9,
-                                connected,
-                                cfg.connections(),
-                                hardLimit == null ? "" : " (stopped by " + hardLimit.name() + ")");
-                        out.println("memory: " + atRamp.describe(before, connected));
-                        out.printf(Locale.ROOT, "holding until %.1fs%n", (holdEnd - start) / 1e9);
-                    }
-                }
-                long wait = Math.min(nextTick, holdEnd) - now;
-                if (!timers.isEmpty()) {
-                    wait = Math.min(wait, timers.peek().at - now);
-                }
-                if (hardLimit == null && connected + pending < cfg.connections()) {
-                    wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(5));
-                }
-                if (wait > 0) {
-                    sel.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait)));
-                } else {
-                    sel.selectNow();
-                }
-                now = System.nanoTime();
-                Iterator<SelectionKey> it = sel.selectedKeys().iterator();
-                while (it.hasNext()) {
-                    SelectionKey k = it.next();
-                    it.remove();
-                    handle(k, (Conn) k.attachment(), now);
-                }
-                runTimers(now);
-                connectedSeen = connected;
-                closedSeen = closedByServer;
-                if (now >= nextTick) {
-                    second++;
-                    nextTick += TimeUnit.SECONDS.toNanos(1);
-                    checkConnectTimeouts(now);
-                    if (out != null) {
-                        StringBuilder line = new StringBuilder(String.format(
-                                Locale.ROOT,
-                                "%4ds  target %d  connected %d  pending %d  failed %d  rate %d/s  rss %s",
-                                second,
-                                cfg.connections(),
-                                connected,
-                                pending,
-                                failedTotal(),
-                                Math.max(0, connected - lastConnected),
-                                Fmt.bytes(ProcMemory.selfRssBytes())));
-                        if (cfg.workload()) {
-                            line.append(String.format(
-                                    Locale.ROOT,
-                                    "  requests %d  %d req/s  %.2f MiB/s",
-                                    requests,
-                                    requests - lastRequests,
-                                    (responseBytes - lastBytes) / (1024.0 * 1024.0)));
-                        }
-                        out.println(line);
-                    }
-                    lastConnected = connected;
-                    lastRequests = requests;
-                    lastBytes = responseBytes;
-                }
+        start = System.nanoTime();
+        end = start + cfg.duration().toNanos();
+        holdEnd = end;
+        nextTick = start + TimeUnit.SECONDS.toNanos(1);
+        try (ClientSelectorLoop l = new ClientSelectorLoop(this, Wait.SLEEP, Clock.PER_TURN)) {
+            loop = l;
+            if (stop) {
+                l.stop(); // stopped before the loop existed
             }
+            l.run();
             IdleMemory last = atRamp != null ? atRamp : IdleMemory.measure(cfg, true);
-            IdleResult r = new IdleResult(
+            return new IdleResult(
                     cfg.connections(),
                     connected,
                     peak,
@@ -211,21 +137,103 @@ final class IdleHolder {
                     hardLimit,
                     hardLimitMessage,
                     closedByServer,
-                    requests,
+                    workload.requests(),
                     responseBytes,
-                    timeouts,
-                    badResponses,
-                    latency.copy(),
+                    workload.timeouts(),
+                    workload.badResponses(),
+                    workload.latency(),
                     before,
                     last,
                     (System.nanoTime() - start) / 1e9);
-            return r;
         } finally {
-            selector = null;
+            loop = null;
             while (!open.isEmpty()) {
                 close(open.get(open.size() - 1));
             }
         }
+    }
+
+    /** Top of a turn: the end, the ramp's connects, the end of the ramp, and the next deadline. */
+    @Override
+    public long beforeSelect(long now) {
+        if (now >= holdEnd) {
+            loop.stop();
+            return holdEnd;
+        }
+        if (hardLimit == null) {
+            long permitted =
+                    Math.min(cfg.connections(), (long) ((now - start) / 1e9 * cfg.step()) + Math.min(cfg.step(), 100));
+            while (hardLimit == null && connected + pending < permitted && pending < cfg.maxPending()) {
+                open(now);
+            }
+        }
+        if (rampEndedAt < 0 && (connected >= cfg.connections() || hardLimit != null) && pending == 0) {
+            rampEnded(now);
+        }
+        long deadline = Math.min(nextTick, holdEnd);
+        deadline = Math.min(deadline, workload.nextDeadline());
+        if (hardLimit == null && connected + pending < cfg.connections()) {
+            deadline = Math.min(deadline, now + RAMP_TURN_NS);
+        }
+        return deadline;
+    }
+
+    private void rampEnded(long now) {
+        rampEndedAt = now;
+        holdEnd = Math.min(end, now + cfg.hold().toNanos());
+        atRamp = IdleMemory.measure(cfg, true);
+        if (out != null) {
+            out.printf(
+                    Locale.ROOT,
+                    "ramp done in %.1fs: %d of %d connected%s%n",
+                    (now - start) / 1e9,
+                    connected,
+                    cfg.connections(),
+                    hardLimit == null ? "" : " (stopped by " + hardLimit.name() + ")");
+            out.println("memory: " + atRamp.describe(before, connected));
+            out.printf(Locale.ROOT, "holding until %.1fs%n", (holdEnd - start) / 1e9);
+        }
+    }
+
+    /** After the events: workload timers, what observers see, and the once-a-second work. */
+    @Override
+    public void afterSelect(long now) {
+        workload.runTimers(now);
+        connectedSeen = connected;
+        closedSeen = closedByServer;
+        if (now >= nextTick) {
+            second++;
+            nextTick += TimeUnit.SECONDS.toNanos(1);
+            checkConnectTimeouts(now);
+            if (out != null) {
+                progress();
+            }
+            lastConnected = connected;
+            lastRequests = workload.requests();
+            lastBytes = responseBytes;
+        }
+    }
+
+    private void progress() {
+        StringBuilder line = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%4ds  target %d  connected %d  pending %d  failed %d  rate %d/s  rss %s",
+                second,
+                cfg.connections(),
+                connected,
+                pending,
+                failedTotal(),
+                Math.max(0, connected - lastConnected),
+                Fmt.bytes(ProcMemory.selfRssBytes())));
+        if (cfg.workload()) {
+            line.append(String.format(
+                    Locale.ROOT,
+                    "  requests %d  %d req/s  %.2f MiB/s",
+                    workload.requests(),
+                    workload.requests() - lastRequests,
+                    (responseBytes - lastBytes) / (1024.0 * 1024.0)));
+        }
+        out.println(line);
     }
 
     private long failedTotal() {
@@ -262,7 +270,7 @@ final class IdleHolder {
             fail(OsError.classify(e), e, -1);
             return;
         }
-        Conn c = new Conn(ch, s);
+        IdleConnection c = new IdleConnection(ch, s);
         try {
             ch.configureBlocking(false);
             if (s >= 0) {
@@ -272,17 +280,20 @@ final class IdleHolder {
             pending++;
             c.pending = true;
             if (ch.connect(target)) {
-                c.key = ch.register(selector, 0, c);
+                c.key = loop.register(ch, 0, c);
                 connected(c, now);
             } else {
-                c.key = ch.register(selector, SelectionKey.OP_CONNECT, c);
+                c.key = loop.register(ch, SelectionKey.OP_CONNECT, c);
             }
         } catch (IOException | RuntimeException e) {
             failConnect(c, e);
         }
     }
 
-    private void handle(SelectionKey k, Conn c, long now) {
+    /** A ready connection: finish its connect, or read (a close, a workload response) and write. */
+    @Override
+    public void ready(SelectionKey k, long now) {
+        IdleConnection c = (IdleConnection) k.attachment();
         if (!k.isValid() || c.closed) {
             return;
         }
@@ -297,7 +308,7 @@ final class IdleHolder {
                 read(c, now);
             }
             if (!c.closed && k.isValid() && k.isWritable()) {
-                flush(c);
+                c.flush();
             }
         } catch (IOException | RuntimeException e) {
             if (c.pending) {
@@ -308,7 +319,7 @@ final class IdleHolder {
         }
     }
 
-    private void connected(Conn c, long now) throws IOException {
+    private void connected(IdleConnection c, long now) throws IOException {
         c.pending = false;
         pending--;
         connected++;
@@ -318,12 +329,11 @@ final class IdleHolder {
         c.ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
         c.key.interestOps(SelectionKey.OP_READ); // to see the server close, or workload responses
         if (cfg.workload()) {
-            c.parser = new ResponseParser();
-            scheduleIdle(c, now);
+            workload.start(c, now);
         }
     }
 
-    private void failConnect(Conn c, Throwable e) {
+    private void failConnect(IdleConnection c, Throwable e) {
         OsError kind = OsError.classify(e);
         if (c.pending) {
             c.pending = false;
@@ -377,12 +387,12 @@ final class IdleHolder {
         }
     }
 
-    private void lost(Conn c) {
+    private void lost(IdleConnection c) {
         closedByServer++;
         close(c);
     }
 
-    private void close(Conn c) {
+    private void close(IdleConnection c) {
         if (c.closed) {
             return;
         }
@@ -393,7 +403,7 @@ final class IdleHolder {
         }
         if (c.index >= 0) {
             // swap-remove keeps the open list dense without a search
-            Conn last = open.remove(open.size() - 1);
+            IdleConnection last = open.remove(open.size() - 1);
             if (last != c) {
                 open.set(c.index, last);
                 last.index = c.index;
@@ -413,89 +423,19 @@ final class IdleHolder {
             return;
         }
         long limit = cfg.connectTimeout().toNanos();
-        for (SelectionKey k : new ArrayList<>(selector.keys())) {
-            Conn c = (Conn) k.attachment();
+        for (SelectionKey k : new ArrayList<>(loop.keys())) {
+            IdleConnection c = (IdleConnection) k.attachment();
             if (c != null && c.pending && now - c.startedAt > limit) {
                 failConnect(c, new IOException("connect timed out"));
             }
         }
     }
 
-    // ---- http-kit workload ----
-
-    private void scheduleIdle(Conn c, long now) {
-        long min = cfg.idleMin().toNanos();
-        long span = cfg.idleMax().toNanos() - min;
-        c.awaiting = false;
-        timers.add(new Timer(now + min + (span > 0 ? random.nextLong(span + 1) : 0), c, ++c.gen));
-    }
-
-    private void runTimers(long now) {
-        Timer t0;
-        while ((t0 = timers.peek()) != null && t0.at <= now) {
-            timers.poll();
-            Conn c = t0.conn;
-            if (c.closed || c.gen != t0.gen) {
-                continue; // superseded: a response came before its timeout, or the connection is gone
-            }
-            if (c.awaiting) {
-                timeouts++;
-                lost(c);
-                continue;
-            }
-            int len = 1 + random.nextInt(cfg.maxLength());
-            String sep = cfg.path().indexOf('?') >= 0 ? "&" : "?";
-            InetSocketAddress t = (InetSocketAddress) remote(c);
-            byte[] req = ("GET " + cfg.path() + sep + "len=" + len + " HTTP/1.1\r\nHost: "
-                            + (t == null ? "127.0.0.1" : t.getAddress().getHostAddress() + ":" + t.getPort())
-                            + "\r\n\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1);
-            c.outBuf = ByteBuffer.wrap(req);
-            c.sentAt = now;
-            c.awaiting = true;
-            timers.add(new Timer(now + cfg.timeout().toNanos(), c, ++c.gen));
-            try {
-                flush(c);
-            } catch (IOException e) {
-                lost(c);
-            }
-        }
-    }
-
-    private static Object remote(Conn c) {
-        try {
-            return c.ch.getRemoteAddress();
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    private void flush(Conn c) throws IOException {
-        if (c.outBuf == null) {
-            return;
-        }
-        c.ch.write(c.outBuf);
-        if (c.outBuf.hasRemaining()) {
-            c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-        } else {
-            c.outBuf = null;
-            c.key.interestOps(SelectionKey.OP_READ);
-        }
-    }
-
-    private void read(Conn c, long now) throws IOException {
+    private void read(IdleConnection c, long now) throws IOException {
         readBuf.clear();
         int n = c.ch.read(readBuf);
         if (n < 0) {
-            if (c.parser != null && c.awaiting) {
-                try {
-                    if (c.parser.endOfInput()) {
-                        responseDone(c, now);
-                    }
-                } catch (ResponseParser.ParseException e) {
-                    badResponses++;
-                }
-            }
+            workload.endOfInput(c, now);
             lost(c);
             return;
         }
@@ -504,47 +444,6 @@ final class IdleHolder {
             return; // idle mode: whatever the server sends is ignored
         }
         readBuf.flip();
-        try {
-            if (c.parser.parse(readBuf)) {
-                responseDone(c, now);
-                if (c.parser.close() || readBuf.hasRemaining()) {
-                    lost(c);
-                }
-            }
-        } catch (ResponseParser.ParseException e) {
-            badResponses++;
-            lost(c);
-        }
+        workload.read(c, readBuf, now);
     }
-
-    private void responseDone(Conn c, long now) {
-        requests++;
-        latency.recordValue(LatencyRange.clamp(now - c.sentAt));
-        scheduleIdle(c, now);
-    }
-
-    /** One held connection; confined to the selector thread. */
-    static final class Conn {
-        final SocketChannel ch;
-        final int source;
-        SelectionKey key;
-        boolean pending;
-        boolean closed;
-        int index = -1;
-        long startedAt;
-        // workload only
-        ResponseParser parser;
-        ByteBuffer outBuf;
-        boolean awaiting;
-        long sentAt;
-        int gen;
-
-        Conn(SocketChannel ch, int source) {
-            this.ch = ch;
-            this.source = source;
-        }
-    }
-
-    /** A workload deadline; stale when its connection's generation has moved on. */
-    record Timer(long at, Conn conn, int gen) {}
 }

@@ -1,5 +1,8 @@
 package io.tickwork.server.client.pingpong;
 
+import io.tickwork.server.client.common.ClientSelectorLoop;
+import io.tickwork.server.client.common.ClientSelectorLoop.Clock;
+import io.tickwork.server.client.common.ClientSelectorLoop.Wait;
 import io.tickwork.server.client.common.Fmt;
 import io.tickwork.server.client.common.LatencyRange;
 import java.io.IOException;
@@ -7,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +29,10 @@ import org.HdrHistogram.Histogram;
  * the usual ping-pong metric). A reply other than {@code "Pong"} is
  * an error and ends its connection.
  *
- * <p>Ready keys are handled through {@code select(Consumer)} (no selected-key set, nothing
- * allocated per ping); with {@code spin} the loops poll with {@code selectNow} instead of
- * sleeping in {@code epoll_wait}. The clock starts once every connection is open.
+ * <p>Each thread runs a {@link ClientSelectorLoop} (ready keys through {@code select(Consumer)}:
+ * no selected-key set, nothing allocated per ping; a clock reading per ready key); with {@code
+ * spin} the loops poll with {@code selectNow} instead of sleeping in {@code epoll_wait}. The
+ * clock starts once every connection is open.
  *
  * <p>Runs in the calling thread plus {@code threads - 1} more; not reusable.
  */
@@ -121,7 +124,7 @@ final class PingPongClient {
         return new Result(done, errors, elapsed, all, connections, threads);
     }
 
-    private final class Loop implements java.util.function.Consumer<SelectionKey> {
+    private final class Loop implements ClientSelectorLoop.Handler {
         final int conns;
         final long pings;
         final long deadline;
@@ -134,6 +137,7 @@ final class PingPongClient {
         long errors;
         int open;
         long startedAt;
+        ClientSelectorLoop loop;
         volatile IOException failure;
 
         Loop(int conns, long pings, long deadline, CyclicBarrier connected) {
@@ -153,7 +157,8 @@ final class PingPongClient {
         }
 
         void run() throws IOException {
-            try (Selector sel = Selector.open()) {
+            try (ClientSelectorLoop sel = new ClientSelectorLoop(this, spin ? Wait.SPIN : Wait.SLEEP, Clock.PER_KEY)) {
+                loop = sel;
                 try {
                     for (int i = 0; i < conns; i++) {
                         SocketChannel ch = SocketChannel.open();
@@ -161,7 +166,7 @@ final class PingPongClient {
                         ch.connect(target); // blocking connect: setup, not measured load
                         ch.configureBlocking(false);
                         Conn c = new Conn(ch);
-                        ch.register(sel, SelectionKey.OP_READ, c);
+                        sel.register(ch, SelectionKey.OP_READ, c);
                         open++;
                     }
                 } catch (IOException e) {
@@ -178,28 +183,26 @@ final class PingPongClient {
                 for (SelectionKey k : sel.keys()) {
                     sendPing(k, startedAt);
                 }
-                while (done < pings && open > 0) {
-                    long t = System.nanoTime();
-                    if (t >= deadline) {
-                        break;
-                    }
-                    if (spin) {
-                        sel.selectNow(this);
-                    } else {
-                        sel.select(this, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - t)));
-                    }
-                }
+                sel.run();
                 for (SelectionKey k : sel.keys()) {
                     k.channel().close();
                 }
             }
         }
 
-        /** A ready key (from {@code select(Consumer)}): its own clock reading, for its RTT. */
         @Override
-        public void accept(SelectionKey k) {
+        public long beforeSelect(long now) {
+            if (done >= pings || open == 0 || now >= deadline) {
+                loop.stop();
+            }
+            return deadline;
+        }
+
+        /** A ready key with its own clock reading ({@link Clock#PER_KEY}), for its round trip. */
+        @Override
+        public void ready(SelectionKey k, long now) {
             if (k.isValid() && k.isReadable()) {
-                read(k, System.nanoTime());
+                read(k, now);
             }
         }
 
