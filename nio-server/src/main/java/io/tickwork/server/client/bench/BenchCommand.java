@@ -1,7 +1,13 @@
 package io.tickwork.server.client.bench;
 
-import io.tickwork.server.client.common.Args;
+import static io.tickwork.server.client.common.OptionValues.inRange;
+import static io.tickwork.server.client.common.OptionValues.intInRange;
+
 import io.tickwork.server.client.common.Fmt;
+import io.tickwork.server.client.common.OptionValues;
+import io.tickwork.server.client.common.OptionValues.CountConverter;
+import io.tickwork.server.client.common.OptionValues.DurationConverter;
+import io.tickwork.server.client.common.OptionValues.RateConverter;
 import io.tickwork.server.client.common.Targets;
 import io.tickwork.server.client.common.UsageException;
 import java.io.FileOutputStream;
@@ -12,80 +18,176 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** The {@code bench} subcommand: command line to {@link BenchConfig}, run, report. */
-public final class BenchCommand {
-    private BenchCommand() {}
+/**
+ * The {@code bench} subcommand: its options (picocli), the validated {@link BenchConfig}, the run
+ * and the report. One instance per command line; not thread safe.
+ */
+@Command(
+        name = "bench",
+        sortOptions = false,
+        abbreviateSynopsis = true,
+        description = {
+            "HTTP/1.1 load: closed loop (keep-alive or pipelined) or open loop at --rate, req/s, MiB/s, errors"
+                    + " by kind, latency percentiles, --json",
+            "",
+            "Closed loop by default: C connections, each keeping D requests in flight. With --rate, open loop"
+                    + " at a fixed request rate. A line per second; at the end req/s, MiB/s, errors by kind"
+                    + " (connect, timeout, non-2xx by status, parse, closed, io) and latency percentiles"
+                    + " (HdrHistogram, 3 significant digits). Loopback targets only.",
+            ""
+        })
+public final class BenchCommand implements Callable<Integer> {
 
-    static final List<Args.Opt> OPTS = List.of(
-            Args.Opt.value("connections", "C", "connections to keep open (default 64)")
-                    .alias('c'),
-            Args.Opt.value(
-                            "depth",
-                            "D",
-                            "requests in flight per connection: 1 = keep-alive, " + ">1 = pipelined (default 1)")
-                    .alias('d'),
-            Args.Opt.value("threads", "T", "selector threads, connections spread evenly (default 1)")
-                    .alias('t'),
-            Args.Opt.value(
-                            "duration",
-                            "TIME",
-                            "run time, e.g. 10s, 2m (default 10s; with --requests " + "and no --duration: at most 10m)")
-                    .alias('D'),
-            Args.Opt.value("requests", "N", "stop after N responses (accepts 200k, 1m)")
-                    .alias('n'),
-            Args.Opt.value(
-                    "warmup",
-                    "TIME",
-                    "run the same workload unmeasured this long first, on "
-                            + "the\nsame connections; counters and latency start after it (default 0s)"),
-            Args.Opt.value(
-                    "rate",
-                    "R",
-                    "open loop: R requests/s in total, latency measured from each\n"
-                            + "request's intended send time (corrects coordinated omission)"),
-            Args.Opt.value(
-                    "urls",
-                    "FILE",
-                    "request targets, one per line: /path or http://host:port/path"
-                            + "\non the same host:port; picked at random per request"),
-            Args.Opt.flag(
-                    "words",
-                    "append a random word to the URL's path for each request\n"
-                            + "(e.g. http://127.0.0.1:8080/d/ -> /d/apple)"),
-            Args.Opt.value(
-                    "word-file", "FILE", "words for --words, one per line (default: ~400 common " + "English words)"),
-            Args.Opt.value(
-                    "timeout",
-                    "TIME",
-                    "a request unanswered this long is a read timeout; the " + "connection is replaced (default 5s)"),
-            Args.Opt.value("connect-timeout", "TIME", "connect timeout (default 5s)"),
-            Args.Opt.value("header", "'N: V'", "an extra request header").alias('H'),
-            Args.Opt.value("seed", "N", "random seed for URL choice (default 1)"),
-            Args.Opt.flag("json", "print the result as one JSON object on stdout (progress to stderr)"),
-            Args.Opt.value(
-                    "hgrm",
-                    "FILE",
-                    "write the latency percentile distribution (microseconds,\n"
-                            + "HdrHistogram .hgrm format, for its plotter) to FILE"),
-            Args.Opt.flag("quiet", "no per-second progress lines"));
+    @Parameters(paramLabel = "URL", arity = "0..1", description = "http://127.0.0.1:PORT/path (loopback only)")
+    String url;
 
-    static final String USAGE = "LoadTool bench [options] http://127.0.0.1:PORT/path";
-    static final String WHAT = """
-      HTTP/1.1 load generator. Closed loop by default: C connections, each keeping D requests
-      in flight. With --rate, open loop at a fixed request rate. A line per second; at the end
-      req/s, MiB/s, errors by kind (connect, timeout, non-2xx by status, parse, closed, io) and
-      latency percentiles (HdrHistogram, 3 significant digits). Loopback targets only.""";
+    @Option(
+            names = {"-c", "--connections"},
+            paramLabel = "C",
+            defaultValue = "64",
+            converter = CountConverter.class,
+            description = "connections to keep open (default ${DEFAULT-VALUE})")
+    long connections;
 
-    public static int run(String[] argv, PrintStream out, PrintStream err) throws InterruptedException {
-        Args a = Args.parse("bench", OPTS, argv);
-        if (a.help()) {
-            out.print(Args.help(USAGE, WHAT, OPTS));
-            return 0;
-        }
-        BenchConfig cfg = config(a);
-        boolean json = a.flag("json");
-        PrintStream progress = a.flag("quiet") ? null : json ? err : out;
+    @Option(
+            names = {"-d", "--depth"},
+            paramLabel = "D",
+            defaultValue = "1",
+            converter = CountConverter.class,
+            description =
+                    "requests in flight per connection: 1 = keep-alive, >1 = pipelined (default ${DEFAULT-VALUE})")
+    long depth;
+
+    @Option(
+            names = {"-t", "--threads"},
+            paramLabel = "T",
+            defaultValue = "1",
+            converter = CountConverter.class,
+            description = "selector threads, connections spread evenly (default ${DEFAULT-VALUE})")
+    long threads;
+
+    @Option(
+            names = {"-D", "--duration"},
+            paramLabel = "TIME",
+            converter = DurationConverter.class,
+            description = "run time, e.g. 10s, 2m (default 10s; with --requests and no --duration: at most 10m)")
+    Duration duration;
+
+    @Option(
+            names = {"-n", "--requests"},
+            paramLabel = "N",
+            converter = CountConverter.class,
+            description = "stop after N responses (accepts 200k, 1m)")
+    Long requests;
+
+    @Option(
+            names = "--warmup",
+            paramLabel = "TIME",
+            defaultValue = "0s",
+            converter = DurationConverter.class,
+            description = "run the same workload unmeasured this long first, on the same connections; counters"
+                    + " and latency start after it (default ${DEFAULT-VALUE})")
+    Duration warmup;
+
+    @Option(
+            names = "--rate",
+            paramLabel = "R",
+            converter = RateConverter.class,
+            description = "open loop: R requests/s in total, latency measured from each request's intended send"
+                    + " time (corrects coordinated omission)")
+    Double rate;
+
+    @Option(
+            names = "--urls",
+            paramLabel = "FILE",
+            description = "request targets, one per line: /path or http://host:port/path on the same host:port;"
+                    + " picked at random per request")
+    String urls;
+
+    @Option(
+            names = "--words",
+            description = "append a random word to the URL's path for each request (/d/ -> /d/apple)")
+    boolean words;
+
+    @Option(
+            names = "--word-file",
+            paramLabel = "FILE",
+            description = "words for --words, one per line (default: ~400 common English words)")
+    String wordFile;
+
+    @Option(
+            names = "--timeout",
+            paramLabel = "TIME",
+            defaultValue = "5s",
+            converter = DurationConverter.class,
+            description = "a request unanswered this long is a read timeout; the connection is replaced"
+                    + " (default ${DEFAULT-VALUE})")
+    Duration timeout;
+
+    @Option(
+            names = "--connect-timeout",
+            paramLabel = "TIME",
+            defaultValue = "5s",
+            converter = DurationConverter.class,
+            description = "connect timeout (default ${DEFAULT-VALUE})")
+    Duration connectTimeout;
+
+    @Option(
+            names = {"-H", "--header"},
+            paramLabel = "'N: V'",
+            description = "an extra request header")
+    String header;
+
+    @Option(
+            names = "--seed",
+            paramLabel = "N",
+            defaultValue = "1",
+            converter = CountConverter.class,
+            description = "random seed for URL choice (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--json", description = "print the result as one JSON object on stdout (progress to stderr)")
+    boolean json;
+
+    @Option(
+            names = "--hgrm",
+            paramLabel = "FILE",
+            description = "write the latency percentile distribution (microseconds, HdrHistogram .hgrm format,"
+                    + " for its plotter) to FILE")
+    String hgrm;
+
+    @Option(names = "--quiet", description = "no per-second progress lines")
+    boolean quiet;
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "this text")
+    boolean help;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    BenchCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** The {@code bench} command, printing its progress and report to {@code out} (with --json: progress to {@code err}). */
+    public static CommandLine commandLine(PrintStream out, PrintStream err) {
+        return new CommandLine(new BenchCommand(out, err));
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        BenchConfig cfg = config();
+        PrintStream progress = quiet ? null : json ? err : out;
         if (progress != null) {
             progress.printf(
                     "bench %s: %d connections x %d in flight, %s%s%n",
@@ -95,7 +197,6 @@ public final class BenchCommand {
                     cfg.openLoop() ? "open loop " + (long) cfg.rate() + " req/s" : "closed loop",
                     cfg.warmsUp() ? ", " + Fmt.duration(cfg.warmup()) + " warm-up first (unmeasured)" : "");
         }
-        String hgrm = a.string("hgrm", null);
         Bench bench = new Bench(cfg);
         BenchReport r = bench.run(progress);
         out.print(json ? r.toJson() + "\n" : r.toText());
@@ -110,13 +211,10 @@ public final class BenchCommand {
         return 0;
     }
 
-    static BenchConfig config(Args a) {
-        List<String> pos = a.positional();
-        String urlArg = pos.isEmpty() ? null : pos.get(0);
-        if (pos.size() > 1) {
-            throw new UsageException("bench takes one URL, got: " + pos);
-        }
-        String urlsFile = a.string("urls", null);
+    /** The options, checked and resolved into a run: URLs read and requests encoded. */
+    BenchConfig config() {
+        String urlArg = url;
+        String urlsFile = urls;
         List<String> targets = new ArrayList<>();
         Targets.Url base;
         if (urlsFile != null) {
@@ -151,55 +249,54 @@ public final class BenchCommand {
             base = Targets.url("URL", urlArg);
             targets.add(base.target());
         }
-        if (a.flag("words")) {
-            List<String> words =
-                    a.has("word-file") ? Words.load(Path.of(a.string("word-file", ""))) : List.of(Words.BUILT_IN);
+        if (words) {
+            List<String> list = wordFile != null ? Words.load(Path.of(wordFile)) : List.of(Words.BUILT_IN);
             List<String> prefixes = new ArrayList<>(targets);
             targets.clear();
             for (String p : prefixes) {
-                for (String w : words) {
+                for (String w : list) {
                     targets.add(p + Words.encode(w));
                 }
             }
         }
-        String header = a.string("header", null);
         if (header != null && (header.indexOf(':') <= 0 || header.contains("\n") || header.contains("\r"))) {
             throw new UsageException("--header must be 'Name: value' on one line: " + header);
         }
-        List<byte[]> requests = new ArrayList<>(targets.size());
+        List<byte[]> encoded = new ArrayList<>(targets.size());
         for (String t : targets) {
-            requests.add(request(t, base.hostHeader(), header));
+            encoded.add(request(t, base.hostHeader(), header));
         }
-        long count = a.longValue("requests", 0, 1, Long.MAX_VALUE / 2);
+        long count = requests == null ? 0 : inRange("--requests", requests, 1, Long.MAX_VALUE / 2);
         Duration defaultDuration = count > 0 ? Duration.ofMinutes(10) : Duration.ofSeconds(10);
-        Duration duration = a.duration("duration", defaultDuration, Duration.ofMillis(100), Duration.ofHours(24));
-        int connections = a.intValue("connections", 64, 1, 1_000_000);
-        int depth = a.intValue("depth", 1, 1, 10_000);
-        int threads = a.intValue("threads", 1, 1, 1024);
-        double rate = a.doubleValue("rate", 0, 0, 1e9);
-        if (a.has("rate") && rate <= 0) {
-            throw new UsageException("--rate must be > 0: " + a.string("rate", ""));
+        Duration runFor = inRange(
+                "--duration",
+                duration == null ? defaultDuration : duration,
+                Duration.ofMillis(100),
+                Duration.ofHours(24));
+        int conns = intInRange("--connections", connections, 1, 1_000_000);
+        int inFlight = intInRange("--depth", depth, 1, 10_000);
+        int selectors = intInRange("--threads", threads, 1, 1024);
+        double perSecond = rate == null ? 0 : inRange("--rate", rate, 0, 1e9);
+        if (rate != null && perSecond <= 0) {
+            throw new UsageException("--rate must be > 0: " + OptionValues.number(rate));
         }
-        Duration timeout = a.duration("timeout", Duration.ofSeconds(5), Duration.ofMillis(1), Duration.ofHours(1));
-        Duration connectTimeout =
-                a.duration("connect-timeout", Duration.ofSeconds(5), Duration.ofMillis(1), Duration.ofHours(1));
-        long seed = a.longValue("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
+        Duration readTimeout = inRange("--timeout", timeout, Duration.ofMillis(1), Duration.ofHours(1));
+        Duration connTimeout = inRange("--connect-timeout", connectTimeout, Duration.ofMillis(1), Duration.ofHours(1));
         String describe = "http://" + base.hostHeader()
                 + (targets.size() == 1 ? targets.get(0) : " (" + targets.size() + " URLs)");
-        Duration warmup = a.duration("warmup", Duration.ZERO, Duration.ZERO, Duration.ofHours(1));
         return new BenchConfig(
                 base.address(),
                 describe,
-                requests,
-                connections,
-                depth,
-                threads,
-                warmup,
-                duration,
+                encoded,
+                conns,
+                inFlight,
+                selectors,
+                inRange("--warmup", warmup, Duration.ZERO, Duration.ofHours(1)),
+                runFor,
                 count,
-                rate,
-                timeout,
-                connectTimeout,
+                perSecond,
+                readTimeout,
+                connTimeout,
                 seed);
     }
 

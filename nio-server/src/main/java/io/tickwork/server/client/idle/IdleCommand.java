@@ -1,7 +1,11 @@
 package io.tickwork.server.client.idle;
 
-import io.tickwork.server.client.common.Args;
+import static io.tickwork.server.client.common.OptionValues.inRange;
+import static io.tickwork.server.client.common.OptionValues.intInRange;
+
 import io.tickwork.server.client.common.Fmt;
+import io.tickwork.server.client.common.OptionValues.CountConverter;
+import io.tickwork.server.client.common.OptionValues.DurationConverter;
 import io.tickwork.server.client.common.Targets;
 import io.tickwork.server.client.common.UsageException;
 import java.io.IOException;
@@ -14,69 +18,201 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** The {@code idle} subcommand: command line to {@link IdleConfig}, run, report. */
-public final class IdleCommand {
-    private IdleCommand() {}
+/**
+ * The {@code idle} subcommand: its options (picocli), the validated {@link IdleConfig}, the run
+ * and the report. One instance per command line; not thread safe.
+ */
+@Command(
+        name = "idle",
+        sortOptions = false,
+        abbreviateSynopsis = true,
+        description = {
+            "open and hold N idle connections over many loopback source addresses, optionally with the"
+                    + " http-kit workload (idle 5-45 s, request, read, repeat)",
+            "",
+            "Opens N connections and holds them idle, ramping at --step per second, each bound to the next of"
+                    + " K loopback source addresses (127.0.0.2, 127.0.0.3, ...) so the ephemeral port range is"
+                    + " per source address. A line per second. When the OS refuses (EMFILE, ENFILE,"
+                    + " EADDRNOTAVAIL, ECONNREFUSED) it says which limit and how to raise it, then holds what it"
+                    + " has until the end. Reports client (and, with --server-pid/--stats-url, server) memory per"
+                    + " connection. Loopback targets only.",
+            ""
+        })
+public final class IdleCommand implements Callable<Integer> {
 
-    static final List<Args.Opt> OPTS = List.of(
-            Args.Opt.value(
-                    "target",
-                    "HOST:PORT[,..]",
-                    "server(s) to connect to, round robin " + "(default 127.0.0.1:9090, the dictionary server's)"),
-            Args.Opt.value("connections", "N", "connections to open and hold (default 10000)")
-                    .alias('c'),
-            Args.Opt.value("step", "N", "ramp: new connections per second (default 5000)"),
-            Args.Opt.value("max-pending", "N", "connects in flight at once (default 1000)"),
-            Args.Opt.value(
-                    "sources",
-                    "K",
-                    "source addresses to bind before connect, from "
-                            + "--first-source\n(default: enough for N at ~28k ports each; 0 = let the kernel "
-                            + "choose)"),
-            Args.Opt.value("first-source", "IP", "first source address (default 127.0.0.2)"),
-            Args.Opt.value("duration", "TIME", "hard bound on the whole run (default 60s)")
-                    .alias('D'),
-            Args.Opt.value("hold", "TIME", "how long to hold after the ramp ends (default: until " + "--duration)"),
-            Args.Opt.value("connect-timeout", "TIME", "a connect unfinished this long fails (default " + "10s)"),
-            Args.Opt.flag(
-                    "workload",
-                    "http-kit workload: idle a random time, GET PATH?len=L (L "
-                            + "random\nin 1..--max-length), read the response, repeat"),
-            Args.Opt.value("idle-min", "TIME", "workload: shortest idle time (default 5s)"),
-            Args.Opt.value("idle-max", "TIME", "workload: longest idle time (default 45s)"),
-            Args.Opt.value("max-length", "L", "workload: largest len parameter (default 4096)"),
-            Args.Opt.value("path", "PATH", "workload: request path (default /)"),
-            Args.Opt.value("timeout", "TIME", "workload: response timeout (default 10s)"),
-            Args.Opt.value(
-                    "stats-url",
-                    "URL",
-                    "the server's stats document (e.g. "
-                            + "http://127.0.0.1:8080/stats),\nprinted before and at the end of the ramp"),
-            Args.Opt.value(
-                    "server-pid", "PID", "the server's pid: its RSS before and after the ramp," + "\nper connection"),
-            Args.Opt.value("seed", "N", "random seed for the workload (default 1)"),
-            Args.Opt.flag("json", "print the final report as one JSON object on stdout (progress to " + "stderr)"),
-            Args.Opt.flag("quiet", "no per-second progress lines"));
+    @Parameters(paramLabel = "HOST:PORT", arity = "0..1", description = "the server, instead of --target")
+    String hostPort;
 
-    static final String USAGE = "LoadTool idle [options] [HOST:PORT]";
-    static final String WHAT = """
-      Opens N connections and holds them idle, ramping at --step per second, each bound to the
-      next of K loopback source addresses (127.0.0.2, 127.0.0.3, ...) so the ephemeral port
-      range is per source address. A line per second. When the OS refuses (EMFILE, ENFILE,
-      EADDRNOTAVAIL, ECONNREFUSED) it says which limit and how to raise it, then holds what it
-      has until the end. Reports client (and, with --server-pid/--stats-url, server) memory
-      per connection. Loopback targets only.""";
+    @Option(
+            names = "--target",
+            paramLabel = "HOST:PORT[,..]",
+            defaultValue = "127.0.0.1:9090",
+            description = "server(s) to connect to, round robin (default ${DEFAULT-VALUE}, the dictionary server's)")
+    String target;
 
-    public static int run(String[] argv, PrintStream out, PrintStream err) throws InterruptedException, IOException {
-        Args a = Args.parse("idle", OPTS, argv);
-        if (a.help()) {
-            out.print(Args.help(USAGE, WHAT, OPTS));
-            return 0;
-        }
-        IdleConfig cfg = config(a);
-        boolean json = a.flag("json");
-        PrintStream progress = a.flag("quiet") ? null : json ? err : out;
+    @Option(
+            names = {"-c", "--connections"},
+            paramLabel = "N",
+            defaultValue = "10000",
+            converter = CountConverter.class,
+            description = "connections to open and hold (default ${DEFAULT-VALUE})")
+    long connections;
+
+    @Option(
+            names = "--step",
+            paramLabel = "N",
+            defaultValue = "5000",
+            converter = CountConverter.class,
+            description = "ramp: new connections per second (default ${DEFAULT-VALUE})")
+    long step;
+
+    @Option(
+            names = "--max-pending",
+            paramLabel = "N",
+            defaultValue = "1000",
+            converter = CountConverter.class,
+            description = "connects in flight at once (default ${DEFAULT-VALUE})")
+    long maxPending;
+
+    @Option(
+            names = "--sources",
+            paramLabel = "K",
+            converter = CountConverter.class,
+            description = "source addresses to bind before connect, from --first-source (default: enough for N"
+                    + " at ~28k ports each; 0 = let the kernel choose)")
+    Long sources;
+
+    @Option(
+            names = "--first-source",
+            paramLabel = "IP",
+            defaultValue = "127.0.0.2",
+            description = "first source address (default ${DEFAULT-VALUE})")
+    String firstSource;
+
+    @Option(
+            names = {"-D", "--duration"},
+            paramLabel = "TIME",
+            defaultValue = "60s",
+            converter = DurationConverter.class,
+            description = "hard bound on the whole run (default ${DEFAULT-VALUE})")
+    Duration duration;
+
+    @Option(
+            names = "--hold",
+            paramLabel = "TIME",
+            converter = DurationConverter.class,
+            description = "how long to hold after the ramp ends (default: until --duration)")
+    Duration hold;
+
+    @Option(
+            names = "--connect-timeout",
+            paramLabel = "TIME",
+            defaultValue = "10s",
+            converter = DurationConverter.class,
+            description = "a connect unfinished this long fails (default ${DEFAULT-VALUE})")
+    Duration connectTimeout;
+
+    @Option(
+            names = "--workload",
+            description = "http-kit workload: idle a random time, GET PATH?len=L (L random in 1..--max-length),"
+                    + " read the response, repeat")
+    boolean workload;
+
+    @Option(
+            names = "--idle-min",
+            paramLabel = "TIME",
+            defaultValue = "5s",
+            converter = DurationConverter.class,
+            description = "workload: shortest idle time (default ${DEFAULT-VALUE})")
+    Duration idleMin;
+
+    @Option(
+            names = "--idle-max",
+            paramLabel = "TIME",
+            defaultValue = "45s",
+            converter = DurationConverter.class,
+            description = "workload: longest idle time (default ${DEFAULT-VALUE})")
+    Duration idleMax;
+
+    @Option(
+            names = "--max-length",
+            paramLabel = "L",
+            defaultValue = "4096",
+            converter = CountConverter.class,
+            description = "workload: largest len parameter (default ${DEFAULT-VALUE})")
+    long maxLength;
+
+    @Option(
+            names = "--path",
+            paramLabel = "PATH",
+            defaultValue = "/",
+            description = "workload: request path (default ${DEFAULT-VALUE})")
+    String path;
+
+    @Option(
+            names = "--timeout",
+            paramLabel = "TIME",
+            defaultValue = "10s",
+            converter = DurationConverter.class,
+            description = "workload: response timeout (default ${DEFAULT-VALUE})")
+    Duration timeout;
+
+    @Option(
+            names = "--stats-url",
+            paramLabel = "URL",
+            description = "the server's stats document (e.g. http://127.0.0.1:8080/stats), printed before and at"
+                    + " the end of the ramp")
+    String statsUrl;
+
+    @Option(
+            names = "--server-pid",
+            paramLabel = "PID",
+            description = "the server's pid: its RSS before and after the ramp, per connection")
+    String serverPid;
+
+    @Option(
+            names = "--seed",
+            paramLabel = "N",
+            defaultValue = "1",
+            converter = CountConverter.class,
+            description = "random seed for the workload (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--json", description = "print the final report as one JSON object on stdout (progress to stderr)")
+    boolean json;
+
+    @Option(names = "--quiet", description = "no per-second progress lines")
+    boolean quiet;
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "this text")
+    boolean help;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    IdleCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** The {@code idle} command, printing to {@code out} (with --json: the header and progress to {@code err}). */
+    public static CommandLine commandLine(PrintStream out, PrintStream err) {
+        return new CommandLine(new IdleCommand(out, err));
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        IdleConfig cfg = config();
+        PrintStream progress = quiet ? null : json ? err : out;
         (json ? err : out)
                 .printf(
                         "idle: %d connections to %s from %s, %d/s%n",
@@ -100,19 +236,16 @@ public final class IdleCommand {
         return 0;
     }
 
-    static IdleConfig config(Args a) {
-        if (a.positional().size() > 1) {
-            throw new UsageException("idle takes one HOST:PORT, got: " + a.positional());
-        }
-        String t = a.positional().isEmpty()
-                ? a.string("target", "127.0.0.1:9090")
-                : a.positional().get(0);
-        List<InetSocketAddress> targets = Targets.hostPorts("--target", t);
-        int n = a.intValue("connections", 10_000, 1, 10_000_000);
+    /** The options, checked and resolved into a run. */
+    IdleConfig config() {
+        List<InetSocketAddress> targets = Targets.hostPorts("--target", hostPort == null ? target : hostPort);
+        int n = intInRange("--connections", connections, 1, 10_000_000);
         int perSource = Math.max(1, (int) (portRange() * 0.9));
-        int k = a.intValue("sources", Math.max(1, (n + perSource - 1) / perSource), 0, 65_536);
-        InetAddress first = Targets.loopback("--first-source", a.string("first-source", "127.0.0.2"));
-        List<InetAddress> sources = new ArrayList<>();
+        int k = sources == null
+                ? Math.max(1, (n + perSource - 1) / perSource)
+                : intInRange("--sources", sources, 0, 65_536);
+        InetAddress first = Targets.loopback("--first-source", firstSource);
+        List<InetAddress> sourceList = new ArrayList<>();
         byte[] b = first.getAddress();
         if (k > 0 && b.length != 4) {
             throw new UsageException("--first-source must be an IPv4 loopback address: " + first.getHostAddress());
@@ -128,46 +261,43 @@ public final class IdleCommand {
                 continue; // skip broadcast-looking .255 addresses; loopback takes them, but be tidy
             }
             try {
-                sources.add(InetAddress.getByAddress(
+                sourceList.add(InetAddress.getByAddress(
                         new byte[] {(byte) (x >>> 24), (byte) (x >>> 16), (byte) (x >>> 8), (byte) x}));
             } catch (UnknownHostException e) {
                 throw new IllegalStateException(e);
             }
         }
-        Duration duration = a.duration("duration", Duration.ofSeconds(60), Duration.ofMillis(100), Duration.ofDays(1));
-        Duration hold = a.duration("hold", duration, Duration.ZERO, Duration.ofDays(1));
-        Duration idleMin = a.duration("idle-min", Duration.ofSeconds(5), Duration.ZERO, Duration.ofHours(1));
-        Duration idleMax = a.duration("idle-max", Duration.ofSeconds(45), Duration.ZERO, Duration.ofHours(1));
-        if (idleMax.compareTo(idleMin) < 0) {
-            throw new UsageException("--idle-max must be >= --idle-min: " + Fmt.duration(idleMax));
+        Duration runFor = inRange("--duration", duration, Duration.ofMillis(100), Duration.ofDays(1));
+        Duration holdFor = inRange("--hold", hold == null ? runFor : hold, Duration.ZERO, Duration.ofDays(1));
+        Duration shortest = inRange("--idle-min", idleMin, Duration.ZERO, Duration.ofHours(1));
+        Duration longest = inRange("--idle-max", idleMax, Duration.ZERO, Duration.ofHours(1));
+        if (longest.compareTo(shortest) < 0) {
+            throw new UsageException("--idle-max must be >= --idle-min: " + Fmt.duration(longest));
         }
-        String path = a.string("path", "/");
         if (!path.startsWith("/") || path.chars().anyMatch(c -> c <= ' ' || c >= 0x7f)) {
             throw new UsageException("--path must start with / and be encoded: " + path);
         }
-        String stats = a.string("stats-url", null);
-        String pid = a.string("server-pid", null);
-        if (pid != null && !pid.matches("[0-9]+")) {
-            throw new UsageException("--server-pid must be a number: " + pid);
+        if (serverPid != null && !serverPid.matches("[0-9]+")) {
+            throw new UsageException("--server-pid must be a number: " + serverPid);
         }
         return new IdleConfig(
                 targets,
-                sources,
+                sourceList,
                 n,
-                a.intValue("step", 5_000, 1, 10_000_000),
-                a.intValue("max-pending", 1_000, 1, 1_000_000),
-                duration,
-                hold,
-                a.duration("connect-timeout", Duration.ofSeconds(10), Duration.ofMillis(1), Duration.ofHours(1)),
-                a.flag("workload"),
-                idleMin,
-                idleMax,
-                a.intValue("max-length", 4096, 1, 100_000_000),
+                intInRange("--step", step, 1, 10_000_000),
+                intInRange("--max-pending", maxPending, 1, 1_000_000),
+                runFor,
+                holdFor,
+                inRange("--connect-timeout", connectTimeout, Duration.ofMillis(1), Duration.ofHours(1)),
+                workload,
+                shortest,
+                longest,
+                intInRange("--max-length", maxLength, 1, 100_000_000),
                 path,
-                a.duration("timeout", Duration.ofSeconds(10), Duration.ofMillis(1), Duration.ofHours(1)),
-                stats == null ? null : Targets.url("--stats-url", stats),
-                pid,
-                a.longValue("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE));
+                inRange("--timeout", timeout, Duration.ofMillis(1), Duration.ofHours(1)),
+                statsUrl == null ? null : Targets.url("--stats-url", statsUrl),
+                serverPid,
+                seed);
     }
 
     /** Width of net.ipv4.ip_local_port_range, the ephemeral ports per source address. */

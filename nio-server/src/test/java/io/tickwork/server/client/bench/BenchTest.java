@@ -7,14 +7,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.tickwork.server.client.Cli;
 import io.tickwork.server.client.Cli.Run;
-import io.tickwork.server.client.common.Args;
 import io.tickwork.server.client.common.LatencyRange;
+import io.tickwork.server.client.common.OptionValues;
 import io.tickwork.server.client.common.StubHttpServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +23,48 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
 
 @Timeout(60)
 class BenchTest {
 
+    /** A bench command line parsed and checked as the launcher does, without running it. */
+    static BenchConfig config(String... args) {
+        BenchCommand c = new BenchCommand(System.out, System.err);
+        OptionValues.conventions(new CommandLine(c)).parseArgs(args);
+        return c.config();
+    }
+
     static BenchReport bench(String... args) throws InterruptedException {
-        BenchConfig cfg = BenchCommand.config(Args.parse("bench", BenchCommand.OPTS, args));
-        return new Bench(cfg).run(null);
+        return new Bench(config(args)).run(null);
+    }
+
+    @Test
+    void aBareUrlRunsTheDocumentedDefaults() {
+        BenchConfig c = config("http://127.0.0.1:8080/d/time");
+        assertEquals(new InetSocketAddress("127.0.0.1", 8080), c.address());
+        assertEquals("http://127.0.0.1:8080/d/time", c.target());
+        assertEquals(64, c.connections());
+        assertEquals(1, c.depth());
+        assertEquals(1, c.threads());
+        assertEquals(Duration.ZERO, c.warmup());
+        assertEquals(Duration.ofSeconds(10), c.duration());
+        assertEquals(0, c.count());
+        assertEquals(0.0, c.rate());
+        assertEquals(Duration.ofSeconds(5), c.timeout());
+        assertEquals(Duration.ofSeconds(5), c.connectTimeout());
+        assertEquals(1, c.seed());
+        assertEquals(
+                "GET /d/time HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n",
+                new String(c.requests().get(0), StandardCharsets.ISO_8859_1));
+        assertEquals(
+                Duration.ofMinutes(10),
+                config("-n", "5", "http://127.0.0.1:8080/").duration());
+        BenchConfig last =
+                config("-c", "2", "--connections=3", "-D", "1.5s", "--rate", "1.5k", "http://127.0.0.1:8080/");
+        assertEquals(3, last.connections(), "a repeated option: the last one counts");
+        assertEquals(Duration.ofMillis(1500), last.duration());
+        assertEquals(1500.0, last.rate());
     }
 
     @Test

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tickwork.server.client.Cli;
-import io.tickwork.server.client.common.Args;
+import io.tickwork.server.client.common.OptionValues;
 import io.tickwork.server.client.common.OsError;
 import io.tickwork.server.client.common.StubHttpServer;
 import java.io.IOException;
@@ -16,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
 
 @Timeout(90)
 class IdleTest {
@@ -77,9 +79,42 @@ class IdleTest {
         }
     }
 
+    /** An idle command line parsed and checked as the launcher does, without running it. */
+    static IdleConfig config(String... args) {
+        IdleCommand c = new IdleCommand(System.out, System.err);
+        OptionValues.conventions(new CommandLine(c)).parseArgs(args);
+        return c.config();
+    }
+
     static IdleResult idle(String... args) throws IOException {
-        IdleConfig cfg = IdleCommand.config(Args.parse("idle", IdleCommand.OPTS, args));
-        return new IdleHolder(cfg, null).run();
+        return new IdleHolder(config(args), null).run();
+    }
+
+    @Test
+    void anEmptyCommandLineRunsTheDocumentedDefaults() throws Exception {
+        IdleConfig c = config();
+        assertEquals(List.of(new InetSocketAddress("127.0.0.1", 9090)), c.targets());
+        int perSource = (int) (IdleCommand.portRange() * 0.9); // 10,000 fit one address on a default range
+        assertEquals((10_000 + perSource - 1) / perSource, c.sources().size());
+        assertEquals(InetAddress.getByName("127.0.0.2"), c.sources().get(0));
+        assertEquals(10_000, c.connections());
+        assertEquals(5_000, c.step());
+        assertEquals(1_000, c.maxPending());
+        assertEquals(Duration.ofSeconds(60), c.duration());
+        assertEquals(Duration.ofSeconds(60), c.hold(), "hold defaults to the duration");
+        assertEquals(Duration.ofSeconds(10), c.connectTimeout());
+        assertFalse(c.workload());
+        assertEquals(Duration.ofSeconds(5), c.idleMin());
+        assertEquals(Duration.ofSeconds(45), c.idleMax());
+        assertEquals(4096, c.maxLength());
+        assertEquals("/", c.path());
+        assertEquals(Duration.ofSeconds(10), c.timeout());
+        assertNull(c.statsUrl());
+        assertNull(c.serverPid());
+        assertEquals(1, c.seed());
+        IdleConfig given = config("--target", "127.0.0.1:1,127.0.0.1:2", "--sources", "0", "127.0.0.1:3");
+        assertEquals(List.of(new InetSocketAddress("127.0.0.1", 3)), given.targets(), "HOST:PORT wins");
+        assertTrue(given.sources().isEmpty());
     }
 
     @Test
@@ -151,9 +186,9 @@ class IdleTest {
                 closedSome.countDown();
             });
             closer.start();
-            IdleConfig cfg = IdleCommand.config(Args.parse("idle", IdleCommand.OPTS, new String[] {
-                "-c", "200", "--sources", "2", "--duration", "20s", "--quiet", "127.0.0.1:" + a.port()
-            }));
+            IdleConfig cfg = config(
+                    new String[] {"-c", "200", "--sources", "2", "--duration", "20s", "--quiet", "127.0.0.1:" + a.port()
+                    });
             IdleHolder h = new IdleHolder(cfg, null);
             Thread stopper = new Thread(() -> {
                 try {
@@ -182,7 +217,7 @@ class IdleTest {
             int len = Integer.parseInt(p.substring(p.indexOf("len=") + 4));
             return StubHttpServer.ok("z".repeat(len));
         })) {
-            IdleConfig cfg = IdleCommand.config(Args.parse("idle", IdleCommand.OPTS, new String[] {
+            IdleConfig cfg = config(new String[] {
                 "-c",
                 "20",
                 "--sources",
@@ -200,7 +235,7 @@ class IdleTest {
                 "20s",
                 "--quiet",
                 "127.0.0.1:" + s.port()
-            }));
+            });
             IdleHolder h = new IdleHolder(cfg, null);
             Thread stopper = new Thread(() -> {
                 long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);

@@ -23,7 +23,8 @@ class PingPongTest {
     @ParameterizedTest
     @MethodSource("models")
     void everyRoundTripCompletes(PingPongModel model) throws Exception {
-        PingPongClient.Result r = PingPongCommand.runModel(model, 1, 50, 1, 30_000, 0, Duration.ofSeconds(60));
+        PingPongClient.Result r = PingPongCommand.runModel(
+                model, 1, new PingPongCommand.Workload(50, 1, 30_000, 0), Duration.ofSeconds(60), false);
         assertEquals(30_000, r.pings(), model.id());
         assertEquals(0, r.errors());
         assertEquals(30_000, r.rtt().getTotalCount());
@@ -32,16 +33,16 @@ class PingPongTest {
 
     @Test
     void nioWithSeveralSelectorsOnBothSides() throws Exception {
-        PingPongClient.Result r =
-                PingPongCommand.runModel(PingPongModel.NIO, 3, 64, 2, 20_001, 100, Duration.ofSeconds(60));
+        PingPongClient.Result r = PingPongCommand.runModel(
+                PingPongModel.NIO, 3, new PingPongCommand.Workload(64, 2, 20_001, 100), Duration.ofSeconds(60), false);
         assertEquals(20_001, r.pings());
         assertEquals(0, r.errors());
     }
 
     @Test
     void nioBusyPollOnBothSides() throws Exception {
-        PingPongClient.Result r =
-                PingPongCommand.runModel(PingPongModel.NIO, 1, 20, 1, 10_000, 0, Duration.ofSeconds(60), true);
+        PingPongClient.Result r = PingPongCommand.runModel(
+                PingPongModel.NIO, 1, new PingPongCommand.Workload(20, 1, 10_000, 0), Duration.ofSeconds(60), true);
         assertEquals(10_000, r.pings());
         assertEquals(0, r.errors());
         assertEquals(10_000, r.rtt().getTotalCount());
