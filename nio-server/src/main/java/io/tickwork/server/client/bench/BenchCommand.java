@@ -179,7 +179,7 @@ public final class BenchCommand implements Callable<Integer> {
         this.err = err;
     }
 
-    /** The {@code bench} command, printing its progress and report to {@code out} (with --json: progress to {@code err}). */
+    /** The {@code bench} command: progress and report to {@code out}; with --json, progress to {@code err}. */
     public static CommandLine commandLine(PrintStream out, PrintStream err) {
         return new CommandLine(new BenchCommand(out, err));
     }

@@ -204,7 +204,7 @@ public final class IdleCommand implements Callable<Integer> {
         this.err = err;
     }
 
-    /** The {@code idle} command, printing to {@code out} (with --json: the header and progress to {@code err}). */
+    /** The {@code idle} command: output to {@code out}; with --json, header and progress to {@code err}. */
     public static CommandLine commandLine(PrintStream out, PrintStream err) {
         return new CommandLine(new IdleCommand(out, err));
     }

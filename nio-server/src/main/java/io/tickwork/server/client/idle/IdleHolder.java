@@ -21,9 +21,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Opens and holds many idle connections from one selector thread (the caller's, running a
- * {@link ClientSelectorLoop} with this holder as its handler), the C1M-style holder: connects ramp up at {@code step} per second with at most {@code maxPending} connects
- * in flight, each bound first to the next source address of {@code sources} so that the
- * ephemeral-port range applies per source address instead of once in total.
+ * {@link ClientSelectorLoop} with this holder as its handler), the C1M-style holder: connects
+ * ramp up at {@code step} per second with at most {@code maxPending} connects in flight, each
+ * bound first to the next source address of {@code sources} so that the ephemeral-port range
+ * applies per source address instead of once in total.
  *
  * <p>When the OS refuses, the first failure of each kind is reported with the limit it hit and
  * how to raise it ({@link OsError}). A hard limit (EMFILE, ENFILE, all source addresses out of

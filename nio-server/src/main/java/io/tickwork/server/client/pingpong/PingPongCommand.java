@@ -53,15 +53,11 @@ public final class PingPongCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private final PrintStream out;
+    private PingPongCommand() {}
 
-    private PingPongCommand(PrintStream out) {
-        this.out = out;
-    }
-
-    /** The {@code pingpong} command and its subcommands, printing to {@code out}. */
+    /** The {@code pingpong} command and its subcommands, reporting to {@code out} ({@code err} unused). */
     public static CommandLine commandLine(PrintStream out, PrintStream err) {
-        return new CommandLine(new PingPongCommand(out))
+        return new CommandLine(new PingPongCommand())
                 .addSubcommand(new Run(out))
                 .addSubcommand(new Server(out))
                 .addSubcommand(new Client(out))
@@ -76,7 +72,7 @@ public final class PingPongCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The client's options. */
+    /** The client's options, shared by {@code run} and {@code client}; {@link #workload} checks them. */
     static final class ClientOptions {
         @Option(
                 names = {"-c", "--connections"},
@@ -152,6 +148,7 @@ public final class PingPongCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code pingpong run}: for each model asked for, a server in this process and the client against it. */
     @Command(
             name = "run",
             sortOptions = false,
@@ -216,6 +213,7 @@ public final class PingPongCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code pingpong server}: one model's server on 127.0.0.1, for {@code --duration}. */
     @Command(
             name = "server",
             sortOptions = false,
@@ -278,6 +276,7 @@ public final class PingPongCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code pingpong client}: the client against a server at HOST:PORT (loopback only). */
     @Command(
             name = "client",
             sortOptions = false,
@@ -316,6 +315,7 @@ public final class PingPongCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code pingpong models}: each model, and why it is unavailable on this JVM if it is. */
     @Command(
             name = "models",
             description = {"which models this JVM has", ""})
