@@ -4,6 +4,8 @@
  * loopback source addresses, {@code bench} drives HTTP/1.1 requests closed-loop (keep-alive or
  * pipelined) or open-loop at a fixed rate corrected for coordinated omission, and {@code
  * pingpong} compares server threading models on a 4-byte TCP round trip. Every run is bounded in
- * time and count, and only loopback addresses are ever targets.
+ * time and count, and only loopback addresses are ever targets. This package holds the launcher
+ * only; each tool has its own package ({@code bench}, {@code idle}, {@code pingpong}), and what
+ * they share is in {@code common}, which depends on no tool.
  */
 package io.tickwork.server.client;

@@ -1,0 +1,158 @@
+package io.tickwork.server.client.common;
+
+import java.time.Duration;
+import java.util.Locale;
+import picocli.CommandLine;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * The quantities on the load tools' command lines: picocli converters for durations ({@code
+ * 500ms}, {@code 10s}, {@code 2m}, {@code 1h}; a bare number is seconds), counts ({@code 64},
+ * {@code 200k}, {@code 1m}) and rates ({@code 20000}, {@code 1.5k}), and the range checks each
+ * tool applies after parsing. A value that does not convert is a picocli error naming the option;
+ * a value out of range is a {@link UsageException} {@code "--name must be in [min, max]: value"}.
+ * Stateless.
+ */
+public final class OptionValues {
+    private OptionValues() {}
+
+    /**
+     * The load tools' parsing conventions, applied to {@code cl} and the subcommands it has: a
+     * repeated option takes its last value, and {@code @file} arguments are not expanded.
+     */
+    public static CommandLine conventions(CommandLine cl) {
+        return cl.setOverwrittenOptionsAllowed(true).setExpandAtFiles(false);
+    }
+
+    /** Picocli converter: {@link #parseDuration}. */
+    public static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                return parseDuration(value);
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException(
+                        "'" + value + "' is not a duration like 500ms, 10s, 2m, 1h (a bare number is seconds)");
+            }
+        }
+    }
+
+    /** Picocli converter: {@link #parseCount}. */
+    public static final class CountConverter implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                return parseCount(value);
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new TypeConversionException("'" + value + "' is not an integer like 64, 200k, 1m");
+            }
+        }
+    }
+
+    /** Picocli converter: a decimal number, or a count with a k or m suffix ({@code 1.5k}). */
+    public static final class RateConverter implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            try {
+                String t = value.trim().toLowerCase(Locale.ROOT);
+                return t.endsWith("k") || t.endsWith("m") ? (double) parseCount(t) : Double.parseDouble(t);
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new TypeConversionException("'" + value + "' is not a number like 20000, 1.5k, 1m");
+            }
+        }
+    }
+
+    /**
+     * A duration: a non-negative decimal number with a unit {@code us}, {@code ms}, {@code s},
+     * {@code m} or {@code h}; without a unit, seconds.
+     *
+     * @throws NumberFormatException if {@code v} is not one
+     */
+    public static Duration parseDuration(String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        long mult;
+        String num;
+        if (s.endsWith("ms")) {
+            mult = 1_000_000L;
+            num = s.substring(0, s.length() - 2);
+        } else if (s.endsWith("us")) {
+            mult = 1_000L;
+            num = s.substring(0, s.length() - 2);
+        } else if (s.endsWith("s")) {
+            mult = 1_000_000_000L;
+            num = s.substring(0, s.length() - 1);
+        } else if (s.endsWith("m")) {
+            mult = 60_000_000_000L;
+            num = s.substring(0, s.length() - 1);
+        } else if (s.endsWith("h")) {
+            mult = 3_600_000_000_000L;
+            num = s.substring(0, s.length() - 1);
+        } else {
+            mult = 1_000_000_000L;
+            num = s;
+        }
+        double x = Double.parseDouble(num);
+        if (!(x >= 0) || Double.isInfinite(x)) {
+            throw new NumberFormatException(v);
+        }
+        return Duration.ofNanos((long) (x * mult));
+    }
+
+    /**
+     * An integer with an optional k (thousand) or m (million) suffix and {@code _} separators:
+     * {@code 1m} = 1,000,000, {@code 1.5k} = 1,500.
+     *
+     * @throws NumberFormatException if {@code v} is not one
+     * @throws ArithmeticException if it does not fit a long
+     */
+    public static long parseCount(String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT).replace("_", "");
+        long mult = 1;
+        if (s.endsWith("k")) {
+            mult = 1_000;
+            s = s.substring(0, s.length() - 1);
+        } else if (s.endsWith("m")) {
+            mult = 1_000_000;
+            s = s.substring(0, s.length() - 1);
+        }
+        if (s.indexOf('.') >= 0) {
+            return (long) (Double.parseDouble(s) * mult);
+        }
+        return Math.multiplyExact(Long.parseLong(s), mult);
+    }
+
+    /** {@code value} if in [min, max], else a {@link UsageException} naming {@code option}. */
+    public static long inRange(String option, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new UsageException(option + " must be in [" + min + ", " + max + "]: " + value);
+        }
+        return value;
+    }
+
+    /** {@link #inRange(String, long, long, long)} for an int option. */
+    public static int intInRange(String option, long value, int min, int max) {
+        return (int) inRange(option, value, (long) min, (long) max);
+    }
+
+    public static double inRange(String option, double value, double min, double max) {
+        if (!(value >= min && value <= max)) {
+            throw new UsageException(
+                    option + " must be in [" + number(min) + ", " + number(max) + "]: " + number(value));
+        }
+        return value;
+    }
+
+    /** A double as typed: {@code 20000} rather than {@code 20000.0}, {@code 1.5} as is. */
+    public static String number(double x) {
+        return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
+    }
+
+    public static Duration inRange(String option, Duration value, Duration min, Duration max) {
+        if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw new UsageException(option + " must be in [" + Fmt.duration(min) + ", " + Fmt.duration(max) + "]: "
+                    + Fmt.duration(value));
+        }
+        return value;
+    }
+}

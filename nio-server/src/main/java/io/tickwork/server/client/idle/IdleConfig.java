@@ -1,0 +1,36 @@
+package io.tickwork.server.client.idle;
+
+import io.tickwork.server.client.common.Targets;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A validated {@code idle} run. {@code sources} empty means: let the kernel pick the source
+ * address. {@code workload} enables the http-kit pattern (idle, request, read, repeat).
+ */
+record IdleConfig(
+        List<InetSocketAddress> targets,
+        List<InetAddress> sources,
+        int connections,
+        int step,
+        int maxPending,
+        Duration duration,
+        Duration hold,
+        Duration connectTimeout,
+        boolean workload,
+        Duration idleMin,
+        Duration idleMax,
+        int maxLength,
+        String path,
+        Duration timeout,
+        Targets.Url statsUrl,
+        String serverPid,
+        long seed) {
+
+    IdleConfig {
+        targets = List.copyOf(targets);
+        sources = List.copyOf(sources);
+    }
+}
