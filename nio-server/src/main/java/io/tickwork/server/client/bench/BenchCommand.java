@@ -118,7 +118,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--word-file",
             paramLabel = "FILE",
-            description = "words for --words, one per line (default: ~400 common English words)")
+            description = "words for --words, one per line (default: 335 common English words)")
     String wordFile;
 
     @Option(
