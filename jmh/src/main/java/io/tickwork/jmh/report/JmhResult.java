@@ -23,6 +23,7 @@ final class JmhResult {
     final Map<String, String> params;
     final double score;
     final double error; // NaN when JMH could not compute one (single iteration)
+    final double median; // of every measured iteration of every fork; NaN without rawData
     final String unit;
     final double allocBytesPerOp; // NaN without -prof gc
     final double allocError;
@@ -36,11 +37,25 @@ final class JmhResult {
             String unit,
             double allocBytesPerOp,
             double allocError) {
+        this(benchmark, mode, params, score, error, Double.NaN, unit, allocBytesPerOp, allocError);
+    }
+
+    JmhResult(
+            String benchmark,
+            String mode,
+            Map<String, String> params,
+            double score,
+            double error,
+            double median,
+            String unit,
+            double allocBytesPerOp,
+            double allocError) {
         this.benchmark = benchmark;
         this.mode = mode;
         this.params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
         this.score = score;
         this.error = error;
+        this.median = median;
         this.unit = unit;
         this.allocBytesPerOp = allocBytesPerOp;
         this.allocError = allocError;
@@ -113,11 +128,36 @@ final class JmhResult {
                     params,
                     number(primary.get("score")),
                     number(primary.get("scoreError")),
+                    median(primary.get("rawData")),
                     primary.path("scoreUnit").textValue(),
                     alloc,
                     allocErr));
         }
         return results;
+    }
+
+    /** The median of JMH's {@code rawData} (forks × iterations), or NaN when it is absent. */
+    static double median(JsonNode rawData) {
+        if (rawData == null || !rawData.isArray()) {
+            return Double.NaN;
+        }
+        java.util.List<Double> values = new java.util.ArrayList<>();
+        for (JsonNode fork : rawData) {
+            for (JsonNode v : fork) {
+                values.add(v.asDouble());
+            }
+        }
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        java.util.Collections.sort(values);
+        int n = values.size();
+        return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+    }
+
+    /** The median when JMH recorded the iterations, else the mean score. */
+    double central() {
+        return Double.isNaN(median) ? score : median;
     }
 
     /** A parameter value as text; JMH writes them as strings, a number reads as its double. */

