@@ -521,9 +521,11 @@ class HttpServerTest {
                 });
                 closer.start();
                 try (RawClient refused = new RawClient(server.port(), 2000)) {
-                    // may connect (backlog) but is never served; either way not answered
+                    // Connects into the backlog and is reset when the listener closes, or, if a loop
+                    // accepted it before the drain reached that loop, is answered and then closed.
+                    // Either way it ends; it may still be open only while the close is unfinished.
                     refused.send(get("/echo/x"));
-                    assertTrue(refused.closedByServer() || !closed.await(0, TimeUnit.MILLISECONDS));
+                    assertTrue(refused.closedByServerEventually() || !closed.await(0, TimeUnit.MILLISECONDS));
                 } catch (IOException connectionRefused) {
                     // also fine
                 }
