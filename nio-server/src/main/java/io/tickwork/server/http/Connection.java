@@ -24,6 +24,8 @@ final class Connection {
     ByteBuffer pendingOut;
     /** Close once the output is written (and no response is still being computed). */
     boolean closeAfterWrite;
+    /** This request's {@code 100 Continue}: owed (behind responses still being computed), or sent. */
+    boolean continueOwed, continueSent;
     /** Worker mode: requests handed to workers whose responses have not come back yet. */
     int inFlight;
 

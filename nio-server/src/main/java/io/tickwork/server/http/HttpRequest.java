@@ -26,6 +26,9 @@ public final class HttpRequest {
     int methodStart, methodEnd;
     boolean methodAllowed;
     long contentLength;
+    /** {@code Expect: 100-continue} on an HTTP/1.1 request: the client may wait for 100 before its body. */
+    boolean expectContinue;
+
     int errorStatus;
     String errorDetail;
 

@@ -70,6 +70,49 @@ final class LoopOutput {
     }
 
     /**
+     * Answers {@code Expect: 100-continue} for {@code c}'s request whose body has not arrived, once
+     * per request: the interim 100 goes out behind the responses to the requests before it, at once
+     * unless a worker is still computing one of them ({@code workerMode} and in flight), then when
+     * the last of them is delivered ({@link #appendOwedContinue}). {@code false} if a write failed.
+     */
+    boolean sendContinue(Connection c, boolean workerMode, long now) {
+        if (c.continueSent || c.continueOwed) {
+            return true;
+        }
+        if (workerMode && c.inFlight > 0) {
+            c.continueOwed = true;
+            return true;
+        }
+        c.continueSent = true;
+        return emitRaw(c, ResponseEncoder.CONTINUE, now);
+    }
+
+    /** After a worker's response was appended: the owed 100, once no earlier response is computing. */
+    void appendOwedContinue(Connection c) {
+        if (c.continueOwed && c.inFlight == 0) {
+            append(c, ResponseEncoder.CONTINUE);
+            c.continueOwed = false;
+            c.continueSent = true;
+        }
+    }
+
+    /**
+     * Stages bytes already encoded for {@code c}, behind what is staged or pending for it;
+     * {@code false} if a flush to make room failed.
+     */
+    boolean emitRaw(Connection c, byte[] bytes, long now) {
+        if (c.pendingOut == null && out.remaining() < bytes.length && !flush(c, now)) {
+            return false;
+        }
+        if (c.pendingOut == null && out.remaining() >= bytes.length) {
+            out.put(bytes);
+        } else {
+            append(c, bytes);
+        }
+        return true;
+    }
+
+    /**
      * Appends a complete response (worker mode) behind {@code c}'s pending output, or makes it the
      * pending output, unwritten, when there is none.
      */

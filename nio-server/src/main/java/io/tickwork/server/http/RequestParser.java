@@ -50,6 +50,7 @@ final class RequestParser {
         r.buf = b;
         r.errorStatus = 0;
         r.errorDetail = null;
+        r.expectContinue = false;
         int fields = requestLine(b, start, end, r);
         return fields <= 0 ? fields : headerFields(b, start, fields, end, r);
     }
@@ -165,7 +166,9 @@ final class RequestParser {
      * body (&gt; 0), {@link #NEED_MORE}, or {@link #ERROR}: 400 (malformed field, obs-fold, bad or
      * conflicting Content-Length, Content-Length with Transfer-Encoding, missing or repeated Host),
      * 431 (head longer than {@link #maxHeadBytes} or more than {@link #maxHeaders} fields), 501
-     * (Transfer-Encoding), 413 (body longer than {@link #maxBody}).
+     * (Transfer-Encoding), 413 (body longer than {@link #maxBody}), 417 (an {@code Expect} other
+     * than {@code 100-continue}). {@code r.expectContinue} tells the caller of a {@link #NEED_MORE}
+     * that the client may be waiting for {@code 100 Continue} before it sends the body.
      */
     private int headerFields(byte[] b, int start, int p, int end, HttpRequest r) {
         int count = 0;
@@ -232,6 +235,12 @@ final class RequestParser {
                 keepAlive |= containsToken(b, vstart, vend, "keep-alive");
             } else if (nlen == 4 && equalsIgnoreCase(b, ns, "host")) {
                 hosts++;
+            } else if (nlen == 6 && equalsIgnoreCase(b, ns, "expect") && r.minorVersion == 1) {
+                // RFC 9110 10.1.1: 100-continue is the only expectation; HTTP/1.0 ignores the field
+                if (vend - vstart != 12 || !equalsIgnoreCase(b, vstart, "100-continue")) {
+                    return error(r, 417, "the only expectation served is 100-continue");
+                }
+                r.expectContinue = true;
             }
             p = lineLf + 1;
         }

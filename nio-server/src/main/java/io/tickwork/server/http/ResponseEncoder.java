@@ -23,6 +23,9 @@ import java.util.Arrays;
 final class ResponseEncoder {
     private static final byte[][] STATUS_LINES = new byte[600][];
 
+    /** The interim response to {@code Expect: 100-continue} (RFC 9110 10.1.1): no fields, no body. */
+    static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     static {
         String[][] statuses = {
             {"200", "OK"},
@@ -32,6 +35,7 @@ final class ResponseEncoder {
             {"408", "Request Timeout"},
             {"413", "Content Too Large"},
             {"414", "URI Too Long"},
+            {"417", "Expectation Failed"},
             {"431", "Request Header Fields Too Large"},
             {"500", "Internal Server Error"},
             {"501", "Not Implemented"},

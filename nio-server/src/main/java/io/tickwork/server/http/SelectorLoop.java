@@ -171,8 +171,6 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         });
     }
 
-    // ------------------------------------------------------------------ events
-
     private void onKey(SelectionKey key) {
         Object a = key.attachment();
         if (a == null) {
@@ -313,8 +311,6 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         c.timerHandle = timers.schedule(deadline, c);
     }
 
-    // ------------------------------------------------------------------ requests
-
     /**
      * Answers the complete requests in {@code in[0, len)} and keeps the rest in the connection.
      * When output blocks, the remaining requests are held back; if the socket then takes the rest
@@ -329,9 +325,14 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 int r = parser.parse(in, pos, len, request);
                 if (r == RequestParser.NEED_MORE) {
                     needMore = true;
+                    if (request.expectContinue && !output.sendContinue(c, workers != null, now)) {
+                        close(c); // the write failed
+                        return;
+                    }
                     break;
                 }
                 requests++;
+                c.continueSent = c.continueOwed = false;
                 if (r == RequestParser.ERROR) {
                     if (workers != null) {
                         // after the responses still being computed for this connection
@@ -416,6 +417,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         c.lastActivity = now;
         boolean behind = c.pendingOut != null; // then OP_WRITE is already on
         output.append(c, response);
+        output.appendOwedContinue(c);
         if (!behind) {
             writeAndResume(c);
         }
@@ -444,8 +446,6 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             close(c);
         }
     }
-
-    // ------------------------------------------------------------------ output
 
     /** Writes the staged responses; what the socket does not take moves into the connection. */
     private void flush(Connection c) {

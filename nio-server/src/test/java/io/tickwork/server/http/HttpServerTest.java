@@ -305,6 +305,58 @@ class HttpServerTest {
         }
 
         @Test
+        void expectContinueGets100BeforeTheBodyIsSent() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                for (int round = 0; round < 2; round++) { // once per request, on one connection
+                    c.send("GET /echo/e" + round + " HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\n"
+                            + "Content-Length: 5\r\n\r\n");
+                    assertEquals(
+                            "HTTP/1.1 100 Continue\r\n\r\n",
+                            new String(c.in.readNBytes(25), StandardCharsets.ISO_8859_1),
+                            "the interim response, sent while the body is awaited");
+                    c.send("hello");
+                    assertEquals("e" + round, c.read().text());
+                }
+            }
+        }
+
+        @Test
+        void expectContinueBehindPipelinedRequestsComesAfterTheirResponses() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send(get("/echo/first") + get("/echo/second")
+                        + "GET /echo/third HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n");
+                assertEquals("first", c.read().text());
+                assertEquals("second", c.read().text());
+                assertEquals(
+                        "HTTP/1.1 100 Continue\r\n\r\n", new String(c.in.readNBytes(25), StandardCharsets.ISO_8859_1));
+                c.send("abc");
+                assertEquals("third", c.read().text());
+            }
+        }
+
+        @Test
+        void expectContinueWithTheBodyAlreadySentGetsOnlyTheFinalResponse() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("GET /echo/x HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi"
+                        + get("/echo/y"));
+                assertEquals("x", c.read().text());
+                assertEquals("y", c.read().text());
+            }
+        }
+
+        @Test
+        void anUnknownExpectationIs417() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("GET /echo/x HTTP/1.1\r\nHost: t\r\nExpect: tea\r\n\r\n");
+                assertEquals(417, c.read().status());
+            }
+        }
+
+        @Test
         void handlerExceptionIs500AndTheConnectionLives() throws IOException {
             start(1);
             try (RawClient c = new RawClient(server.port())) {

@@ -48,6 +48,20 @@ class RequestParserTest {
     }
 
     @Test
+    void expectContinueIsFlaggedAndOtherExpectationsAre417() {
+        assertEquals(
+                RequestParser.NEED_MORE,
+                parse("GET / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 4\r\n\r\n"));
+        assertTrue(r.expectContinue);
+        parse("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertFalse(r.expectContinue, "reset for the next request");
+        assertEquals(RequestParser.ERROR, parse("GET / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\n\r\n"));
+        assertEquals(417, r.errorStatus);
+        parse("GET / HTTP/1.0\r\nExpect: whatever\r\n\r\n");
+        assertEquals(0, r.errorStatus, "HTTP/1.0 ignores Expect");
+    }
+
+    @Test
     void http10ClosesUnlessKeepAlive() {
         parse("GET / HTTP/1.0\r\n\r\n");
         assertFalse(r.keepAlive());
