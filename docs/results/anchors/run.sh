@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Side-by-side run of tickwork /d/door (1,036-byte JSON body), the Netty anchor (fixed
-# 1,024 B) and nginx (1,024 B static file), interleaved A B C, every configuration twice.
+# Side-by-side run of tickwork /d/door (its JSON body), the Netty 4.2 anchor on its native epoll
+# transport and on NIO, and nginx, all three sending the same bytes (tickwork's /d/door body,
+# saved once after tickwork starts), interleaved, every configuration ROUNDS times.
 # Run from the repository root, after `./mvnw -B -q package -DskipTests`, under the lock:
-#   flock /work/.bench.lock timeout 900 bash docs/results/anchors/run.sh
+#   timeout 1800 bash docs/results/anchors/run.sh      (about 20 min with ROUNDS=2)
 # Targets only 127.0.0.1; every wrk and idle run is bounded with `timeout`; every server it
 # starts is stopped on exit (trap), by pid.
 set -u
@@ -28,22 +29,28 @@ trap 'exit 130' INT TERM
 log() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$OUT/run.log"; }
 
 # --- servers -------------------------------------------------------------------------------
-head -c 1023 /dev/zero | tr '\0' 'x' > "$WORK/www/1k"; echo >> "$WORK/www/1k"
-chmod -R a+rX "$OUT"
 java -jar "$TW_JAR" --port 9401 --idle-timeout 10m > "$OUT/tickwork.log" 2>&1 &
 TW_PID=$!; PIDS+=($TW_PID)
-java -cp "$JMH_JAR" io.tickwork.jmh.anchor.NettyHttpAnchor 9402 > "$OUT/netty.log" 2>&1 &
+for i in $(seq 1 50); do curl -s -o "$WORK/www/door.json" --max-time 2 http://127.0.0.1:9401/d/door && break; sleep 0.2; done
+cp "$WORK/www/door.json" "$WORK/www/1k" # nginx's location serves /1k: the same bytes
+chmod -R a+rX "$OUT"
+java -cp "$JMH_JAR" io.tickwork.jmh.anchor.NettyHttpAnchor 9402 --transport epoll --body "$WORK/www/door.json" \
+  > "$OUT/netty-epoll.log" 2>&1 &
 NETTY_PID=$!; PIDS+=($NETTY_PID)
+java -cp "$JMH_JAR" io.tickwork.jmh.anchor.NettyHttpAnchor 9404 --transport nio --body "$WORK/www/door.json" \
+  > "$OUT/netty-nio.log" 2>&1 &
+NETTY_NIO_PID=$!; PIDS+=($NETTY_NIO_PID)
 /usr/sbin/nginx -p "$WORK/" -c "$ROOT/docs/results/anchors/nginx.conf" -e "$WORK/error.log" \
   > "$OUT/nginx.out" 2>&1 &
 NGINX_PID=$!; PIDS+=($NGINX_PID)
 sleep 5
 
+SERVERS="tickwork netty netty-nio nginx"
 declare -A URL=( [tickwork]=http://127.0.0.1:9401/d/door [netty]=http://127.0.0.1:9402/
-                 [nginx]=http://127.0.0.1:9403/1k )
-declare -A PORT=( [tickwork]=9401 [netty]=9402 [nginx]=9403 )
-declare -A SPID=( [tickwork]=$TW_PID [netty]=$NETTY_PID [nginx]=$NGINX_PID )
-for s in tickwork netty nginx; do
+                 [netty-nio]=http://127.0.0.1:9404/ [nginx]=http://127.0.0.1:9403/1k )
+declare -A PORT=( [tickwork]=9401 [netty]=9402 [netty-nio]=9404 [nginx]=9403 )
+declare -A SPID=( [tickwork]=$TW_PID [netty]=$NETTY_PID [netty-nio]=$NETTY_NIO_PID [nginx]=$NGINX_PID )
+for s in $SERVERS; do
   n=$(curl -s -o /dev/null -w '%{size_download} %{http_code}' --max-time 5 "${URL[$s]}")
   log "check $s ${URL[$s]}: bytes/status $n"
 done
@@ -67,16 +74,17 @@ heap() { # label pid
 }
 
 # --- warm-up: 5 s each at 100 connections, not recorded --------------------------------------
-for s in tickwork netty nginx; do
+for s in $SERVERS; do
   timeout 30 wrk -t2 -c100 -d5s "${URL[$s]}" > "$OUT/warmup-$s.txt" 2>&1
 done
 log "warm-up done"
 
 for r in $(seq 1 "$ROUNDS"); do
-  for s in tickwork netty nginx; do bench "$r" c100 "$s" 100 0; done
-  for s in tickwork netty nginx; do bench "$r" c5000 "$s" 5000 0; sleep 2; done
-  for s in tickwork netty nginx; do bench "$r" c4000 "$s" 4000 0; sleep 2; done
-  for s in tickwork netty nginx; do
+  for s in $SERVERS; do bench "$r" c100 "$s" 100 0; done
+  for s in $SERVERS; do bench "$r" c1000 "$s" 1000 0; sleep 2; done
+  for s in $SERVERS; do bench "$r" c5000 "$s" 5000 0; sleep 2; done
+  for s in $SERVERS; do bench "$r" c4000 "$s" 4000 0; sleep 2; done
+  for s in $SERVERS; do
     if [ "$r" = 1 ] && [ "$s" != nginx ]; then heap "$s r$r before idle" "${SPID[$s]}"; fi
     timeout 90 java -cp "$TW_JAR" io.tickwork.server.client.LoadTool idle \
       --target "127.0.0.1:${PORT[$s]}" -c "$IDLE" --step 5000 --sources 0 -D 75s --quiet \
@@ -99,4 +107,4 @@ for r in $(seq 1 "$ROUNDS"); do
   done
 done
 log "done"
-ps -o pid,rss,args -p "$TW_PID,$NETTY_PID" >> "$OUT/run.log"
+ps -o pid,rss,args -p "$TW_PID,$NETTY_PID,$NETTY_NIO_PID" >> "$OUT/run.log"
