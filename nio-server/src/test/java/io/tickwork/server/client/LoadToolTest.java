@@ -57,10 +57,13 @@ class LoadToolTest {
     }
 
     @Test
-    void targetsMustBeLoopback() {
-        assertUsageError(Cli.run("bench", "http://93.184.216.34/"), "loopback", "93.184.216.34");
-        assertUsageError(Cli.run("idle", "--target", "10.0.0.1:80"), "loopback", "10.0.0.1");
-        assertUsageError(Cli.run("pingpong", "client", "192.168.0.1:9400"), "loopback", "192.168.0.1");
+    void aTargetThatDoesNotResolveIsNamed() {
+        String host = "no-such-host.invalid";
+        assertUsageError(Cli.run("bench", "http://" + host + "/"), "does not resolve", host);
+        assertUsageError(Cli.run("idle", "--target", host + ":80"), "--target", "does not resolve", host);
+        assertUsageError(Cli.run("idle", host + ":80"), "does not resolve", host);
+        assertUsageError(Cli.run("pingpong", "client", host + ":9400"), "HOST:PORT", "does not resolve", host);
+        assertUsageError(Cli.run("idle", "--first-source", host), "--first-source", host);
     }
 
     /** Every command of the tree, by its path of names, help command excluded. */
@@ -85,7 +88,7 @@ class LoadToolTest {
     @Test
     void helpOfEveryCommandListsEveryOptionAndExitsZero() {
         Map<List<String>, CommandLine> all = commands();
-        assertEquals(8, all.size(), all.keySet().toString()); // LoadTool, idle, bench, pingpong and its 4
+        assertEquals(9, all.size(), all.keySet().toString()); // LoadTool, idle, idle-merge, bench, pingpong and its 4
         for (Map.Entry<List<String>, CommandLine> e : all.entrySet()) {
             List<String> args = new ArrayList<>(e.getKey());
             args.add("--help");
@@ -128,6 +131,7 @@ class LoadToolTest {
         idle.put("--path", "/");
         idle.put("--timeout", "10s");
         idle.put("--seed", "1");
+        idle.put("--min-available", "3g");
         Map<String, String> run = Map.of(
                 "--model", "nio",
                 "--server-threads", "1",
@@ -177,7 +181,7 @@ class LoadToolTest {
         Run r = Cli.run();
         assertEquals(2, r.status());
         assertTrue(r.out().isEmpty());
-        for (String c : List.of("idle", "bench", "pingpong")) {
+        for (String c : List.of("idle", "idle-merge", "bench", "pingpong")) {
             assertTrue(r.err().contains(c), r.err());
         }
         r = Cli.run("help");

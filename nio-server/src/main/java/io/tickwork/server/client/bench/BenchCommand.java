@@ -39,12 +39,15 @@ import picocli.CommandLine.Parameters;
             "Closed loop by default: C connections, each keeping D requests in flight. With --rate, open loop"
                     + " at a fixed request rate. A line per second; at the end req/s, MiB/s, errors by kind"
                     + " (connect, timeout, non-2xx by status, parse, closed, io) and latency percentiles"
-                    + " (HdrHistogram, 3 significant digits). Loopback targets only.",
+                    + " (HdrHistogram, 3 significant digits). Any host; the host name is resolved once.",
             ""
         })
 public final class BenchCommand implements Callable<Integer> {
 
-    @Parameters(paramLabel = "URL", arity = "0..1", description = "http://127.0.0.1:PORT/path (loopback only)")
+    @Parameters(
+            paramLabel = "URL",
+            arity = "0..1",
+            description = "http://HOST:PORT/path, e.g. http://127.0.0.1:9090/d/time")
     String url;
 
     @Option(

@@ -4,9 +4,10 @@ import java.util.Locale;
 
 /**
  * A minimal streaming writer of one JSON object, for the load tools' {@code --json} reports:
- * nested objects, string, integer and decimal fields (3 decimals; NaN and infinities as {@code
- * null}), strings escaped per RFC 8259. No validation of nesting: the caller pairs {@link
- * #object}/{@link #begin} with {@link #end}. Not thread safe.
+ * nested objects, arrays of objects, string, integer and decimal fields (3 decimals; NaN and
+ * infinities as {@code null}), strings escaped per RFC 8259 (so the output has no line break).
+ * No validation of nesting: the caller pairs {@link #object}/{@link #begin}/{@link #element}
+ * with {@link #end} and {@link #array} with {@link #endArray}. Not thread safe.
  */
 public final class JsonWriter {
     private final StringBuilder sb = new StringBuilder();
@@ -21,6 +22,27 @@ public final class JsonWriter {
         key(name);
         sb.append('{');
         first = true;
+    }
+
+    /** {@code "name":[}; its elements are {@link #element} ... {@link #end}, then {@link #endArray}. */
+    public void array(String name) {
+        key(name);
+        sb.append('[');
+        first = true;
+    }
+
+    /** An object element of the open array. */
+    public void element() {
+        if (!first) {
+            sb.append(',');
+        }
+        sb.append('{');
+        first = true;
+    }
+
+    public void endArray() {
+        sb.append(']');
+        first = false;
     }
 
     public void end() {

@@ -9,7 +9,8 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * The quantities on the load tools' command lines: picocli converters for durations ({@code
  * 500ms}, {@code 10s}, {@code 2m}, {@code 1h}; a bare number is seconds), counts ({@code 64},
- * {@code 200k}, {@code 1m}) and rates ({@code 20000}, {@code 1.5k}), and the range checks each
+ * {@code 200k}, {@code 1m}), rates ({@code 20000}, {@code 1.5k}) and sizes in bytes ({@code 512m},
+ * {@code 3g}), and the range checks each
  * tool applies after parsing. A value that does not convert is a picocli error naming the option;
  * a value out of range is a {@link UsageException} {@code "--name must be in [min, max]: value"}.
  * Stateless.
@@ -48,6 +49,58 @@ public final class OptionValues {
                 throw new TypeConversionException("'" + value + "' is not an integer like 64, 200k, 1m");
             }
         }
+    }
+
+    /** Picocli converter: {@link #parseSize}. */
+    public static final class SizeConverter implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                return parseSize(value);
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new TypeConversionException("'" + value + "' is not a size like 512m, 3g, 1.5g, 4096");
+            }
+        }
+    }
+
+    /**
+     * A size in bytes: a non-negative decimal number with an optional binary unit {@code k},
+     * {@code m}, {@code g} or {@code t} (KiB, MiB, GiB, TiB), which may be followed by {@code b}
+     * or {@code ib}; a bare number is bytes. {@code 3g} = 3 GiB, {@code 1.5k} = 1536.
+     *
+     * @throws NumberFormatException if {@code v} is not one
+     * @throws ArithmeticException if it does not fit a long
+     */
+    public static long parseSize(String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT).replace("_", "");
+        if (s.endsWith("ib")) {
+            s = s.substring(0, s.length() - 2);
+        } else if (s.endsWith("b")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        int shift = 0;
+        if (!s.isEmpty()) {
+            int unit = "kmgt".indexOf(s.charAt(s.length() - 1));
+            if (unit >= 0) {
+                shift = 10 * (unit + 1);
+                s = s.substring(0, s.length() - 1);
+            }
+        }
+        if (s.isEmpty() || s.startsWith("-") || s.startsWith("+")) {
+            throw new NumberFormatException(v);
+        }
+        if (s.indexOf('.') >= 0 || s.indexOf('e') >= 0) {
+            double x = Double.parseDouble(s) * (1L << shift);
+            if (!(x >= 0) || x >= 0x1p63) {
+                throw new ArithmeticException(v);
+            }
+            return (long) x;
+        }
+        long n = Long.parseLong(s);
+        if (shift > 0 && n > (Long.MAX_VALUE >> shift)) {
+            throw new ArithmeticException(v);
+        }
+        return n << shift;
     }
 
     /** Picocli converter: a decimal number, or a count with a k or m suffix ({@code 1.5k}). */

@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Parses and checks target addresses. Only loopback targets are accepted (127.0.0.0/8 or ::1):
- * these tools open tens of thousands of connections and would look like an attack on anything
- * else. Stateless.
+ * Parses target addresses: {@code host:port} and {@code http://} URLs with any host name or
+ * address. A name is resolved once, here, when the command line is checked; an unresolvable
+ * name is a {@link UsageException} naming it. Stateless; a call may block on the resolver.
  */
 public final class Targets {
     private Targets() {}
@@ -37,7 +37,7 @@ public final class Targets {
         if (p < 1 || p > 65535) {
             throw new UsageException(option + " port must be in [1, 65535]: " + s);
         }
-        return new InetSocketAddress(loopback(option, host), p);
+        return new InetSocketAddress(resolve(option, host), p);
     }
 
     public static List<InetSocketAddress> hostPorts(String option, String csv) {
@@ -53,22 +53,16 @@ public final class Targets {
         return out;
     }
 
-    public static InetAddress loopback(String option, String host) {
-        InetAddress a;
+    /** {@code host} resolved to its first address; a name that does not resolve is a usage error. */
+    public static InetAddress resolve(String option, String host) {
         try {
-            a = InetAddress.getByName(host);
+            return InetAddress.getByName(host);
         } catch (UnknownHostException e) {
             throw new UsageException(option + " host does not resolve: " + host);
         }
-        if (!a.isLoopbackAddress()) {
-            throw new UsageException(
-                    option + " must be a loopback address (127.0.0.0/8 or ::1), these tools never load "
-                            + "another host: " + host);
-        }
-        return a;
     }
 
-    /** An {@code http://host:port/path?query} URL on a loopback host. */
+    /** An {@code http://host:port/path?query} URL; its host resolved once. */
     public static Url url(String option, String s) {
         URI u;
         try {
@@ -80,7 +74,7 @@ public final class Targets {
             throw new UsageException(option + " must be an http://host:port/path URL: " + s);
         }
         int port = u.getPort() < 0 ? 80 : u.getPort();
-        InetAddress a = loopback(option, u.getHost());
+        InetAddress a = resolve(option, u.getHost());
         String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
         if (u.getRawQuery() != null) {
             path = path + "?" + u.getRawQuery();

@@ -6,17 +6,16 @@ import static io.tickwork.server.client.common.OptionValues.intInRange;
 import io.tickwork.server.client.common.Fmt;
 import io.tickwork.server.client.common.OptionValues.CountConverter;
 import io.tickwork.server.client.common.OptionValues.DurationConverter;
+import io.tickwork.server.client.common.OptionValues.SizeConverter;
 import io.tickwork.server.client.common.Targets;
 import io.tickwork.server.client.common.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -33,15 +32,18 @@ import picocli.CommandLine.Parameters;
         sortOptions = false,
         abbreviateSynopsis = true,
         description = {
-            "open and hold N idle connections over many loopback source addresses, optionally with the"
-                    + " http-kit workload (idle 5-45 s, request, read, repeat)",
+            "open and hold N idle connections over many source addresses, optionally with the http-kit"
+                    + " workload (idle 5-45 s, request, read, repeat)",
             "",
-            "Opens N connections and holds them idle, ramping at --step per second, each bound to the next of"
-                    + " K loopback source addresses (127.0.0.2, 127.0.0.3, ...) so the ephemeral port range is"
-                    + " per source address. A line per second. When the OS refuses (EMFILE, ENFILE,"
-                    + " EADDRNOTAVAIL, ECONNREFUSED) it says which limit and how to raise it, then holds what it"
-                    + " has until the end. Reports client (and, with --server-pid/--stats-url, server) memory per"
-                    + " connection. Loopback targets only.",
+            "Opens N connections to any host and holds them idle, ramping at --step per second, each bound to"
+                    + " the next of K source addresses of this machine (--first-source, +1, +2, ...; 127.0.0.2,"
+                    + " 127.0.0.3, ... by default) so the ephemeral port range is per source address; against"
+                    + " another host, give --first-source an address of the interface that reaches it (by default"
+                    + " the kernel then picks the source). A line per second, with MemAvailable and the kernel's"
+                    + " TCP sockets and memory. When the OS refuses (EMFILE, ENFILE, EADDRNOTAVAIL, ECONNREFUSED)"
+                    + " it says which limit and how to raise it, then holds what it has until the end; so it does"
+                    + " when MemAvailable falls below --min-available. Reports client (and, with"
+                    + " --server-pid/--stats-url, server) memory per connection.",
             ""
         })
 public final class IdleCommand implements Callable<Integer> {
@@ -85,14 +87,16 @@ public final class IdleCommand implements Callable<Integer> {
             paramLabel = "K",
             converter = CountConverter.class,
             description = "source addresses to bind before connect, from --first-source (default: enough for N"
-                    + " at ~28k ports each; 0 = let the kernel choose)")
+                    + " at ~28k ports each, or 0 against another host with a loopback --first-source; 0 = let"
+                    + " the kernel choose)")
     Long sources;
 
     @Option(
             names = "--first-source",
             paramLabel = "IP",
             defaultValue = "127.0.0.2",
-            description = "first source address (default ${DEFAULT-VALUE})")
+            description = "first source address, an IPv4 address of this machine; the next ones are +1, +2, ..."
+                    + " (default ${DEFAULT-VALUE})")
     String firstSource;
 
     @Option(
@@ -184,6 +188,15 @@ public final class IdleCommand implements Callable<Integer> {
             description = "random seed for the workload (default ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(
+            names = "--min-available",
+            paramLabel = "SIZE",
+            defaultValue = "3g",
+            converter = SizeConverter.class,
+            description = "memory guard: stop opening connections when MemAvailable (/proc/meminfo) falls"
+                    + " below SIZE, and hold what is open (default ${DEFAULT-VALUE}; 512m, 3g; 0 = off)")
+    long minAvailable;
+
     @Option(names = "--json", description = "print the final report as one JSON object on stdout (progress to stderr)")
     boolean json;
 
@@ -230,6 +243,9 @@ public final class IdleCommand implements Callable<Integer> {
                                                         .get(cfg.sources().size() - 1)
                                                         .getHostAddress(),
                         cfg.step());
+        if (cfg.minAvailable() > 0 && SystemMemory.readMemAvailable() < 0) {
+            (json ? err : out).println("memory guard off: no MemAvailable in /proc/meminfo");
+        }
         IdleHolder h = new IdleHolder(cfg, progress);
         IdleResult r = h.run();
         out.print(json ? r.toJson(cfg) + "\n" : r.toText());
@@ -241,32 +257,21 @@ public final class IdleCommand implements Callable<Integer> {
         List<InetSocketAddress> targets = Targets.hostPorts("--target", hostPort == null ? target : hostPort);
         int n = intInRange("--connections", connections, 1, 10_000_000);
         int perSource = Math.max(1, (int) (portRange() * 0.9));
-        int k = sources == null
-                ? Math.max(1, (n + perSource - 1) / perSource)
-                : intInRange("--sources", sources, 0, 65_536);
-        InetAddress first = Targets.loopback("--first-source", firstSource);
-        List<InetAddress> sourceList = new ArrayList<>();
-        byte[] b = first.getAddress();
-        if (k > 0 && b.length != 4) {
-            throw new UsageException("--first-source must be an IPv4 loopback address: " + first.getHostAddress());
+        boolean remote = targets.stream().anyMatch(t -> !t.getAddress().isLoopbackAddress());
+        InetAddress first = Targets.resolve("--first-source", firstSource);
+        int k;
+        if (sources != null) {
+            k = intInRange("--sources", sources, 0, 65_536);
+        } else if (remote && first.isLoopbackAddress()) {
+            k = 0; // a loopback source cannot reach another host: the kernel picks the source
+        } else {
+            k = Math.max(1, (n + perSource - 1) / perSource);
         }
-        long base = ((b[0] & 0xffL) << 24) | ((b[1] & 0xffL) << 16) | ((b[2] & 0xffL) << 8) | (b[3] & 0xffL);
-        for (int i = 0; i < k; i++) {
-            long x = base + i;
-            if ((x >>> 24) != 127 || (x & 0xff) == 255) {
-                if ((x >>> 24) != 127) {
-                    throw new UsageException(
-                            "--sources " + k + " from " + first.getHostAddress() + " runs past 127.255.255.255");
-                }
-                continue; // skip broadcast-looking .255 addresses; loopback takes them, but be tidy
-            }
-            try {
-                sourceList.add(InetAddress.getByAddress(
-                        new byte[] {(byte) (x >>> 24), (byte) (x >>> 16), (byte) (x >>> 8), (byte) x}));
-            } catch (UnknownHostException e) {
-                throw new IllegalStateException(e);
-            }
+        if (remote && k > 0 && first.isLoopbackAddress()) {
+            throw new UsageException("--first-source " + first.getHostAddress() + " is loopback and cannot reach "
+                    + targets + ": give an address of the interface that reaches it, or --sources 0");
         }
+        List<InetAddress> sourceList = k == 0 ? List.of() : SourceAddresses.from(first, k);
         Duration runFor = inRange("--duration", duration, Duration.ofMillis(100), Duration.ofDays(1));
         Duration holdFor = inRange("--hold", hold == null ? runFor : hold, Duration.ZERO, Duration.ofDays(1));
         Duration shortest = inRange("--idle-min", idleMin, Duration.ZERO, Duration.ofHours(1));
@@ -297,7 +302,8 @@ public final class IdleCommand implements Callable<Integer> {
                 inRange("--timeout", timeout, Duration.ofMillis(1), Duration.ofHours(1)),
                 statsUrl == null ? null : Targets.url("--stats-url", statsUrl),
                 serverPid,
-                seed);
+                seed,
+                inRange("--min-available", minAvailable, 0L, Long.MAX_VALUE));
     }
 
     /** Width of net.ipv4.ip_local_port_range, the ephemeral ports per source address. */

@@ -9,6 +9,7 @@ import java.util.List;
 /**
  * A validated {@code idle} run. {@code sources} empty means: let the kernel pick the source
  * address. {@code workload} enables the http-kit pattern (idle, request, read, repeat).
+ * {@code minAvailable} is the memory guard's floor in bytes (0: off).
  */
 record IdleConfig(
         List<InetSocketAddress> targets,
@@ -27,7 +28,8 @@ record IdleConfig(
         Duration timeout,
         Targets.Url statsUrl,
         String serverPid,
-        long seed) {
+        long seed,
+        long minAvailable) {
 
     IdleConfig {
         targets = List.copyOf(targets);

@@ -28,9 +28,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>When the OS refuses, the first failure of each kind is reported with the limit it hit and
  * how to raise it ({@link OsError}). A hard limit (EMFILE, ENFILE, all source addresses out of
- * ports, ECONNREFUSED) stops the ramp; the connections already open are held until the end. On
+ * ports, ECONNREFUSED) stops the ramp; the connections already open are held until the end. The
+ * {@link MemoryGuard} stops it the same way when MemAvailable falls below {@code minAvailable}
+ * (checked before each turn's connects, /proc/meminfo read at most every 100 ms). On
  * EMFILE a few connections are given back so the JVM keeps descriptors for its own needs (class
- * loading, /proc reads). Connections the server closes are replaced while no hard limit was hit.
+ * loading, /proc reads). Connections the server closes are replaced while the ramp was not stopped.
+ * Once a second the machine's MemAvailable and TCP socket memory ({@link SystemMemory}) are read
+ * for the progress line and the report.
  *
  * <p>With {@code workload}, each connection idles a random time in [idleMin, idleMax], sends
  * {@code GET path?len=L} with L random in [1, maxLength], reads the response, and idles again.
@@ -53,6 +57,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
     private final boolean[] sourceExhausted;
     private final ByteBuffer readBuf = ByteBuffer.allocateDirect(64 * 1024);
     private final IdleWorkload workload;
+    private final MemoryGuard guard;
     /** Set by the running thread, read by {@link #stop()} from any thread. */
     private volatile ClientSelectorLoop loop;
 
@@ -72,6 +77,10 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
     private long responseBytes;
     private OsError hardLimit;
     private String hardLimitMessage;
+    /** Why the ramp stopped (an OS limit or the memory guard); null while it may go on. */
+    private String stoppedBy;
+
+    private SystemMemory system;
     // the run's clock: start, hard end, end of the hold, next progress line (nanoTime)
     private long start;
     private long end;
@@ -90,6 +99,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
         this.out = out;
         this.workload = new IdleWorkload(cfg, this::lost);
         this.sourceExhausted = new boolean[cfg.sources().size()];
+        this.guard = new MemoryGuard(cfg.minAvailable(), SystemMemory::readMemAvailable);
     }
 
     void stop() {
@@ -129,6 +139,8 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
             }
             l.run();
             IdleMemory last = atRamp != null ? atRamp : IdleMemory.measure(cfg, true);
+            SystemMemory atEnd = SystemMemory.read();
+            guard.seen(atEnd.memAvailable());
             return new IdleResult(
                     cfg.connections(),
                     connected,
@@ -137,6 +149,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
                     new EnumMap<>(failures),
                     hardLimit,
                     hardLimitMessage,
+                    stoppedBy,
                     closedByServer,
                     workload.requests(),
                     responseBytes,
@@ -145,6 +158,10 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
                     workload.latency(),
                     before,
                     last,
+                    atEnd,
+                    guard.min(),
+                    cfg.minAvailable(),
+                    guard.enabled(),
                     (System.nanoTime() - start) / 1e9);
         } finally {
             loop = null;
@@ -161,19 +178,25 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
             loop.stop();
             return holdEnd;
         }
-        if (hardLimit == null) {
+        if (stoppedBy == null) {
             long permitted =
                     Math.min(cfg.connections(), (long) ((now - start) / 1e9 * cfg.step()) + Math.min(cfg.step(), 100));
-            while (hardLimit == null && connected + pending < permitted && pending < cfg.maxPending()) {
+            if (connected + pending < permitted && pending < cfg.maxPending()) {
+                String low = guard.check(now);
+                if (low != null) {
+                    stopRamp(low);
+                }
+            }
+            while (stoppedBy == null && connected + pending < permitted && pending < cfg.maxPending()) {
                 open(now);
             }
         }
-        if (rampEndedAt < 0 && (connected >= cfg.connections() || hardLimit != null) && pending == 0) {
+        if (rampEndedAt < 0 && (connected >= cfg.connections() || stoppedBy != null) && pending == 0) {
             rampEnded(now);
         }
         long deadline = Math.min(nextTick, holdEnd);
         deadline = Math.min(deadline, workload.nextDeadline());
-        if (hardLimit == null && connected + pending < cfg.connections()) {
+        if (stoppedBy == null && connected + pending < cfg.connections()) {
             deadline = Math.min(deadline, now + RAMP_TURN_NS);
         }
         return deadline;
@@ -190,7 +213,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
                     (now - start) / 1e9,
                     connected,
                     cfg.connections(),
-                    hardLimit == null ? "" : " (stopped by " + hardLimit.name() + ")");
+                    stoppedBy == null ? "" : " (stopped by " + stoppedBy + ")");
             out.println("memory: " + atRamp.describe(before, connected));
             out.printf(Locale.ROOT, "holding until %.1fs%n", (holdEnd - start) / 1e9);
         }
@@ -206,6 +229,8 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
             second++;
             nextTick += TimeUnit.SECONDS.toNanos(1);
             checkConnectTimeouts(now);
+            system = SystemMemory.read();
+            guard.seen(system.memAvailable());
             if (out != null) {
                 progress();
             }
@@ -226,6 +251,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
                 failedTotal(),
                 Math.max(0, connected - lastConnected),
                 Fmt.bytes(ProcMemory.selfRssBytes())));
+        line.append("  ").append(system.describe());
         if (cfg.workload()) {
             line.append(String.format(
                     Locale.ROOT,
@@ -374,6 +400,9 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
         }
         hardLimit = kind;
         hardLimitMessage = message;
+        if (stoppedBy == null) {
+            stoppedBy = kind.name() + " (" + kind.what() + ")";
+        }
         if (kind == OsError.EMFILE || kind == OsError.ENFILE) {
             // give back a few descriptors: the JVM needs some to load classes and read /proc
             for (int i = 0; i < EMFILE_HEADROOM && !open.isEmpty(); i++) {
@@ -384,6 +413,15 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
             out.println("limit hit at " + connected + " connections: " + kind.name() + " (" + kind.what() + "): "
                     + message);
             out.println("  how to raise it: " + kind.advice());
+            out.println("  no more connects; holding the " + connected + " open connections");
+        }
+    }
+
+    /** The memory guard tripped: no more connects, as after a hard limit, without closing any. */
+    private void stopRamp(String why) {
+        stoppedBy = why;
+        if (out != null) {
+            out.println(why + " at " + connected + " connections");
             out.println("  no more connects; holding the " + connected + " open connections");
         }
     }

@@ -8,9 +8,10 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * The outcome of an {@code idle} run: what was reached, what failed by kind, the limit that
- * stopped the ramp, and memory before and at the end of the ramp. Immutable; {@link #toJson}
- * gives the machine-readable form.
+ * The outcome of an {@code idle} run: what was reached, what failed by kind, what stopped the
+ * ramp (an OS limit or the memory guard; null if nothing did), memory before and at the end of
+ * the ramp, and the machine's MemAvailable and TCP memory at the end. Immutable; {@link #toJson}
+ * gives the machine-readable form, on one line.
  */
 record IdleResult(
         int target,
@@ -20,6 +21,7 @@ record IdleResult(
         Map<OsError, Long> failures,
         OsError hardLimit,
         String hardLimitMessage,
+        String stoppedBy,
         long closedByServer,
         long requests,
         long responseBytes,
@@ -28,6 +30,10 @@ record IdleResult(
         Histogram latency,
         IdleMemory before,
         IdleMemory atRamp,
+        SystemMemory system,
+        long memAvailableMin,
+        long guardFloor,
+        boolean guardEnabled,
         double elapsedSeconds) {
 
     IdleResult {
@@ -51,6 +57,9 @@ record IdleResult(
         sb.append("  failures   ")
                 .append(failures.isEmpty() ? "none" : failures.toString())
                 .append('\n');
+        if (stoppedBy != null) {
+            sb.append("  stopped by ").append(stoppedBy).append('\n');
+        }
         if (hardLimit != null) {
             sb.append("  ceiling    ")
                     .append(hardLimit.name())
@@ -81,6 +90,19 @@ record IdleResult(
                 .append(" connections: ")
                 .append(atRamp.describe(before, peak))
                 .append('\n');
+        sb.append("  system     ")
+                .append(system.describe())
+                .append(" (mem: pages of ")
+                .append(SystemMemory.PAGE_SIZE)
+                .append(" B assumed); lowest MemAvailable ")
+                .append(Fmt.bytes(memAvailableMin))
+                .append('\n');
+        sb.append("  guard      ")
+                .append(
+                        guardEnabled
+                                ? "MemAvailable floor " + Fmt.bytes(guardFloor)
+                                : guardFloor > 0 ? "off (no MemAvailable in /proc/meminfo)" : "off (--min-available 0)")
+                .append('\n');
         return sb.toString();
     }
 
@@ -95,9 +117,12 @@ record IdleResult(
     /**
      * One JSON object: {@code tool, targets, target, connected, peak, attempts, elapsed_s,
      * failed{total, by_kind{KIND:n}}, limit_hit (null or {kind, what, message, advice}),
-     * closed_by_server, workload{...}, memory{connections, client{...}, server{...}}}. Memory
-     * figures are bytes; {@code *_per_conn} is the delta divided by {@code memory.connections}
-     * (the peak); a measure that was not taken is null.
+     * stopped_by (null or why the ramp stopped), closed_by_server, workload{...},
+     * memory{connections, client{...}, server{...}}, system{mem_available_bytes,
+     * mem_available_min_bytes, tcp_inuse, tcp_mem_bytes, tcp_mem_page_size, guard_enabled,
+     * guard_floor_bytes}}. Memory figures are bytes; {@code *_per_conn} is the delta divided by
+     * {@code memory.connections} (the peak); a measure that was not taken is null. The writer
+     * emits no line breaks, so the object is one line.
      */
     String toJson(IdleConfig cfg) {
         JsonWriter j = new JsonWriter();
@@ -132,6 +157,11 @@ record IdleResult(
             j.field("advice", hardLimit.advice());
             j.end();
         }
+        if (stoppedBy == null) {
+            j.nullField("stopped_by");
+        } else {
+            j.field("stopped_by", stoppedBy);
+        }
         j.field("closed_by_server", closedByServer);
         j.object("workload");
         j.field("enabled", cfg.workload() ? 1 : 0);
@@ -163,8 +193,25 @@ record IdleResult(
                 IdleMemory.statsNumber(atRamp.serverStats(), "heapUsedBytes"));
         j.end();
         j.end();
+        j.object("system");
+        orNull(j, "mem_available_bytes", system.memAvailable());
+        orNull(j, "mem_available_min_bytes", memAvailableMin);
+        orNull(j, "tcp_inuse", system.tcpInUse());
+        orNull(j, "tcp_mem_bytes", system.tcpMemBytes());
+        j.field("tcp_mem_page_size", SystemMemory.PAGE_SIZE);
+        j.field("guard_enabled", guardEnabled ? 1 : 0);
+        j.field("guard_floor_bytes", guardFloor);
+        j.end();
         j.end();
         return j.toString();
+    }
+
+    private static void orNull(JsonWriter j, String name, long value) {
+        if (value >= 0) {
+            j.field(name, value);
+        } else {
+            j.nullField(name);
+        }
     }
 
     /** {@code NAME_before, NAME_after, NAME_delta, NAME_per_conn}; null where not measured. */

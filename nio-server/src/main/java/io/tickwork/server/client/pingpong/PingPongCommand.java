@@ -276,14 +276,14 @@ public final class PingPongCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code pingpong client}: the client against a server at HOST:PORT (loopback only). */
+    /** {@code pingpong client}: the client against a server at HOST:PORT, any host. */
     @Command(
             name = "client",
             sortOptions = false,
             abbreviateSynopsis = true,
             description = {"client only, against a pingpong server at HOST:PORT", ""})
     static final class Client implements Callable<Integer> {
-        @Parameters(paramLabel = "HOST:PORT", description = "the server (loopback only)")
+        @Parameters(paramLabel = "HOST:PORT", description = "the server (any host, e.g. 127.0.0.1:9400)")
         String target;
 
         @Mixin

@@ -7,11 +7,32 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tickwork.server.client.common.OptionValues.CountConverter;
 import io.tickwork.server.client.common.OptionValues.DurationConverter;
 import io.tickwork.server.client.common.OptionValues.RateConverter;
+import io.tickwork.server.client.common.OptionValues.SizeConverter;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.TypeConversionException;
 
 class OptionValuesTest {
+
+    @Test
+    void sizesTakeABinaryUnitOrAreBytes() {
+        SizeConverter c = new SizeConverter();
+        assertEquals(3L << 30, c.convert("3g"));
+        assertEquals(3L << 30, c.convert("3G"));
+        assertEquals(3L << 30, c.convert("3GiB"));
+        assertEquals(512L << 20, c.convert("512m"));
+        assertEquals(512L << 20, c.convert("512mb"));
+        assertEquals(1536, c.convert("1.5k"));
+        assertEquals(3L << 29, c.convert("1.5g"));
+        assertEquals(2L << 40, c.convert("2t"));
+        assertEquals(100_000L << 30, c.convert("100000g"));
+        assertEquals(4096, c.convert("4096"));
+        assertEquals(0, c.convert("0"));
+        for (String bad : new String[] {"lots", "-1g", "3x", "", "g", "1.5.5m", "99999999999t", "Infinity"}) {
+            TypeConversionException e = assertThrows(TypeConversionException.class, () -> c.convert(bad));
+            assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
+        }
+    }
 
     @Test
     void durationsTakeAUnitOrAreSeconds() {
