@@ -118,6 +118,25 @@ public enum IntSearchKind {
         public IntSearch build(int[] sorted) {
             return new RadixDirectoryIntSearch(copySorted(sorted));
         }
+    },
+
+    /**
+     * RadixSpline, a single-pass learned index (Kipf, Marcus, van Renen, Stoian, Kemper, Kraska,
+     * Neumann, aiDM@SIGMOD 2020): a linear spline through the (key, position) staircase whose
+     * prediction is within a fixed error bound of every key's lower bound, chosen in one pass by a
+     * greedy spline corridor, and a radix table over the knots. A lookup reads a table slot pair,
+     * searches the few knots of that radix bucket, interpolates, and finishes with a branch-free
+     * search of a fixed window of 2E + 3 keys around the prediction. Unlike
+     * {@link #RADIX_DIRECTORY}, the last step stays O(log E) on skewed and clustered keys: the
+     * spline follows the distribution, and only the number of knots (memory, and the knot search)
+     * grows with its irregularity. Build: O(n). Memory: the array plus 2E + 3 ints, 16 bytes per
+     * knot and a table of about two ints per knot.
+     */
+    RADIX_SPLINE {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new RadixSplineIntSearch(copySorted(sorted));
+        }
     };
 
     /**
