@@ -59,6 +59,7 @@ public class IntSearchBenchmark {
         "EYTZINGER",
         "STATIC_BPLUS_TREE",
         "RADIX_DIRECTORY",
+        "TWO_LEVEL_RADIX_DIRECTORY",
         "RADIX_SPLINE",
         "JDK_BINARY_SEARCH",
         "HASH_MAP",

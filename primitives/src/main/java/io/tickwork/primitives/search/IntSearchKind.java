@@ -121,16 +121,36 @@ public enum IntSearchKind {
     },
 
     /**
+     * {@link #RADIX_DIRECTORY} with a second level where the first is crowded (after Crotty's
+     * Hist-Tree, CIDR 2021): a level-1 bucket of more than 8 keys is split again by the next s
+     * key bits, s chosen per bucket at build time as the narrowest split (from about c/4 slots to
+     * 8c) that leaves at most 8 keys in every slot. A lookup reads one node int, two adjacent
+     * directory slots and at most 8 keys (four branch-free steps): one dependent read more than
+     * {@code RADIX_DIRECTORY}, in exchange for short buckets on skewed and clustered keys too.
+     * Runs no radix split separates (duplicates, more than 8 keys within 8 values) fall back to
+     * binary search in their slot. Build: O(n). Memory: the array, n/4 .. n/2 node ints and one
+     * int per slot (n/4 .. n/2 plus the crowded buckets' slots).
+     */
+    TWO_LEVEL_RADIX_DIRECTORY {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new TwoLevelRadixDirectoryIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
      * RadixSpline, a single-pass learned index (Kipf, Marcus, van Renen, Stoian, Kemper, Kraska,
      * Neumann, aiDM@SIGMOD 2020): a linear spline through the (key, position) staircase whose
      * prediction is within a fixed error bound of every key's lower bound, chosen in one pass by a
      * greedy spline corridor, and a radix table over the knots. A lookup reads a table slot pair,
      * searches the few knots of that radix bucket, interpolates, and finishes with a branch-free
-     * search of a fixed window of 2E + 3 keys around the prediction. Unlike
+     * search of a fixed window of 2E + 3 keys around the prediction (E = 8). Unlike
      * {@link #RADIX_DIRECTORY}, the last step stays O(log E) on skewed and clustered keys: the
      * spline follows the distribution, and only the number of knots (memory, and the knot search)
      * grows with its irregularity. Build: O(n). Memory: the array plus 2E + 3 ints, 16 bytes per
-     * knot and a table of about two ints per knot.
+     * knot and a table of 4 to 8 ints per knot (at most 2^18 + 1). Slower than the directories:
+     * the knot search, the interpolation and a five-step final search make a longer dependent
+     * chain than their two or three reads.
      */
     RADIX_SPLINE {
         @Override
