@@ -124,12 +124,13 @@ public enum IntSearchKind {
      * {@link #RADIX_DIRECTORY} with a second level where the first is crowded (after Crotty's
      * Hist-Tree, CIDR 2021): a level-1 bucket of more than 8 keys is split again by the next s
      * key bits, s chosen per bucket at build time as the narrowest split (from about c/4 slots to
-     * 8c) that leaves at most 8 keys in every slot. A lookup reads one node int, two adjacent
-     * directory slots and at most 8 keys (four branch-free steps): one dependent read more than
-     * {@code RADIX_DIRECTORY}, in exchange for short buckets on skewed and clustered keys too.
-     * Runs no radix split separates (duplicates, more than 8 keys within 8 values) fall back to
-     * binary search in their slot. Build: O(n). Memory: the array, n/4 .. n/2 node ints and one
-     * int per slot (n/4 .. n/2 plus the crowded buckets' slots).
+     * 8c) that leaves at most 8 keys in every slot. A lookup reads one node long (and its
+     * neighbour), for a split bucket two adjacent slot ints, then at most 8 keys in four
+     * branch-free steps: short ranges on skewed and clustered keys too, for one dependent read
+     * more than {@code RADIX_DIRECTORY} in crowded regions and a branch on split/unsplit. Runs no
+     * radix split separates (duplicates, more than 8 keys within 8 values) fall back to binary
+     * search in their slot. Build: O(n). Memory: the array, 8 bytes per level-1 bucket (2-4 bytes
+     * per key) and 2^s + 1 ints per split bucket.
      */
     TWO_LEVEL_RADIX_DIRECTORY {
         @Override

@@ -10,27 +10,33 @@ import java.util.Arrays;
  * with exactly two levels and a fan-out chosen per bin.
  *
  * <p><b>Layout.</b> Level 1 cuts {@code [min, max]} into 2^k equal-width buckets (n/4 &lt; 2^k
- * &lt;= n/2), as {@link RadixDirectoryIntSearch} does. A bucket with at most {@link #WINDOW} keys
- * keeps one slot; a crowded bucket of c keys gets 2^s slots, one per value of the next s key bits,
- * where s is the smallest width from about c/4 slots up that leaves no slot over {@link #WINDOW}
- * keys (at most 8c slots; when even that does not, the widest is kept). {@code node[b]} packs the
- * bucket's first slot and s; {@code dir[j]} is the index of the first key in slot j or later, the
- * slots of all buckets laid out in key order.
+ * &lt;= n/2), as {@link RadixDirectoryIntSearch} does; {@code node[b]} is one long holding the index
+ * of the bucket's first key and, for a split bucket, its first slot and s. A bucket with at most
+ * {@link #WINDOW} keys is not split. A crowded bucket of c keys gets 2^s slots, one per value of
+ * the next s key bits, where s is the smallest width from about c/4 slots up that leaves no slot
+ * over {@link #WINDOW} keys (at most 8c slots; when even that does not, the widest is kept);
+ * {@code dir} holds the index of each slot's first key, and one end slot per split bucket.
  *
- * <p><b>Lookup.</b> Range checks, one subtraction, {@code node[key bucket]}, then the slot from the
- * next s bits, two adjacent {@code dir} slots, and the lower bound inside that slot: four
- * branch-free steps over a fixed 8-key window when the slot holds at most 8 keys (the keys array is
- * padded with 8 {@code MAX_VALUE} sentinels), a branch-free binary search otherwise. Three
- * dependent reads (node, dir, keys) on any distribution; never worse than O(log n).
+ * <p><b>Lookup.</b> Range checks, one subtraction and shift, {@code node[bucket]}. Unsplit bucket:
+ * the next node gives its end (the two longs are adjacent), as in the one-level directory. Split
+ * bucket: the next s key bits pick a slot, and two adjacent {@code dir} ints give its range. Then
+ * the lower bound inside the range: four branch-free steps over a fixed 8-key window when it holds
+ * at most 8 keys (the keys array is padded with 8 {@code MAX_VALUE} sentinels), a branch-free
+ * binary search otherwise. Two dependent reads (node, keys) on keys spread over their range, three
+ * (node, dir, keys) in crowded regions; never worse than O(log n). The split/unsplit test is a
+ * branch: well predicted when most queries land on one kind of bucket, mispredicted in part on
+ * mixed data.
  *
  * <p><b>Cost.</b> Build: O(n) for the directory, plus at most eight O(c) passes over each crowded
- * bucket to choose its width. Memory: the array plus 8 sentinels, 2^k node ints, and one dir int
- * per slot: 2^k + the slots of crowded buckets (from about c/4 to 8c each) + 1.
+ * bucket to choose its width. Memory: the array plus 8 sentinels, 8 bytes per bucket (2 to 4 bytes
+ * per key), and 2^s + 1 ints per split bucket.
  *
  * <p><b>Caveats.</b> Keys that stay crowded under every width considered (long runs of equal or
  * consecutive values, which no radix split separates: duplicates, or more than 8 keys in a span
- * of 8) fall back to binary search inside their slot. The packed node limits the slots to 2^27;
- * beyond, buckets stay unrefined (slower, still correct).
+ * of 8) fall back to binary search inside their slot. Slot indexes are packed in 27 bits; beyond
+ * 2^27 slots, buckets stay unsplit (slower, still correct). Splitting by key bits keeps the slots
+ * aligned to the radix grid, so a run of keys much narrower than its bucket uses only a few of the
+ * bucket's slots (the memory cost of clustered keys).
  *
  * <p>Immutable after construction; safe for concurrent queries once published.
  */
@@ -44,9 +50,15 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
 
     /** The sorted keys followed by WINDOW MAX_VALUE sentinels. */
     private final int[] a;
-    /** node[b] = (first slot of bucket b) << 5 | s, the bucket's extra key bits. */
-    private final int[] node;
-    /** dir[j] = index of the first key in slot j or a later one; dir[slots] = n. */
+    /**
+     * node[b] = (index of the first key of bucket b) << 32 | (first slot of b) << 5 | s, s the
+     * bucket's extra key bits (0: not split, no slots); node[buckets] = n << 32.
+     */
+    private final long[] node;
+    /**
+     * The slots of the split buckets in key order, each bucket's 2^s slots followed by one end
+     * slot: dir[j] = index of the first key in slot j or a later slot of the same bucket.
+     */
     private final int[] dir;
 
     private final int n;
@@ -72,23 +84,33 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
         for (int b = 0; b < buckets; b++) {
             first[b + 1] += first[b];
         }
-        this.node = new int[buckets];
+        this.node = new long[buckets + 1];
         long slots = 0;
         for (int b = 0; b < buckets; b++) {
             int c = first[b + 1] - first[b];
             int s = 0;
-            if (c > WINDOW && slots + buckets - b + 8L * c < MAX_SLOTS) {
+            if (c > WINDOW && slots + 8L * c + 1 < MAX_SLOTS) {
                 s = width(sorted, first[b], c);
             }
-            node[b] = (int) (slots << S_BITS) | s;
-            slots += 1L << s;
+            node[b] = (long) first[b] << 32 | (s == 0 ? 0 : slots << S_BITS | s);
+            if (s > 0) {
+                slots += (1L << s) + 1;
+            }
         }
-        this.dir = new int[(int) slots + 1];
-        for (int i = 0; i < n; i++) {
-            dir[slot(sorted[i]) + 1]++;
-        }
-        for (int j = 0; j < slots; j++) {
-            dir[j + 1] += dir[j];
+        node[buckets] = (long) n << 32;
+        this.dir = new int[(int) slots];
+        for (int b = 0; b < buckets; b++) {
+            int s = (int) node[b] & S_MASK;
+            if (s > 0) {
+                int base = (int) node[b] >>> S_BITS;
+                for (int i = first[b]; i < first[b + 1]; i++) {
+                    dir[base + 1 + subSlot(sorted[i], s)]++;
+                }
+                dir[base] = first[b];
+                for (int j = base; j < base + (1 << s); j++) {
+                    dir[j + 1] += dir[j];
+                }
+            }
         }
     }
 
@@ -96,12 +118,9 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
         return (int) (((long) key - min) >>> shift);
     }
 
-    /** The slot of a key in [min, max]: its bucket's first slot plus its next s key bits. */
-    private int slot(int key) {
-        long off = (long) key - min;
-        int e = node[(int) (off >>> shift)];
-        int s = e & S_MASK;
-        return (e >>> S_BITS) + (int) ((off >>> (shift - s)) & ((1L << s) - 1));
+    /** The next s key bits below the bucket's. */
+    private int subSlot(int key, int s) {
+        return (int) ((((long) key - min) >>> (shift - s)) & ((1L << s) - 1));
     }
 
     /**
@@ -143,9 +162,20 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
             return -(n + 1);
         }
         final int[] a = this.a;
-        int j = slot(key);
-        int lo = dir[j];
-        int len = dir[j + 1] - lo;
+        int b = bucket(key);
+        long e = node[b];
+        int s = (int) e & S_MASK;
+        int lo;
+        int len;
+        if (s == 0) {
+            // not split: the bucket's keys run to the next bucket's first
+            lo = (int) (e >>> 32);
+            len = (int) (node[b + 1] >>> 32) - lo;
+        } else {
+            int j = ((int) e >>> S_BITS) + subSlot(key, s);
+            lo = dir[j];
+            len = dir[j + 1] - lo;
+        }
         int p;
         // the lower bound is in [lo, lo + len]: keys from lo + len on are in later slots
         if (len <= WINDOW) {
