@@ -72,8 +72,19 @@ public class ByteKeySearchBenchmark {
         return new String(c);
     }
 
-    @Setup(Level.Trial)
-    public void setUp() {
+    /** The sorted keys (ASCII, so String order is UTF-8 byte order) and the encoded queries. */
+    static final class Workload {
+        final String[] sorted;
+        final byte[][] queries;
+
+        Workload(String[] sorted, byte[][] queries) {
+            this.sorted = sorted;
+            this.queries = queries;
+        }
+    }
+
+    /** n random words and {@code queryCount} shuffled queries, half keys, half absent words. */
+    static Workload workload(int n, int queryCount) {
         SplittableRandom r = new SplittableRandom(42);
         HashSet<String> set = new HashSet<>();
         while (set.size() < n) {
@@ -81,8 +92,8 @@ public class ByteKeySearchBenchmark {
         }
         String[] sorted = set.toArray(new String[0]);
         Arrays.sort(sorted); // ASCII: String order equals UTF-8 byte order
-        queries = new byte[QUERIES][];
-        for (int i = 0; i < QUERIES; i++) {
+        byte[][] queries = new byte[queryCount][];
+        for (int i = 0; i < queryCount; i++) {
             String q;
             if ((i & 1) == 0) {
                 q = sorted[r.nextInt(n)];
@@ -93,16 +104,24 @@ public class ByteKeySearchBenchmark {
             }
             queries[i] = q.getBytes(StandardCharsets.UTF_8);
         }
-        for (int i = QUERIES - 1; i > 0; i--) {
+        for (int i = queryCount - 1; i > 0; i--) {
             int j = r.nextInt(i + 1);
             byte[] t = queries[i];
             queries[i] = queries[j];
             queries[j] = t;
         }
+        return new Workload(sorted, queries);
+    }
+
+    /**
+     * Subject {@code impl} over {@code sorted}: the index and the String binary search answer
+     * {@link Arrays#binarySearch}'s contract, the HashMap the key's sorted index or -1.
+     */
+    static BytesLookup subject(String impl, String[] sorted) {
         switch (impl) {
             case "BYTE_KEY_INDEX":
             case "BYTE_KEY_INDEX_DIRECT": {
-                List<byte[]> keys = new ArrayList<>(n);
+                List<byte[]> keys = new ArrayList<>(sorted.length);
                 for (String s : sorted) {
                     keys.add(s.getBytes(StandardCharsets.UTF_8));
                 }
@@ -115,26 +134,30 @@ public class ByteKeySearchBenchmark {
                     ix = ByteKeyIndex.wrap(direct);
                 }
                 ByteKeyIndex index = ix;
-                lookup = q -> index.find(q, 0, q.length);
-                break;
+                return q -> index.find(q, 0, q.length);
             }
             case "STRING_BINARY_SEARCH":
-                lookup = q -> Arrays.binarySearch(sorted, new String(q, StandardCharsets.UTF_8));
-                break;
+                return q -> Arrays.binarySearch(sorted, new String(q, StandardCharsets.UTF_8));
             case "STRING_HASH_MAP": {
                 HashMap<String, Integer> map = new HashMap<>();
-                for (int i = 0; i < n; i++) {
+                for (int i = 0; i < sorted.length; i++) {
                     map.put(sorted[i], i);
                 }
-                lookup = q -> {
+                return q -> {
                     Integer v = map.get(new String(q, StandardCharsets.UTF_8));
                     return v == null ? -1 : v;
                 };
-                break;
             }
             default:
                 throw new IllegalArgumentException("unknown impl: " + impl);
         }
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        Workload w = workload(n, QUERIES);
+        queries = w.queries;
+        lookup = subject(impl, w.sorted);
     }
 
     @Benchmark

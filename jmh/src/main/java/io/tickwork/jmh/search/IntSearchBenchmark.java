@@ -1,11 +1,7 @@
 package io.tickwork.jmh.search;
 
 import io.tickwork.primitives.search.IntSearch;
-import io.tickwork.primitives.search.IntSearchKind;
-import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -21,13 +17,17 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One int-key membership/rank lookup per operation: every {@link IntSearchKind} beside
+ * One int-key membership/rank lookup per operation: every {@link io.tickwork.primitives.search.IntSearchKind} beside
  * {@link Arrays#binarySearch(int[], int)}, {@code HashMap<Integer,Integer>} and fastutil's
- * {@link Int2IntOpenHashMap}, at n keys.
+ * {@link it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap}, at n keys.
  *
- * <p>Measures: the lookup of a random query, half of them present (keys are random even ints,
- * absent queries random odd ints from the same distribution, see {@code dist}), so caches and
- * branch predictors see the real access pattern for that n. The result goes back to JMH
+ * <p>Measures: the lookup of a random query, half of them present (keys are even ints, absent
+ * queries odd ints from the same distribution), so caches and branch predictors see the real
+ * access pattern for that n. Three key distributions at every n ({@code dist}, defined in
+ * {@link SearchSubjects.Dist}): UNIFORM random ints; LOG_UNIFORM, log-uniform over [1, 2^31), dense
+ * at small values and sparse at large ones; CLUSTERED, dense runs of 64-1024 keys (steps of 2-8)
+ * separated by gaps of 2^16-2^24. Keys, queries and subjects come from {@link SearchSubjects}, the
+ * code {@link SearchFootprint} weighs and the adapter test proves correct. The result goes back to JMH
  * (returned), so the lookup cannot be eliminated. Ops are independent, so the CPU may overlap
  * consecutive lookups: this is throughput, which rewards short instruction streams whose cache
  * misses start early (hash tables, the radix directory) over long dependent chains (binary search).
@@ -59,25 +59,19 @@ public class IntSearchBenchmark {
         "EYTZINGER",
         "STATIC_BPLUS_TREE",
         "RADIX_DIRECTORY",
+        "TWO_LEVEL_RADIX_DIRECTORY",
+        "RADIX_SPLINE",
         "JDK_BINARY_SEARCH",
         "HASH_MAP",
         "FASTUTIL_OPEN_HASH_MAP"
     })
     String impl;
 
-    /**
-     * Key distribution. UNIFORM: random ints (the radix directory's best case). LOG_UNIFORM:
-     * {@code exp(uniform(0, ln 2^31))}, crowded at small values, so equal-width radix buckets are
-     * very uneven (its bad case); absent queries are drawn from the same distribution.
-     */
-    @Param({"UNIFORM"})
+    /** Key distribution: see {@link SearchSubjects.Dist} for each one's definition. */
+    @Param({"UNIFORM", "LOG_UNIFORM", "CLUSTERED"})
     String dist;
 
     static final int QUERIES = 1 << 20;
-
-    private int draw(SplittableRandom r) {
-        return dist.equals("LOG_UNIFORM") ? (int) Math.exp(r.nextDouble() * Math.log(Integer.MAX_VALUE)) : r.nextInt();
-    }
 
     int[] queries;
     int counter;
@@ -86,80 +80,9 @@ public class IntSearchBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        SplittableRandom r = new SplittableRandom(42);
-        int[] keys = java.util.stream.IntStream.generate(() -> draw(r) & ~1)
-                .distinct()
-                .limit(n)
-                .toArray();
-        int[] sorted = keys.clone();
-        Arrays.sort(sorted);
-        queries = new int[QUERIES];
-        for (int i = 0; i < QUERIES; i++) {
-            queries[i] = (i & 1) == 0 ? keys[r.nextInt(n)] : draw(r) | 1;
-        }
-        // shuffle so hits and misses do not strictly alternate (no pattern to predict)
-        for (int i = QUERIES - 1; i > 0; i--) {
-            int j = r.nextInt(i + 1);
-            int t = queries[i];
-            queries[i] = queries[j];
-            queries[j] = t;
-        }
-        search = peerOrVariant(impl, sorted);
-    }
-
-    static IntSearch peerOrVariant(String impl, int[] sorted) {
-        switch (impl) {
-            case "JDK_BINARY_SEARCH":
-                return new IntSearch() {
-                    @Override
-                    public int indexOf(int key) {
-                        return Arrays.binarySearch(sorted, key);
-                    }
-
-                    @Override
-                    public int size() {
-                        return sorted.length;
-                    }
-                };
-            case "HASH_MAP": {
-                HashMap<Integer, Integer> map = new HashMap<>();
-                for (int i = 0; i < sorted.length; i++) {
-                    map.put(sorted[i], i);
-                }
-                return new IntSearch() {
-                    @Override
-                    public int indexOf(int key) {
-                        Integer v = map.get(key);
-                        return v == null ? -1 : v;
-                    }
-
-                    @Override
-                    public int size() {
-                        return map.size();
-                    }
-                };
-            }
-            case "FASTUTIL_OPEN_HASH_MAP": {
-                Int2IntOpenHashMap map = new Int2IntOpenHashMap(sorted.length);
-                map.defaultReturnValue(-1);
-                for (int i = 0; i < sorted.length; i++) {
-                    map.put(sorted[i], i);
-                }
-                return new IntSearch() {
-                    @Override
-                    public int indexOf(int key) {
-                        return map.get(key);
-                    }
-
-                    @Override
-                    public int size() {
-                        return map.size();
-                    }
-                };
-            }
-            default:
-                return IntSearchKind.valueOf(impl).build(sorted);
-        }
+        SearchSubjects.Workload w = SearchSubjects.workload(SearchSubjects.Dist.valueOf(dist), n, QUERIES);
+        queries = w.queries;
+        search = SearchSubjects.build(impl, w.sorted).search;
     }
 
     @Benchmark

@@ -6,12 +6,21 @@ package io.tickwork.primitives.search;
  * {@link IllegalArgumentException} naming the first index where {@code a[i] > a[i + 1]} and both
  * values; duplicates are allowed. Building is O(n) time on top of that O(n) check.
  *
- * <p>Which to use (measured, with the numbers, in {@code docs/results/search.md}):
+ * <p>Which to use (measured, with the numbers, in {@code docs/results/search.md}; at n = 200,000
+ * on uniform, log-uniform and clustered keys in {@code docs/results/search-2026-11-24-n200k.json}):
  * <ul>
- *   <li>{@link #RADIX_DIRECTORY} by default for read-mostly sets: the fastest at every size
- *       measured, ahead of {@code HashMap<Integer,Integer>} and level with fastutil's open hash
- *       map on uniform keys, still ahead of {@code HashMap} on log-uniformly skewed keys, while
- *       keeping order (insertion points, ranges); costs 25-50 % more memory than the array.</li>
+ *   <li>{@link #TWO_LEVEL_RADIX_DIRECTORY} by default for read-mostly sets of unknown
+ *       distribution: at n = 200,000 level with or ahead of fastutil's open hash map on uniform,
+ *       log-uniform and clustered keys (14-17 ns against 17 ns) while keeping order (insertion
+ *       points, ranges); costs 6.6 to 20 bytes per key (the array's 4 included; clustered keys
+ *       are the dear case), against fastutil's 21.</li>
+ *   <li>{@link #RADIX_DIRECTORY} for keys spread over their range (ids, random or sequential
+ *       numbers): the fastest there (12 ns at n = 200,000, uniform) with 5-5.3 bytes per key;
+ *       about 2.5 times slower on log-uniform or clustered keys, whose crowded buckets it
+ *       binary-searches.</li>
+ *   <li>{@link #RADIX_SPLINE} when memory counts: 4.3-4.9 bytes per key on every distribution
+ *       measured, its final search bounded by the error bound whatever the keys; 26-36 ns at
+ *       n = 200,000, so about twice the directories' time.</li>
  *   <li>{@link #STATIC_BPLUS_TREE} for large sets (beyond L2, ~100k keys and up) whose
  *       distribution may defeat equal-width buckets (most keys in a sliver of the range): the
  *       fastest purely comparison-based variant there, insensitive to the distribution.</li>
@@ -117,6 +126,46 @@ public enum IntSearchKind {
         @Override
         public IntSearch build(int[] sorted) {
             return new RadixDirectoryIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * {@link #RADIX_DIRECTORY} with a second level where the first is crowded (after Crotty's
+     * Hist-Tree, CIDR 2021): a level-1 bucket of more than 8 keys is split again by the next s
+     * key bits, s chosen per bucket at build time as the narrowest split (from about c/4 slots to
+     * 8c) that leaves at most 8 keys in every slot. A lookup reads one node long (and its
+     * neighbour), for a split bucket two adjacent slot ints, then at most 8 keys in four
+     * branch-free steps: short ranges on skewed and clustered keys too, for one dependent read
+     * more than {@code RADIX_DIRECTORY} in crowded regions and a branch on split/unsplit. Runs no
+     * radix split separates (duplicates, more than 8 keys within 8 values) fall back to binary
+     * search in their slot. Build: O(n). Memory: the array, 8 bytes per level-1 bucket (2-4 bytes
+     * per key) and 2^s + 1 ints per split bucket.
+     */
+    TWO_LEVEL_RADIX_DIRECTORY {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new TwoLevelRadixDirectoryIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
+     * RadixSpline, a single-pass learned index (Kipf, Marcus, van Renen, Stoian, Kemper, Kraska,
+     * Neumann, aiDM@SIGMOD 2020): a linear spline through the (key, position) staircase whose
+     * prediction is within a fixed error bound of every key's lower bound, chosen in one pass by a
+     * greedy spline corridor, and a radix table over the knots. A lookup reads a table slot pair,
+     * searches the few knots of that radix bucket, interpolates, and finishes with a branch-free
+     * search of a fixed window of 2E + 3 keys around the prediction (E = 8). Unlike
+     * {@link #RADIX_DIRECTORY}, the last step stays O(log E) on skewed and clustered keys: the
+     * spline follows the distribution, and only the number of knots (memory, and the knot search)
+     * grows with its irregularity. Build: O(n). Memory: the array plus 2E + 3 ints, 16 bytes per
+     * knot and a table of 4 to 8 ints per knot (at most 2^18 + 1). Slower than the directories:
+     * the knot search, the interpolation and a five-step final search make a longer dependent
+     * chain than their two or three reads.
+     */
+    RADIX_SPLINE {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new RadixSplineIntSearch(copySorted(sorted));
         }
     };
 

@@ -1,0 +1,58 @@
+package io.tickwork.primitives.search;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link TwoLevelRadixDirectoryIntSearch} on the shapes that exercise its second level: buckets
+ * refined by a few or many bits, runs of consecutive values and of duplicates that no split can
+ * thin to 8 keys (the binary-search fallback), a crowded bucket at each end of the int range. The
+ * generic suites cover it with the other variants; these make sure each path is taken.
+ */
+class TwoLevelRadixDirectoryIntSearchTest {
+
+    private static void check(int[] a, String what) {
+        IntSearchTest.checkAll(IntSearchKind.TWO_LEVEL_RADIX_DIRECTORY, a, new SplittableRandom(a.length), what);
+    }
+
+    @Test
+    void logUniformKeysRefineTheCrowdedLowBuckets() {
+        SplittableRandom r = new SplittableRandom(5);
+        int[] a = IntStream.generate(() -> (int) Math.exp(r.nextDouble() * Math.log(Integer.MAX_VALUE)))
+                .limit(30_000)
+                .sorted()
+                .toArray();
+        check(a, "log-uniform");
+    }
+
+    @Test
+    void runsOfConsecutiveValuesAndDuplicatesFallBackToBinarySearch() {
+        SplittableRandom r = new SplittableRandom(9);
+        int[] a = new int[20_000];
+        int i = 0;
+        while (i < a.length) {
+            int start = r.nextInt();
+            int len = Math.min(a.length - i, r.nextInt(10, 2000));
+            boolean duplicates = r.nextInt(4) == 0;
+            for (int j = 0; j < len; j++) {
+                a[i++] = duplicates ? start : (int) Math.min(Integer.MAX_VALUE, (long) start + j);
+            }
+        }
+        Arrays.sort(a);
+        check(a, "consecutive and duplicate runs");
+    }
+
+    @Test
+    void crowdedBucketsAtBothEndsOfTheIntRange() {
+        int[] a = IntStream.concat(
+                        IntStream.range(0, 3000).map(i -> Integer.MIN_VALUE + 2 * i),
+                        IntStream.range(0, 3000).map(i -> Integer.MAX_VALUE - 3 * (2999 - i)))
+                .toArray();
+        check(a, "both ends");
+        int[] oneOutlier = IntStream.concat(IntStream.range(0, 5000).map(i -> i * 5), IntStream.of(Integer.MAX_VALUE))
+                .toArray();
+        check(oneOutlier, "dense block and one outlier");
+    }
+}
