@@ -78,6 +78,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         this.request.server = server;
         this.now = clock();
         this.acceptor = new LoopAcceptor(listener, selector, config.acceptor, server);
+        // Load the timer's classes now: the first timer may be armed when no descriptor is left
+        // to open a class file with (the accept back-off when the process runs out of them).
+        timers.cancel(timers.schedule(now + 1, this));
     }
 
     private static long clock() {
