@@ -93,7 +93,7 @@ class SearchSubjectsTest {
         assertEquals(w.queries.length / 2, hits, dist + ": half the queries are keys");
         assertTrue(inside > w.queries.length / 2 * 0.9, dist + ": absent queries inside the key range: " + inside);
         assertArrayEquals(
-                w.sorted, SearchSubjects.workload(dist, n, 0).sorted, dist + ": keys depend on the seed only");
+                w.sorted, SearchSubjects.workload(dist, n, 0).sorted, dist + ": keys depend on the random seed only");
     }
 
     @Test

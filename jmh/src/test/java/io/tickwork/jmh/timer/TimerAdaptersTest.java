@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * subjects run with one time unit per tick, so "at most one tick late" leaves no slack); a
  * cancelled timer never fires; {@code cancel} answers true once for a live timer and false for a
  * fired or cancelled one (except Agrona's, whose ids are reused at once); {@code size} counts the
- * live timers. A failure names the seed.
+ * live timers. A failure names the random seed.
  */
 class TimerAdaptersTest {
 

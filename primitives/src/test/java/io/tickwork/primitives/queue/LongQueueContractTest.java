@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The {@link LongQueue} contract, checked for every implementation against an {@link ArrayDeque}
  * model: random operations on two queues at once (two {@link LinkedArrayList}s share one chunk
- * pool), every result and the size compared after each operation; a failure names the seed.
+ * pool), every result and the size compared after each operation; a failure names the random seed.
  */
 class LongQueueContractTest {
 
