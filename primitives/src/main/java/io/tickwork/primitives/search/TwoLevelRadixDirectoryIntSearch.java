@@ -1,7 +1,5 @@
 package io.tickwork.primitives.search;
 
-import java.util.Arrays;
-
 /**
  * {@link IntSearchKind#TWO_LEVEL_RADIX_DIRECTORY}: the sorted array under a radix directory whose
  * crowded buckets are refined by further key bits, so that skewed and clustered keys also end in
@@ -42,7 +40,7 @@ import java.util.Arrays;
  */
 final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
     /** Slots up to this long are searched by four fixed branch-free steps. */
-    static final int WINDOW = 8;
+    static final int WINDOW = WindowSearch.WINDOW;
 
     private static final int S_BITS = 5;
     private static final int S_MASK = (1 << S_BITS) - 1;
@@ -68,8 +66,7 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
 
     TwoLevelRadixDirectoryIntSearch(int[] sorted) {
         this.n = sorted.length;
-        this.a = Arrays.copyOf(sorted, n + WINDOW);
-        Arrays.fill(a, n, n + WINDOW, Integer.MAX_VALUE);
+        this.a = WindowSearch.withSentinels(sorted);
         this.min = n == 0 ? 0 : sorted[0];
         this.max = n == 0 ? -1 : sorted[n - 1];
         int buckets = Integer.highestOneBit(Math.max(1, n / 2));
@@ -176,28 +173,9 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
             lo = dir[j];
             len = dir[j + 1] - lo;
         }
-        int p;
         // the lower bound is in [lo, lo + len]: keys from lo + len on are in later slots
-        if (len <= WINDOW) {
-            p = lo + (lt(a[lo + 3], key) << 2);
-            p += lt(a[p + 1], key) << 1;
-            p += lt(a[p], key);
-            p += lt(a[p], key);
-        } else {
-            p = lo;
-            while (len > 1) {
-                int half = len >>> 1;
-                p += half & -lt(a[p + half], key);
-                len -= half;
-            }
-            p += lt(a[p], key);
-        }
+        int p = WindowSearch.lowerBound(a, lo, len, key);
         return p < n && a[p] == key ? p : -(p + 1);
-    }
-
-    /** 1 if x < key else 0, without a branch. */
-    private static int lt(int x, int key) {
-        return (int) (((long) x - key) >>> 63);
     }
 
     @Override
