@@ -1,6 +1,7 @@
 package io.tickwork.server.client;
 
 import io.tickwork.server.client.bench.BenchCommand;
+import io.tickwork.server.client.common.HelpOption;
 import io.tickwork.server.client.common.OptionValues;
 import io.tickwork.server.client.common.OsError;
 import io.tickwork.server.client.common.UsageException;
@@ -12,8 +13,8 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
@@ -38,11 +39,8 @@ public final class LoadTool implements Callable<Integer> {
     /** The exit status of a bad command line. */
     static final int USAGE = 2;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "this text")
-    boolean help;
+    @Mixin
+    HelpOption help = new HelpOption();
 
     @Spec
     CommandSpec spec;

@@ -4,6 +4,7 @@ import static io.tickwork.server.client.common.OptionValues.inRange;
 import static io.tickwork.server.client.common.OptionValues.intInRange;
 
 import io.tickwork.server.client.common.Fmt;
+import io.tickwork.server.client.common.HelpOption;
 import io.tickwork.server.client.common.OptionValues.CountConverter;
 import io.tickwork.server.client.common.OptionValues.DurationConverter;
 import io.tickwork.server.client.common.OptionValues.SizeConverter;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -203,11 +205,8 @@ public final class IdleCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no per-second progress lines")
     boolean quiet;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "this text")
-    boolean help;
+    @Mixin
+    HelpOption help = new HelpOption();
 
     private final PrintStream out;
     private final PrintStream err;

@@ -1,6 +1,7 @@
 package io.tickwork.server.client.idle;
 
 import io.tickwork.server.client.common.Fmt;
+import io.tickwork.server.client.common.HelpOption;
 import io.tickwork.server.client.common.JsonReader;
 import io.tickwork.server.client.common.JsonWriter;
 import io.tickwork.server.client.common.UsageException;
@@ -21,6 +22,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -53,11 +55,8 @@ public final class IdleMergeCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the total as one JSON object on one line")
     boolean json;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "this text")
-    boolean help;
+    @Mixin
+    HelpOption help = new HelpOption();
 
     private final PrintStream out;
     private final InputStream in;

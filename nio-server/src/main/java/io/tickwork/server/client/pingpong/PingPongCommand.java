@@ -4,6 +4,7 @@ import static io.tickwork.server.client.common.OptionValues.inRange;
 import static io.tickwork.server.client.common.OptionValues.intInRange;
 
 import io.tickwork.server.client.common.Fmt;
+import io.tickwork.server.client.common.HelpOption;
 import io.tickwork.server.client.common.OptionValues.CountConverter;
 import io.tickwork.server.client.common.OptionValues.DurationConverter;
 import io.tickwork.server.client.common.Targets;
@@ -44,11 +45,8 @@ import picocli.CommandLine.Spec;
         })
 public final class PingPongCommand implements Callable<Integer> {
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "this text")
-    boolean help;
+    @Mixin
+    HelpOption help = new HelpOption();
 
     @Spec
     CommandSpec spec;
@@ -176,11 +174,8 @@ public final class PingPongCommand implements Callable<Integer> {
         @Mixin
         RunOptions run = new RunOptions();
 
-        @Option(
-                names = {"-h", "--help"},
-                usageHelp = true,
-                description = "this text")
-        boolean help;
+        @Mixin
+        HelpOption help = new HelpOption();
 
         private final PrintStream out;
 
@@ -246,11 +241,8 @@ public final class PingPongCommand implements Callable<Integer> {
         @Mixin
         RunOptions run = new RunOptions();
 
-        @Option(
-                names = {"-h", "--help"},
-                usageHelp = true,
-                description = "this text")
-        boolean help;
+        @Mixin
+        HelpOption help = new HelpOption();
 
         private final PrintStream out;
 
@@ -292,11 +284,8 @@ public final class PingPongCommand implements Callable<Integer> {
         @Mixin
         RunOptions run = new RunOptions();
 
-        @Option(
-                names = {"-h", "--help"},
-                usageHelp = true,
-                description = "this text")
-        boolean help;
+        @Mixin
+        HelpOption help = new HelpOption();
 
         private final PrintStream out;
 
@@ -320,11 +309,8 @@ public final class PingPongCommand implements Callable<Integer> {
             name = "models",
             description = {"which models this JVM has", ""})
     static final class Models implements Callable<Integer> {
-        @Option(
-                names = {"-h", "--help"},
-                usageHelp = true,
-                description = "this text")
-        boolean help;
+        @Mixin
+        HelpOption help = new HelpOption();
 
         private final PrintStream out;
 
