@@ -35,7 +35,8 @@ import java.util.concurrent.locks.LockSupport;
  * leaving worker decrements the count then re-checks the queue; both are full fences, so one of
  * them sees the other and no lane is left without a worker. Fairness: a worker runs at most
  * {@code budget} tasks of a lane before re-queuing the lane at the back, and gives its pool
- * thread back (resubmits itself) after {@code budget} tasks in total.
+ * thread back (resubmits itself) after {@code budget} tasks in total; on a {@code ForkJoinPool}
+ * thread it runs the pool's next other task in place instead ({@link ForkJoinHandOff}).
  *
  * <p>Before a lane goes idle, its worker spins briefly for a successor if no other lane is
  * ready, or, if others are ready and the lane is hot, puts it back at the end of the queue still
@@ -411,6 +412,10 @@ final class LaneDispatcher extends DispatcherPad3 {
                 // Tasks, not lanes: the pool gets its thread back after about budget tasks, so
                 // other work queued on a shared pool runs between them (see the class comment).
                 if (onPool && ran[0] >= budget) {
+                    if (ForkJoinHandOff.runOneOther(policy.pool) != ForkJoinHandOff.Outcome.NOT_HERE) {
+                        ran[0] = 0; // a ForkJoinPool thread: the pool's next task ran here, or none waits
+                        continue;
+                    }
                     try {
                         policy.pool.execute(this); // give the pool thread back; keep our slot
                         return;

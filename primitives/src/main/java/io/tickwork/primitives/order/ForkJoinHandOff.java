@@ -1,0 +1,76 @@
+package io.tickwork.primitives.order;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
+
+/**
+ * How a dispatcher worker on a {@link ForkJoinPool} thread lets the pool's other work run.
+ *
+ * <p>Why not resubmit: a task that a {@code ForkJoinPool} worker submits to its own pool goes onto
+ * that worker's own deque, which the worker runs (last in, first out by default) before it looks at
+ * other deques or at external submissions. A dispatcher worker that "gives its thread back" with
+ * {@code pool.execute(this)} therefore runs again at once, and work queued behind it waits until the
+ * dispatcher runs dry: measured on 2 cores with 64 keys, a CPU-bound job sharing the pool ran 70 to
+ * 2,854 chunks/s beside the dispatcher against 13,000 to 22,000 beside the other ordered executors
+ * (docs/results/order-design.md, 2026-11-24).
+ *
+ * <p>Instead the worker, when its task budget is used, takes one other task the pool would run
+ * next ({@code ForkJoinTask.pollTask}: this thread's newest local task, else one from another deque
+ * or from the submission queues) and runs it in place, then goes on draining. If nothing else is
+ * queued it keeps its thread and costs nothing more than the poll. The task runs on the thread and
+ * with the guarantees it would have had on the pool; an exception it throws goes to the thread's
+ * uncaught-exception handler, as the pool would send it, and the worker carries on.
+ *
+ * <p>Nesting: the task run in place may itself be a dispatcher worker (of this or another
+ * dispatcher). Such a nested worker does not hand off again; it resubmits itself as before, so the
+ * stack grows by at most one hand-off frame.
+ *
+ * <p>This class extends {@code ForkJoinTask} only to reach its protected static {@code pollTask};
+ * it is never instantiated.
+ */
+abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
+    private static final ThreadLocal<boolean[]> HANDING_OFF = ThreadLocal.withInitial(() -> new boolean[1]);
+
+    private ForkJoinHandOff() {}
+
+    /** What {@link #runOneOther} did. */
+    enum Outcome {
+        /** Another task ran on this thread. */
+        RAN,
+        /** Nothing else was queued: keep the thread. */
+        NOTHING_QUEUED,
+        /** Not a worker of {@code pool}, or already inside a hand-off: resubmit instead. */
+        NOT_HERE
+    }
+
+    /**
+     * Runs one other queued task of {@code pool} on this thread if this thread is one of that pool's
+     * workers and is not already running a handed-off task.
+     */
+    static Outcome runOneOther(Executor pool) {
+        if (!(pool instanceof ForkJoinPool)
+                || !(Thread.currentThread() instanceof ForkJoinWorkerThread worker)
+                || worker.getPool() != pool) {
+            return Outcome.NOT_HERE;
+        }
+        boolean[] handingOff = HANDING_OFF.get();
+        if (handingOff[0]) {
+            return Outcome.NOT_HERE;
+        }
+        ForkJoinTask<?> other = pollTask();
+        if (other == null) {
+            return Outcome.NOTHING_QUEUED;
+        }
+        handingOff[0] = true;
+        try {
+            other.quietlyInvoke();
+        } catch (Throwable failure) {
+            worker.getUncaughtExceptionHandler().uncaughtException(worker, failure);
+        } finally {
+            handingOff[0] = false;
+        }
+        return Outcome.RAN;
+    }
+}
