@@ -46,8 +46,9 @@ import java.util.regex.Pattern;
  *       worker and its exit status (0 only if it exited 0: it was asked to stop by someone else).</li>
  *   <li>However the launcher ends, even by SIGKILL, its workers stop: each reads its standard
  *       input, a pipe whose other end only the launcher holds, and stops gracefully at its end.</li>
- *   <li>With {@code --port 0} the launcher picks the port; from then until every worker listens it
- *       holds the port with a bound, non-listening socket, so no other program can take it.</li>
+ *   <li>The launcher refuses a port something already listens on, picks one for {@code --port 0},
+ *       and holds it with a bound, non-listening socket until every worker listens, so no other
+ *       program can take it in between.</li>
  * </ul>
  *
  * <p>Cost: N JVMs; with {@link #DEFAULT_JVM_OPTS} an idle worker is about 75 MB resident, half
