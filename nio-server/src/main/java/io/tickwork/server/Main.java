@@ -5,6 +5,7 @@ import io.tickwork.server.dict.DictionaryHandler;
 import io.tickwork.server.http.HttpServer;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
@@ -23,7 +24,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
 /**
  * Runs the dictionary server: {@code java -jar tickwork-server.jar [options]}. Prints one line
  * with the URL and the word count once it serves; SIGTERM or Ctrl-C stops it gracefully (no new
- * connections, responses in flight finished) and the process exits 0.
+ * connections, responses in flight finished) and the process exits 0. With {@code --processes N}
+ * it starts N worker processes sharing the port instead ({@link WorkerLauncher}).
  */
 public final class Main {
     private Main() {}
@@ -50,6 +52,20 @@ public final class Main {
             cl.usage(out, CommandLine.Help.Ansi.OFF);
             return 0;
         }
+        if (o.processes > 1) {
+            return WorkerLauncher.run(o, out, err);
+        }
+        return serve(o, out, err);
+    }
+
+    /**
+     * Serves in this process until a stop signal; returns the exit code. As a worker of
+     * {@link WorkerLauncher} ({@code --worker-index}) it also shares the port with
+     * {@code SO_REUSEPORT}, serves its own counters on a private port, stops when the launcher is
+     * gone, and prints {@link WorkerLauncher#workerLine} instead of the start line.
+     */
+    private static int serve(Options o, PrintStream out, PrintStream err) {
+        boolean worker = o.workerIndex >= 0;
         Dictionary dict;
         try {
             dict = o.data == null ? Dictionary.openEmbedded() : Dictionary.open(o.data);
@@ -58,13 +74,16 @@ public final class Main {
             return 1;
         }
         HttpServer server;
+        HttpServer statsServer = null;
         ExecutorService pool = null;
         try {
             HttpServer.Builder b = HttpServer.builder(new DictionaryHandler(dict))
                     .host(o.host)
                     .port(o.port)
                     .idleTimeout(o.idleTimeout)
-                    .headerTimeout(o.headerTimeout);
+                    .headerTimeout(o.headerTimeout)
+                    .maxConnections(o.connectionCap())
+                    .reusePort(worker);
             b.timers(Timers.factory(o.timer));
             b.threads(o.threads);
             if (o.workers > 0) {
@@ -76,30 +95,51 @@ public final class Main {
                 b.workers(pool);
             }
             server = b.start();
-        } catch (IOException e) {
+        } catch (IOException | UnsupportedOperationException e) {
             err.println("tickwork: cannot listen on " + o.host + ":" + o.port + ": " + e.getMessage());
             return 1;
         }
+        if (worker) {
+            try {
+                statsServer = WorkerLauncher.statsListener(dict, server, o);
+            } catch (IOException e) {
+                server.close();
+                err.println("tickwork: cannot listen on " + o.host + ":0 for the worker's /stats: " + e.getMessage());
+                return 1;
+            }
+        }
         CountDownLatch stop = new CountDownLatch(1);
         Signals.onTermination(stop::countDown);
-        Thread hook = new Thread(server::close, "tickwork-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook); // other ways the JVM may end (System.exit, SIGHUP)
-        String host = server.address().getAddress().isAnyLocalAddress()
-                ? "localhost"
-                : server.address().getHostString();
-        if (host.indexOf(':') >= 0) {
-            host = "[" + host + "]";
+        if (worker) {
+            WorkerLauncher.onLauncherGone(stop::countDown);
         }
-        out.printf(
+        HttpServer side = statsServer;
+        Thread hook = new Thread(
+                () -> {
+                    server.close();
+                    if (side != null) {
+                        side.close();
+                    }
+                },
+                "tickwork-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook); // other ways the JVM may end (System.exit, SIGHUP)
+        String summary = String.format(
                 Locale.ROOT,
-                "tickwork dictionary: http://%s:%d/  (%,d words, %d selector loops%s, timer %s, data %s)%n",
-                host,
-                server.port(),
+                "%,d words, %d selector loops%s%s, timer %s, data %s",
                 dict.wordCount(),
                 server.threads(),
                 o.workers > 0 ? ", " + o.workers + " workers" : "",
+                o.connectionCap() == Integer.MAX_VALUE
+                        ? ""
+                        : String.format(Locale.ROOT, ", at most %,d connections", o.connectionCap()),
                 o.timer,
                 dict.source());
+        if (worker) {
+            out.println(WorkerLauncher.workerLine(
+                    o.workerIndex, url(server.address()), url(statsServer.address()) + "stats", summary));
+        } else {
+            out.println("tickwork dictionary: " + url(server.address()) + "  (" + summary + ")");
+        }
         out.flush();
         try {
             stop.await();
@@ -107,6 +147,9 @@ public final class Main {
             Thread.currentThread().interrupt();
         }
         server.close();
+        if (statsServer != null) {
+            statsServer.close();
+        }
         if (pool != null) {
             pool.shutdown();
         }
@@ -117,9 +160,19 @@ public final class Main {
         }
         out.printf(
                 Locale.ROOT,
-                "tickwork dictionary: stopped after %,d requests%n",
+                "%s: stopped after %,d requests%n",
+                worker ? "tickwork worker " + o.workerIndex : "tickwork dictionary",
                 server.stats().requests());
         return 0;
+    }
+
+    /** {@code http://host:port/} for a bound address; the wildcard address reads {@code localhost}. */
+    private static String url(InetSocketAddress a) {
+        String host = a.getAddress().isAnyLocalAddress() ? "localhost" : a.getHostString();
+        if (host.indexOf(':') >= 0) {
+            host = "[" + host + "]";
+        }
+        return "http://" + host + ":" + a.getPort() + "/";
     }
 
     /**
@@ -191,6 +244,37 @@ public final class Main {
         Path data;
 
         @Option(
+                names = "--max-connections",
+                paramLabel = "N",
+                converter = ConnectionCap.class,
+                description = "most connections one process holds open; at the cap it stops accepting until one"
+                        + " closes (default: no cap; with --processes, " + WorkerLauncher.DEFAULT_CONNECTIONS
+                        + " per worker, below a 20,000-descriptor limit)")
+        Integer maxConnections;
+
+        @Option(
+                names = "--processes",
+                paramLabel = "N",
+                converter = ProcessCount.class,
+                description = "serve from N worker processes (JVMs) sharing the port with SO_REUSEPORT, each with"
+                        + " the options here (--threads loops each); their output is forwarded prefixed [w0],"
+                        + " [w1]...; one start line gives each worker's pid and private /stats URL; SIGTERM stops"
+                        + " them all, and if one exits the others are stopped (default 1: this process serves)")
+        int processes = 1;
+
+        @Option(
+                names = "--worker-jvm-opts",
+                paramLabel = "OPTS",
+                converter = JvmOptions.class,
+                description = "with --processes: more JVM options for every worker, separated by spaces, after"
+                        + " the defaults so they win (defaults " + WorkerLauncher.DEFAULT_JVM_OPTS + ")")
+        String workerJvmOpts;
+
+        /** Set by {@link WorkerLauncher} on the command lines of its workers: this worker's number. */
+        @Option(names = "--worker-index", hidden = true, converter = WorkerIndex.class)
+        int workerIndex = -1;
+
+        @Option(
                 names = {"-h", "--help"},
                 usageHelp = true,
                 description = "this text")
@@ -207,7 +291,21 @@ public final class Main {
             if (!cl.getUnmatchedArguments().isEmpty()) {
                 throw new UnmatchedArgumentException(cl, cl.getUnmatchedArguments());
             }
+            if (o.workerJvmOpts != null && o.processes == 1) {
+                throw new ParameterException(cl, "--worker-jvm-opts needs --processes 2 or more");
+            }
+            if (o.workerIndex >= 0 && o.processes != 1) {
+                throw new ParameterException(cl, "a worker (--worker-index) does not take --processes");
+            }
             return cl;
+        }
+
+        /** The connection cap: {@code --max-connections}, else a worker's default, else none. */
+        int connectionCap() {
+            if (maxConnections != null) {
+                return maxConnections;
+            }
+            return processes > 1 || workerIndex >= 0 ? WorkerLauncher.DEFAULT_CONNECTIONS : Integer.MAX_VALUE;
         }
     }
 
@@ -253,6 +351,42 @@ public final class Main {
     static final class WorkerCount extends IntIn {
         WorkerCount() {
             super(0, 1024);
+        }
+    }
+
+    /** {@code --processes}: 1..256 processes. */
+    static final class ProcessCount extends IntIn {
+        ProcessCount() {
+            super(1, 256);
+        }
+    }
+
+    /** {@code --worker-index}: 0..255, one below the most processes. */
+    static final class WorkerIndex extends IntIn {
+        WorkerIndex() {
+            super(0, 255);
+        }
+    }
+
+    /** {@code --max-connections}: 1..10,000,000 (a connection needs a descriptor; no process gets that many). */
+    static final class ConnectionCap extends IntIn {
+        ConnectionCap() {
+            super(1, 10_000_000);
+        }
+    }
+
+    /** {@code --worker-jvm-opts}: JVM options split at whitespace, each starting with {@code -}. */
+    static final class JvmOptions implements ITypeConverter<String> {
+        @Override
+        public String convert(String v) {
+            String[] parts = v.trim().split("\\s+");
+            for (String p : parts) {
+                if (!p.startsWith("-")) {
+                    throw new TypeConversionException(
+                            "must be JVM options separated by spaces, each starting with '-': " + v);
+                }
+            }
+            return String.join(" ", parts);
         }
     }
 

@@ -31,6 +31,9 @@ class MainOptionsTest {
             "--timer",
             "--workers",
             "--data",
+            "--max-connections",
+            "--processes",
+            "--worker-jvm-opts",
             "--help");
 
     private static Main.Options parse(String... args) {
@@ -63,6 +66,15 @@ class MainOptionsTest {
         assertEquals("wheel-linked-array", o.timer);
         assertEquals(0, o.workers);
         assertNull(o.data);
+        assertEquals(1, o.processes);
+        assertNull(o.maxConnections);
+        assertEquals(Integer.MAX_VALUE, o.connectionCap(), "no cap in one process");
+        assertEquals(
+                WorkerLauncher.DEFAULT_CONNECTIONS, parse("--processes", "2").connectionCap());
+        assertEquals(500, parse("--processes", "2", "--max-connections", "500").connectionCap());
+        assertEquals(500, parse("--max-connections=500").connectionCap());
+        assertNull(o.workerJvmOpts);
+        assertEquals(-1, o.workerIndex);
     }
 
     @Test
@@ -107,7 +119,13 @@ class MainOptionsTest {
         "--idle-timeout, soon",
         "--idle-timeout, 0ms",
         "--header-timeout, 1.5m",
-        "--timer, sundial"
+        "--timer, sundial",
+        "--processes, 0",
+        "--processes, 257",
+        "--max-connections, 0",
+        "--max-connections, lots",
+        "--worker-jvm-opts, Xmx1g",
+        "--worker-jvm-opts, -Xmx1g Xss1m"
     })
     void aBadValueIsRejectedNamingTheOptionAndTheValue(String option, String value) {
         ParameterException e = assertThrows(ParameterException.class, () -> parse(option, value));
@@ -145,6 +163,10 @@ class MainOptionsTest {
         }
         for (OptionSpec spec :
                 new CommandLine(new Main.Options()).getCommandSpec().options()) {
+            if (spec.hidden()) {
+                assertFalse(help.contains(spec.longestName()), spec.longestName() + " is internal");
+                continue;
+            }
             assertTrue(OPTIONS.contains(spec.longestName()), "undocumented option " + spec.longestName());
         }
         for (String timer : Timers.names()) {
@@ -153,7 +175,65 @@ class MainOptionsTest {
         assertTrue(help.contains("default 9090"), help);
         assertTrue(help.contains("default 127.0.0.1"), help);
         assertTrue(help.contains("one per core, " + Runtime.getRuntime().availableProcessors() + " here"), help);
+        String squeezed = help.replaceAll("\\s+", ""); // picocli wraps inside the JVM options
+        assertTrue(squeezed.contains(WorkerLauncher.DEFAULT_JVM_OPTS.replace(" ", "")), help);
+        assertTrue(squeezed.contains("19000perworker"), help);
         assertEquals(help, run("-h")[1]);
         assertFalse(help.contains("\u001B["), "no ANSI colours");
+    }
+
+    @Test
+    void workerOnlyOptionsWithoutProcessesExitTwoNamingTheProblem() {
+        String[] r = run("--worker-jvm-opts", "-Xmx1g");
+        assertEquals("2", r[0]);
+        assertTrue(r[2].startsWith("tickwork: --worker-jvm-opts needs --processes 2 or more"), r[2]);
+        r = run("--processes", "2", "--worker-index", "0");
+        assertEquals("2", r[0]);
+        assertTrue(r[2].startsWith("tickwork: a worker (--worker-index) does not take --processes"), r[2]);
+    }
+
+    @Test
+    void aWorkerGetsTheDefaultsThenTheUsersJvmOptionsAndTheServerOptionsWithThePort() {
+        Main.Options o = parse(
+                "--processes=3",
+                "--threads",
+                "2",
+                "--idle-timeout",
+                "1.5s",
+                "--header-timeout",
+                "300ms",
+                "--timer",
+                "rb-tree",
+                "--workers",
+                "4",
+                "--data",
+                "x.twd",
+                "--host",
+                "0.0.0.0",
+                "--worker-jvm-opts",
+                " -Xmx512m   -XX:+AlwaysPreTouch ");
+        List<String> c = WorkerLauncher.command(o, 2, 4567);
+        assertEquals(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), c.get(0));
+        int main = c.indexOf(Main.class.getName());
+        List<String> jvm = c.subList(1, main);
+        List<String> defaults = List.of(WorkerLauncher.DEFAULT_JVM_OPTS.split(" "));
+        assertEquals(defaults, jvm.subList(0, defaults.size()));
+        assertEquals(
+                List.of("-Xmx512m", "-XX:+AlwaysPreTouch", "-cp", System.getProperty("java.class.path")),
+                jvm.subList(jvm.size() - 4, jvm.size()),
+                "the user's options after the defaults, so they win");
+        Main.Options w = parse(c.subList(main + 1, c.size()).toArray(new String[0]));
+        assertEquals(2, w.workerIndex);
+        assertEquals(1, w.processes);
+        assertEquals(4567, w.port);
+        assertEquals("0.0.0.0", w.host);
+        assertEquals(2, w.threads);
+        assertEquals(Duration.ofMillis(1500), w.idleTimeout);
+        assertEquals(Duration.ofMillis(300), w.headerTimeout);
+        assertEquals("rb-tree", w.timer);
+        assertEquals(4, w.workers);
+        assertEquals(Paths.get("x.twd"), w.data);
+        assertEquals(WorkerLauncher.DEFAULT_CONNECTIONS, w.connectionCap());
+        assertNull(w.workerJvmOpts);
     }
 }

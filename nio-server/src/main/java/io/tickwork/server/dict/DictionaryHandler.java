@@ -10,6 +10,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The dictionary's HTTP routes:
@@ -33,6 +35,8 @@ public final class DictionaryHandler implements HttpHandler {
     private final ByteBuffer file;
     private final byte[] indexHtml, appJs, styleCss, favicon, license;
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+    /** Counters for {@code /stats}, or null for those of the server that received the request. */
+    private final Supplier<ServerStats> stats;
 
     /** Per-thread work arrays (a handler serves all loops at once). */
     private static final class Scratch {
@@ -45,8 +49,18 @@ public final class DictionaryHandler implements HttpHandler {
         final int[] synsetPos = new int[1];
     }
 
+    /** Routes over {@code dict}; {@code /stats} reports the server that received the request. */
     public DictionaryHandler(Dictionary dict) {
-        this.dict = dict;
+        this(dict, null);
+    }
+
+    /**
+     * Routes over {@code dict}; {@code /stats} reports {@code stats} instead of the server that
+     * received the request (a side listener reporting a main one's counters).
+     */
+    public DictionaryHandler(Dictionary dict, Supplier<ServerStats> stats) {
+        this.dict = Objects.requireNonNull(dict, "dict");
+        this.stats = stats;
         this.file = dict.file();
         this.indexHtml = resource("index.html");
         this.appJs = resource("app.js");
@@ -265,7 +279,7 @@ public final class DictionaryHandler implements HttpHandler {
     }
 
     private void stats(HttpRequest req, HttpResponse res) {
-        ServerStats st = req.stats();
+        ServerStats st = stats == null ? req.stats() : stats.get();
         res.contentType(ContentType.JSON).header("Cache-Control", "no-store");
         res.appendAscii("{\"openConnections\":")
                 .appendInt(st.openConnections())

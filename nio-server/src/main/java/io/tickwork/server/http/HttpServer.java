@@ -5,6 +5,7 @@ import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -22,7 +24,8 @@ import java.util.function.Supplier;
  * An HTTP/1.1 server on NIO selector loops: N loop threads (default one per core), no thread per
  * connection, no buffer per idle connection; keep-alive, pipelining, HTTP/1.0, strict parsing
  * with the right status for bad input, header and idle timeouts on a {@link TimerQueue} per loop,
- * back-pressure for clients that do not read, back-off when {@code accept} fails (EMFILE).
+ * back-pressure for clients that do not read, back-off when {@code accept} fails (EMFILE), an
+ * optional cap on open connections, and {@code SO_REUSEPORT} so several processes can share a port.
  *
  * <p>Requests reach one {@link HttpHandler}, called on the loop thread; responses on a connection
  * go out in request order. {@link #close()} stops gracefully: no new connections, idle ones are
@@ -60,6 +63,8 @@ public final class HttpServer implements AutoCloseable {
         int maxBody = 16 * 1024;
         int outputBufferSize = 256 * 1024;
         int backlog = 4096;
+        int maxConnections = Integer.MAX_VALUE;
+        boolean reusePort;
         Supplier<? extends TimerQueue<Object>> timers =
                 () -> TimerKind.WHEEL_LINKED_ARRAY.create(TIMER_TICK_MILLIS, TIMER_TICKS_PER_WHEEL);
         HttpHandler handler;
@@ -159,6 +164,34 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * At most {@code max} connections open at once, over all loops. At the cap the loops stop
+         * accepting: new connections wait in the kernel's accept queue (the backlog) until one
+         * closes, then the loop that closed it accepts at once and the others within 10 ms. Keeps
+         * the process under a descriptor limit with room to spare for its own files. Default: no
+         * cap (nothing is counted).
+         */
+        public Builder maxConnections(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxConnections must be >= 1: " + max);
+            }
+            c.maxConnections = max;
+            return this;
+        }
+
+        /**
+         * {@code SO_REUSEPORT} on the listening socket: other sockets with the option, of the same
+         * user, may bind the same address and port, and the kernel spreads new connections over
+         * them by a hash of each connection's addresses and ports (Linux 3.9+). A connection waits
+         * in the accept queue of the socket it was hashed to, whatever the load of the others.
+         * {@link #start()} throws {@link UnsupportedOperationException} where the platform lacks
+         * the option. Default: off.
+         */
+        public Builder reusePort(boolean on) {
+            c.reusePort = on;
+            return this;
+        }
+
         Builder acceptor(Acceptor acceptor) {
             c.acceptor = acceptor;
             return this;
@@ -191,6 +224,10 @@ public final class HttpServer implements AutoCloseable {
     private final AtomicLong acceptFailures = new AtomicLong();
     private final AtomicBoolean acceptRecoveryUnreported = new AtomicBoolean();
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** Connections open over all loops while a cap is set; not counted without one. */
+    private final AtomicInteger connections = new AtomicInteger();
+
+    private final AtomicLong lastCapLog = new AtomicLong();
     private final InetSocketAddress address;
     private KeyedSerialExecutor<Connection> keyed;
 
@@ -200,6 +237,9 @@ public final class HttpServer implements AutoCloseable {
                 new RequestParser(config.maxRequestLine, config.maxHeadBytes, config.maxHeaders, config.maxBody);
         this.listener = ServerSocketChannel.open();
         try {
+            if (config.reusePort) {
+                listener.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+            }
             listener.bind(new InetSocketAddress(config.host, config.port), config.backlog);
             listener.configureBlocking(false);
             this.address = (InetSocketAddress) listener.getLocalAddress();
@@ -281,6 +321,38 @@ public final class HttpServer implements AutoCloseable {
             log("accept failed (" + e.getMessage() + "); still serving open connections, retrying with back-off from "
                     + backoffMillis + " ms" + (n > 1 ? " (" + (n - 1) + " more failures since the last report)" : ""));
             acceptRecoveryUnreported.set(true);
+        }
+    }
+
+    /**
+     * Takes one of the {@code maxConnections} places for a connection about to be accepted;
+     * {@code false} at the cap. Linearizes at the successful CAS, so loops racing for the last
+     * place cannot overshoot the cap.
+     */
+    boolean claimConnection() {
+        int max = config.maxConnections;
+        if (max == Integer.MAX_VALUE) {
+            return true;
+        }
+        for (int n = connections.get(); n < max; n = connections.get()) {
+            if (connections.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+        long now = System.nanoTime();
+        long last = lastCapLog.get();
+        if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1))
+                && lastCapLog.compareAndSet(last, now == 0 ? 1 : now)) {
+            log(max + " connections open, the cap: accepting again as connections close"
+                    + " (reported at most once a minute)");
+        }
+        return false;
+    }
+
+    /** Gives back a place taken by {@link #claimConnection()}: its connection closed or was never accepted. */
+    void releaseConnection() {
+        if (config.maxConnections != Integer.MAX_VALUE) {
+            connections.decrementAndGet();
         }
     }
 

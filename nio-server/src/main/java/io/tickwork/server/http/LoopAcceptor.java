@@ -16,11 +16,19 @@ import java.nio.channels.SocketChannel;
  * connections meanwhile. Failures and the recovery are reported to the server, which rate-limits
  * the log across loops.
  *
+ * <p>With a connection cap ({@code HttpServer.Builder.maxConnections}) each accept first claims a
+ * place from the server; at the cap the loop drops accept interest the same way and looks again
+ * after {@link #CAP_RETRY_MILLIS}, or at once when one of its own connections closes
+ * ({@link #released}). Pending connections wait in the kernel's accept queue meanwhile.
+ *
  * <p>Thread safety: owned by one loop thread.
  */
 final class LoopAcceptor {
     /** Timer payload: restore accept interest ({@link #resume}). */
     static final Object RESUME = new Object();
+
+    /** At the connection cap, how long a loop waits before it looks for a free place again. */
+    static final long CAP_RETRY_MILLIS = 10;
 
     private final ServerSocketChannel listener;
     private final HttpServer.Acceptor acceptor;
@@ -29,6 +37,8 @@ final class LoopAcceptor {
     private SelectionKey key;
     /** Current back-off in ms, 0 while accept works. */
     private long backoff;
+    /** Accept interest is off because the server was at its connection cap. */
+    private boolean pausedAtCap;
 
     LoopAcceptor(ServerSocketChannel listener, Selector selector, HttpServer.Acceptor acceptor, HttpServer server)
             throws IOException {
@@ -43,10 +53,17 @@ final class LoopAcceptor {
      * (then accept interest is off and a {@link #RESUME} timer is scheduled on {@code timers}).
      */
     SocketChannel accept(TimerQueue<Object> timers, long now) {
+        if (!server.claimConnection()) {
+            pausedAtCap = true;
+            key.interestOps(0);
+            timers.schedule(now + CAP_RETRY_MILLIS, RESUME);
+            return null;
+        }
         SocketChannel ch;
         try {
             ch = acceptor.accept(listener);
         } catch (IOException e) {
+            server.releaseConnection();
             if (!listener.isOpen()) {
                 return null;
             }
@@ -56,15 +73,39 @@ final class LoopAcceptor {
             server.acceptFailed(e, backoff);
             return null;
         }
-        if (ch != null && backoff != 0) {
+        if (ch == null) {
+            server.releaseConnection();
+        } else if (backoff != 0) {
             backoff = 0;
             server.acceptRecovered();
         }
         return ch;
     }
 
-    /** The back-off is over: accept interest back on, unless stopped. */
+    /**
+     * A connection accepted by this loop closed: its place goes back to the server, and a loop
+     * paused at the cap accepts again now rather than at its retry timer.
+     */
+    void released() {
+        server.releaseConnection();
+        if (pausedAtCap) {
+            resume();
+        }
+    }
+
+    /** Closes a connection just accepted that could not be set up, giving back its place. */
+    void discard(SocketChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // already failing; the descriptor is released either way
+        }
+        released();
+    }
+
+    /** The back-off or cap pause is over: accept interest back on, unless stopped. */
     void resume() {
+        pausedAtCap = false;
         if (key != null && key.isValid()) {
             key.interestOps(SelectionKey.OP_ACCEPT);
         }

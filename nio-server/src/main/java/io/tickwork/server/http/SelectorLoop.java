@@ -213,11 +213,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 accepted++;
                 armTimer(c, now + config.idleTimeoutMillis);
             } catch (IOException e) {
-                try {
-                    ch.close();
-                } catch (IOException ignored) {
-                    // already failing
-                }
+                acceptor.discard(ch);
             }
         }
     }
@@ -484,6 +480,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         c.closed = true;
         open--;
+        acceptor.released();
         if (c.timerHandle != 0) {
             timers.cancel(c.timerHandle);
             c.timerHandle = 0;

@@ -1,0 +1,450 @@
+package io.tickwork.server;
+
+import io.tickwork.server.dict.Dictionary;
+import io.tickwork.server.dict.DictionaryHandler;
+import io.tickwork.server.http.HttpServer;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code --processes N}: the server as N worker JVMs sharing one port with {@code SO_REUSEPORT},
+ * so that it holds more connections than one process's descriptor limit allows. This process, the
+ * launcher, serves nothing: it starts the workers ({@link #command}), forwards their output line by
+ * line with a {@code [w0]}, {@code [w1]}... prefix, prints one start line once every worker
+ * listens, and supervises them.
+ *
+ * <p>Guarantees:
+ * <ul>
+ *   <li>The start line ({@link #startLine}) appears only when every worker listens on the shared
+ *       port; it names each worker's pid and the URL of its private {@code /stats}, a second
+ *       listener on an ephemeral port whose {@code /stats} reports that worker's shared listener
+ *       (a {@code /stats} on the shared port reaches whichever worker the kernel picks).</li>
+ *   <li>SIGTERM or SIGINT to the launcher sends SIGTERM to every worker; the launcher exits when
+ *       all have, 0 if all exited 0, else 1 naming each worker that did not.</li>
+ *   <li>A worker that exits by itself makes the launcher stop the others and exit 1, naming the
+ *       worker and its exit status (0 only if it exited 0: it was asked to stop by someone else).</li>
+ *   <li>However the launcher ends, even by SIGKILL, its workers stop: each reads its standard
+ *       input, a pipe whose other end only the launcher holds, and stops gracefully at its end.</li>
+ *   <li>The launcher refuses a port something already listens on, picks one for {@code --port 0},
+ *       and holds it with a bound, non-listening socket until every worker listens, so no other
+ *       program can take it in between.</li>
+ * </ul>
+ *
+ * <p>Cost: N JVMs; with {@link #DEFAULT_JVM_OPTS} an idle worker is about 75 MB resident, half
+ * of it file pages shared by all workers (the mapped dictionary, the JDK's class data archive and
+ * libraries). The launcher adds two threads and three pipes per worker.
+ *
+ * <p>Thread safety: {@link #run} runs on one thread; the pumps, the workers' exit callbacks and the
+ * signal handler only put events on a queue that thread takes from.
+ */
+final class WorkerLauncher {
+    /**
+     * JVM options for every worker, before {@code --worker-jvm-opts}. Serial GC: no parallel GC
+     * threads and no G1 region tables, for a live heap of a few MB plus about 780 bytes per idle
+     * connection (15 MB at {@link #DEFAULT_CONNECTIONS}). {@code -Xms8m}: the young generation
+     * starts small and the heap grows only as the live set does; with {@code -Xmx128m} alone the
+     * initial heap is 128 MB and an idle worker touches more of it than G1 would. {@code -Xmx128m}
+     * holds the connections' live set several times over. The code cache and metaspace caps bound
+     * a worker's worst case far above its use (3 MB of code and 9 MB of metaspace after a few
+     * hundred requests). C2 stays on: C1-only code saved 3 to 4 MB and would cost throughput.
+     * Measured on JDK 17 (docs/server.md, "Several processes"): an idle worker 72 to 76 MB
+     * resident, 34 to 39 MB of it anonymous, against 80 to 82 MB and 42 to 44 MB with the JVM's
+     * defaults.
+     */
+    static final String DEFAULT_JVM_OPTS =
+            "-XX:+UseSerialGC -Xms8m -Xmx128m -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=64m";
+
+    /**
+     * A worker's default connection cap: under a 20,000-descriptor limit it leaves 1,000 for the
+     * JVM's own files (jars, selectors, pipes, the stats listener).
+     */
+    static final int DEFAULT_CONNECTIONS = 19_000;
+
+    /** Descriptors a worker needs besides its connections; fewer left under the cap gets a warning. */
+    private static final int DESCRIPTOR_HEADROOM = 500;
+
+    private static final long START_TIMEOUT_SECONDS = 60;
+    /** A worker's drain timeout is 5 s; beyond this a worker that has not exited is killed. */
+    private static final long STOP_TIMEOUT_SECONDS = 30;
+    /** Exit status of a JVM ended by SIGTERM before its handler was installed (128 + 15). */
+    private static final int SIGTERM_STATUS = 143;
+
+    /** A worker's start line: index, shared URL, private stats URL, summary. */
+    static final Pattern WORKER_LINE = Pattern.compile("^tickwork worker (\\d+): (\\S+), stats (\\S+)  \\((.*)\\)$");
+
+    static String workerLine(int index, String url, String statsUrl, String summary) {
+        return "tickwork worker " + index + ": " + url + ", stats " + statsUrl + "  (" + summary + ")";
+    }
+
+    private record Ready(int index, String url, String statsUrl, String summary) {}
+
+    private record Exited(int index, int status) {}
+
+    private static final Object STOP = new Object();
+
+    private final Main.Options options;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+    /** Appended to by {@link #run}'s thread only; copy-on-write for the shutdown hook. */
+    private final List<Process> workers = new CopyOnWriteArrayList<>();
+
+    private final List<Thread> pumps = new ArrayList<>();
+
+    private WorkerLauncher(Main.Options options, PrintStream out, PrintStream err) {
+        this.options = options;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Starts {@code o.processes} workers and supervises them until they stop; the exit code. */
+    static int run(Main.Options o, PrintStream out, PrintStream err) {
+        return new WorkerLauncher(o, out, err).run();
+    }
+
+    private int run() {
+        SocketChannel hold;
+        try {
+            hold = reservePort(options.host, options.port);
+        } catch (IOException | UnsupportedOperationException e) {
+            err.println("tickwork: cannot listen on " + options.host + ":" + options.port + ": " + e.getMessage());
+            return 1;
+        }
+        warnIfDescriptorsShort();
+        Signals.onTermination(() -> events.add(STOP));
+        // other ways this JVM may end (SIGHUP, System.exit): SIGTERM to the workers still running
+        Thread hook = new Thread(() -> workers.forEach(p -> p.toHandle().destroy()), "tickwork-launcher-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return supervise(hold, ((InetSocketAddress) hold.getLocalAddress()).getPort());
+        } catch (IOException e) {
+            err.println("tickwork: " + e.getMessage());
+            stopAll(-1);
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopAll(-1);
+            return 1;
+        } finally {
+            closeQuietly(hold);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException alreadyShuttingDown) {
+                // the hook is running or ran
+            }
+        }
+    }
+
+    private int supervise(SocketChannel hold, int port) throws IOException, InterruptedException {
+        int n = options.processes;
+        for (int i = 0; i < n; i++) {
+            start(i, port);
+        }
+        Ready[] ready = new Ready[n];
+        int started = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
+        while (started < n) {
+            Object e = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (e == null) {
+                err.println("tickwork: " + (n - started) + " of " + n + " workers not serving after "
+                        + START_TIMEOUT_SECONDS + " s; stopping them");
+                stopAll(-1);
+                return 1;
+            }
+            if (e == STOP) {
+                return stopAll(-1);
+            }
+            if (e instanceof Exited x) {
+                return died(x, " before it served");
+            }
+            Ready r = (Ready) e;
+            if (ready[r.index()] == null) {
+                ready[r.index()] = r;
+                started++;
+            }
+        }
+        closeQuietly(hold); // every worker listens: the port stays theirs
+        out.println(startLine(ready));
+        out.flush();
+        while (true) {
+            Object e = events.take();
+            if (e == STOP) {
+                return stopAll(-1);
+            }
+            if (e instanceof Exited x) {
+                return died(x, "");
+            }
+        }
+    }
+
+    /**
+     * {@code tickwork dictionary: URL  N processes: w0 pid=P stats=URL, w1 pid=P stats=URL...  (per
+     * worker: SUMMARY)}, the URL first as in the one-process start line.
+     */
+    private String startLine(Ready[] ready) {
+        StringBuilder s = new StringBuilder("tickwork dictionary: ")
+                .append(ready[0].url())
+                .append("  ")
+                .append(ready.length)
+                .append(" processes: ");
+        for (int i = 0; i < ready.length; i++) {
+            s.append(i == 0 ? "" : ", ")
+                    .append('w')
+                    .append(i)
+                    .append(" pid=")
+                    .append(workers.get(i).pid())
+                    .append(" stats=")
+                    .append(ready[i].statsUrl());
+        }
+        return s.append("  (per worker: ")
+                .append(ready[0].summary())
+                .append(')')
+                .toString();
+    }
+
+    private void start(int index, int port) throws IOException {
+        Process p;
+        try {
+            p = new ProcessBuilder(command(options, index, port)).start();
+        } catch (IOException e) {
+            throw new IOException("cannot start worker " + index + ": " + e.getMessage(), e);
+        }
+        workers.add(p);
+        pumps.add(pump(index, p.getInputStream(), out, true));
+        pumps.add(pump(index, p.getErrorStream(), err, false));
+        p.onExit().thenAccept(x -> events.add(new Exited(index, x.exitValue())));
+    }
+
+    /**
+     * Copies a worker's output to {@code to} line by line with its {@code [wI]} prefix; on stdout
+     * the worker's start line is taken as its {@link Ready} event instead.
+     */
+    private Thread pump(int index, InputStream in, PrintStream to, boolean stdout) {
+        Thread t = new Thread(
+                () -> {
+                    boolean serving = !stdout;
+                    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                        for (String line; (line = r.readLine()) != null; ) {
+                            Matcher m = serving ? null : WORKER_LINE.matcher(line);
+                            if (m != null && m.matches()) {
+                                serving = true;
+                                events.add(new Ready(index, m.group(2), m.group(3), m.group(4)));
+                            } else {
+                                to.println("[w" + index + "] " + line);
+                            }
+                        }
+                    } catch (IOException closed) {
+                        // the worker's end is gone
+                    }
+                },
+                "tickwork-w" + index + (stdout ? "-out" : "-err"));
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private int died(Exited x, String when) {
+        PrintStream to = x.status() == 0 ? out : err;
+        to.println("tickwork: worker " + x.index() + " (pid "
+                + workers.get(x.index()).pid() + ") exited with status " + x.status() + when + "; stopping the others");
+        int code = stopAll(x.index());
+        return x.status() == 0 ? code : 1;
+    }
+
+    /**
+     * SIGTERM to every worker (through the process handle: {@code Process.destroy()} would also
+     * close our ends of their output pipes and lose their last lines), then waits for them; 0 if
+     * all exited 0 (or 143: ended by that SIGTERM before their handler was installed), else 1.
+     * Each other exit status is reported, except worker {@code reported}'s (-1: none).
+     */
+    private int stopAll(int reported) {
+        workers.forEach(p -> p.toHandle().destroy());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_SECONDS);
+        int code = 0;
+        boolean interrupted = false;
+        for (int i = 0; i < workers.size(); i++) {
+            Process p = workers.get(i);
+            try {
+                if (!p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    p.destroyForcibly();
+                    err.println("tickwork: worker " + i + " (pid " + p.pid() + ") still running after "
+                            + STOP_TIMEOUT_SECONDS + " s; killed");
+                    code = 1;
+                    continue;
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+                p.destroyForcibly();
+                code = 1;
+                continue;
+            }
+            int status = p.exitValue();
+            if (status != 0 && status != SIGTERM_STATUS) {
+                if (i != reported) {
+                    err.println("tickwork: worker " + i + " (pid " + p.pid() + ") exit status " + status);
+                }
+                code = 1;
+            }
+        }
+        for (Thread t : pumps) {
+            try {
+                t.join(2_000); // the workers' last lines, unless a grandchild holds their pipes
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (code == 0) {
+            out.println("tickwork dictionary: all " + workers.size() + " workers stopped");
+        }
+        out.flush();
+        return code;
+    }
+
+    /**
+     * The command line of worker {@code index}: this JVM's {@code java} and class path,
+     * {@link #DEFAULT_JVM_OPTS}, this JVM's {@code tickwork.*} system properties,
+     * {@code --worker-jvm-opts}, then the server options with {@code port} and the worker's
+     * connection cap.
+     */
+    static List<String> command(Main.Options o, int index, int port) {
+        List<String> c = new ArrayList<>();
+        // java.home is the running JVM's own; ProcessHandle's command may be absent or a launcher script
+        c.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        c.addAll(Arrays.asList(DEFAULT_JVM_OPTS.split(" ")));
+        Map<String, String> props = new TreeMap<>();
+        System.getProperties().forEach((k, v) -> {
+            if (k.toString().startsWith("tickwork.")) {
+                props.put(k.toString(), v.toString());
+            }
+        });
+        props.forEach((k, v) -> c.add("-D" + k + "=" + v));
+        if (o.workerJvmOpts != null) {
+            c.addAll(Arrays.asList(o.workerJvmOpts.split(" ")));
+        }
+        c.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        c.addAll(List.of(
+                "--worker-index", Integer.toString(index),
+                "--host", o.host,
+                "--port", Integer.toString(port),
+                "--threads", Integer.toString(o.threads),
+                "--idle-timeout", o.idleTimeout.toMillis() + "ms",
+                "--header-timeout", o.headerTimeout.toMillis() + "ms",
+                "--timer", o.timer,
+                "--workers", Integer.toString(o.workers),
+                "--max-connections", Integer.toString(o.connectionCap())));
+        if (o.data != null) {
+            c.addAll(List.of("--data", o.data.toString()));
+        }
+        return c;
+    }
+
+    /**
+     * Binds (without listening) a socket with {@code SO_REUSEPORT} to {@code host:port}, so the
+     * workers can bind the same port and nobody else can. A port someone already listens on is
+     * refused first: a listener with {@code SO_REUSEPORT} of the same user would otherwise share
+     * the port with the workers and take a part of their connections.
+     */
+    static SocketChannel reservePort(String host, int port) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        if (port != 0) {
+            try (SocketChannel probe = SocketChannel.open()) {
+                probe.setOption(StandardSocketOptions.SO_REUSEADDR, true); // TIME_WAIT is no obstacle
+                probe.bind(address);
+            }
+        }
+        SocketChannel hold = SocketChannel.open();
+        try {
+            hold.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            hold.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+            hold.bind(address);
+        } catch (IOException | RuntimeException e) {
+            hold.close();
+            throw e;
+        }
+        return hold;
+    }
+
+    private void warnIfDescriptorsShort() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+            long limit = unix.getMaxFileDescriptorCount(); // what each worker inherits
+            if (options.connectionCap() > limit - DESCRIPTOR_HEADROOM) {
+                err.println("tickwork: warning: a worker may open " + limit + " files, too few for "
+                        + options.connectionCap() + " connections and the JVM's own " + DESCRIPTOR_HEADROOM
+                        + "; accept will fail below the cap (the worker backs off and keeps serving)");
+            }
+        }
+    }
+
+    /**
+     * A worker's second listener, one loop on an ephemeral port of the same host, answering every
+     * route; its {@code /stats} reports {@code main}, the worker's listener on the shared port. At
+     * most 64 connections, so it cannot eat the descriptors left beside the cap.
+     */
+    static HttpServer statsListener(Dictionary dict, HttpServer main, Main.Options o) throws IOException {
+        return HttpServer.builder(new DictionaryHandler(dict, main::stats))
+                .host(o.host)
+                .port(0)
+                .threads(1)
+                .maxConnections(64)
+                .outputBufferSize(16 * 1024)
+                .idleTimeout(o.idleTimeout)
+                .headerTimeout(o.headerTimeout)
+                .start();
+    }
+
+    /**
+     * Runs {@code action} once this worker's launcher is gone: standard input is a pipe only the
+     * launcher writes to (it never does), so end-of-file there means the launcher's end closed,
+     * however it ended. A daemon thread blocks on the read.
+     */
+    static void onLauncherGone(Runnable action) {
+        Thread t = new Thread(
+                () -> {
+                    byte[] b = new byte[64];
+                    try {
+                        while (System.in.read(b) >= 0) {
+                            // the launcher writes nothing; anything read is ignored
+                        }
+                    } catch (IOException closed) {
+                        // gone as well
+                    }
+                    action.run();
+                },
+                "tickwork-launcher-watch");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void closeQuietly(SocketChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // nothing more to release
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.tickwork.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The listener's connection cap and {@code SO_REUSEPORT}, over real sockets on loopback. */
+@Timeout(60)
+class ListenerOptionsTest {
+    private final List<HttpServer> servers = new ArrayList<>();
+    private final ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
+
+    @AfterEach
+    void stop() {
+        servers.forEach(HttpServer::close);
+    }
+
+    private HttpServer start(HttpServer.Builder b) throws IOException {
+        HttpServer s = b.log(log::add).start();
+        servers.add(s);
+        return s;
+    }
+
+    private static String get(String path) {
+        return "GET " + path + " HTTP/1.1\r\nHost: t\r\n\r\n";
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3})
+    void atTheCapANewConnectionWaitsInTheBacklogUntilOneCloses(int threads) throws IOException {
+        HttpServer server = start(HttpServer.builder(HttpServerTest.HANDLER)
+                .port(0)
+                .threads(threads)
+                .maxConnections(2));
+        RawClient a = new RawClient(server.port());
+        try (RawClient b = new RawClient(server.port())) {
+            a.send(get("/echo/a"));
+            assertEquals("a", a.read().text());
+            b.send(get("/echo/b"));
+            assertEquals("b", b.read().text());
+            try (RawClient c = new RawClient(server.port(), 300)) { // the kernel completes the handshake
+                c.send(get("/echo/c"));
+                assertThrows(SocketTimeoutException.class, c::read, "a third connection accepted at the cap");
+                a.close();
+                c.socket.setSoTimeout(10_000);
+                assertEquals("c", c.read().text(), "accepted once a connection closed");
+                b.send(get("/echo/b2"));
+                assertEquals("b2", b.read().text(), "connections under the cap served throughout");
+            }
+        } finally {
+            a.close();
+        }
+        assertEquals(3, server.stats().acceptedConnections());
+        assertEquals(
+                1,
+                log.stream()
+                        .filter(l -> l.startsWith("2 connections open, the cap"))
+                        .count(),
+                log.toString());
+    }
+
+    @Test
+    void listenersWithReusePortShareThePortAndTheKernelSpreadsConnections() throws IOException {
+        HttpServer one = start(HttpServer.builder((req, res) -> res.appendAscii("one"))
+                .port(0)
+                .threads(1)
+                .reusePort(true));
+        HttpServer two = start(HttpServer.builder((req, res) -> res.appendAscii("two"))
+                .port(one.port())
+                .threads(1)
+                .reusePort(true));
+        assertThrows(
+                BindException.class,
+                () -> start(HttpServer.builder(HttpServerTest.HANDLER).port(one.port())),
+                "without the option the port is taken");
+        int n = 64;
+        int toOne = 0;
+        for (int i = 0; i < n; i++) {
+            try (RawClient c = new RawClient(one.port())) {
+                c.send(get("/"));
+                toOne += c.read().text().equals("one") ? 1 : 0;
+            }
+        }
+        // The kernel picks a listener by a hash of each connection's addresses and ports: with 64
+        // connections from distinct client ports, both get some but with chance 2 * 2^-64.
+        assertTrue(toOne > 0 && toOne < n, toOne + " of " + n + " connections to the first listener");
+    }
+}
