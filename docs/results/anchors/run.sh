@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Side-by-side run of tickwork /d/door (its JSON body), the Netty 4.2 anchor on its native epoll
-# transport and on NIO, and nginx, all three sending the same bytes (tickwork's /d/door body,
-# saved once after tickwork starts), interleaved, every configuration ROUNDS times.
+# transport and on NIO, and nginx, all four sending the same bytes (tickwork's /d/door body,
+# saved once after tickwork starts), interleaved, every configuration ROUNDS times: wrk at 100,
+# 1,000, 5,000 and 4,000 connections, the project's bench pipelining 16 deep on 64 connections,
+# and wrk at 4,000 beside 15,000 idle connections.
 # Run from the repository root, after `./mvnw -B -q package -DskipTests`, under the lock:
 #   timeout 1800 bash docs/results/anchors/run.sh      (about 20 min with ROUNDS=2)
 # Targets only 127.0.0.1; every wrk and idle run is bounded with `timeout`; every server it
@@ -68,6 +70,20 @@ bench() { # round config server conns idle
   echo "$r $cfg $s $c $idle $rps $p50 $p99 ${err:-none}" | tee -a "$OUT/results.txt"
 }
 
+# one pipelined run with the project's client (wrk cannot pipeline without a script): 64
+# connections, 16 requests in flight on each; the same summary line, latency in us
+pipelined() { # round server
+  local r=$1 s=$2 f="$OUT/bench-r$1-pipe16-$2.json"
+  timeout 60 java -cp "$TW_JAR" io.tickwork.server.client.LoadTool bench -c 64 -d 16 --warmup 2s -D "$D" \
+    --json "${URL[$s]}" > "$f" 2> "$OUT/bench-r$1-pipe16-$2.err"
+  local rps p50 p99 err
+  rps=$(grep -o '"per_s": *[0-9.]*' "$f" | head -1 | sed 's/.*: *//')
+  p50=$(grep -o '"p50": *[0-9.]*' "$f" | head -1 | sed 's/.*: *//')
+  p99=$(grep -o '"p99": *[0-9.]*' "$f" | head -1 | sed 's/.*: *//')
+  err=$(grep -o '"total": *[0-9]*' "$f" | head -1 | sed 's/.*: */errors /')
+  echo "$r pipe16 $s 64 0 $rps ${p50}us ${p99}us ${err:-none}" | tee -a "$OUT/results.txt"
+}
+
 heap() { # label pid
   jcmd "$2" GC.run > /dev/null 2>&1; sleep 1
   { echo "== $1"; jcmd "$2" GC.heap_info; } >> "$OUT/heap.txt" 2>&1
@@ -84,6 +100,7 @@ for r in $(seq 1 "$ROUNDS"); do
   for s in $SERVERS; do bench "$r" c1000 "$s" 1000 0; sleep 2; done
   for s in $SERVERS; do bench "$r" c5000 "$s" 5000 0; sleep 2; done
   for s in $SERVERS; do bench "$r" c4000 "$s" 4000 0; sleep 2; done
+  for s in $SERVERS; do pipelined "$r" "$s"; sleep 2; done
   for s in $SERVERS; do
     if [ "$r" = 1 ] && [ "$s" != nginx ]; then heap "$s r$r before idle" "${SPID[$s]}"; fi
     timeout 90 java -cp "$TW_JAR" io.tickwork.server.client.LoadTool idle \
