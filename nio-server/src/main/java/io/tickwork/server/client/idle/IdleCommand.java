@@ -245,7 +245,7 @@ public final class IdleCommand implements Callable<Integer> {
         if (cfg.minAvailable() > 0 && SystemMemory.readMemAvailable() < 0) {
             (json ? err : out).println("memory guard off: no MemAvailable in /proc/meminfo");
         }
-        IdleHolder h = new IdleHolder(cfg, progress);
+        IdleHolder h = new IdleHolder(cfg, progress, progress == null ? null : IdleProgress.printer(progress));
         IdleResult r = h.run();
         out.print(json ? r.toJson(cfg) + "\n" : r.toText());
         return 0;

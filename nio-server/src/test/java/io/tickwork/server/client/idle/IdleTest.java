@@ -87,7 +87,7 @@ class IdleTest {
     }
 
     static IdleResult idle(String... args) throws IOException {
-        return new IdleHolder(config(args), null).run();
+        return new IdleHolder(config(args), null, null).run();
     }
 
     @Test
@@ -189,7 +189,7 @@ class IdleTest {
             IdleConfig cfg = config(
                     new String[] {"-c", "200", "--sources", "2", "--duration", "20s", "--quiet", "127.0.0.1:" + a.port()
                     });
-            IdleHolder h = new IdleHolder(cfg, null);
+            IdleHolder h = new IdleHolder(cfg, null, null);
             Thread stopper = new Thread(() -> {
                 try {
                     closedSome.await(30, TimeUnit.SECONDS);
@@ -236,7 +236,7 @@ class IdleTest {
                 "--quiet",
                 "127.0.0.1:" + s.port()
             });
-            IdleHolder h = new IdleHolder(cfg, null);
+            IdleHolder h = new IdleHolder(cfg, null, null);
             Thread stopper = new Thread(() -> {
                 long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
                 while (s.requests.get() < 200 && System.nanoTime() < until) {
