@@ -17,7 +17,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -178,8 +180,9 @@ public final class IdleCommand implements Callable<Integer> {
 
     @Option(
             names = "--server-pid",
-            paramLabel = "PID",
-            description = "the server's pid: its RSS before and after the ramp, per connection")
+            paramLabel = "PID[,PID..]",
+            description = "the server's pid, or pids separated by commas: their summed RSS before and after the"
+                    + " ramp, per connection")
     String serverPid;
 
     @Option(
@@ -281,9 +284,6 @@ public final class IdleCommand implements Callable<Integer> {
         if (!path.startsWith("/") || path.chars().anyMatch(c -> c <= ' ' || c >= 0x7f)) {
             throw new UsageException("--path must start with / and be encoded: " + path);
         }
-        if (serverPid != null && !serverPid.matches("[0-9]+")) {
-            throw new UsageException("--server-pid must be a number: " + serverPid);
-        }
         return new IdleConfig(
                 targets,
                 sourceList,
@@ -300,9 +300,24 @@ public final class IdleCommand implements Callable<Integer> {
                 path,
                 inRange("--timeout", timeout, Duration.ofMillis(1), Duration.ofHours(1)),
                 statsUrl == null ? null : Targets.url("--stats-url", statsUrl),
-                serverPid,
+                serverPids(serverPid),
                 seed,
                 inRange("--min-available", minAvailable, 0L, Long.MAX_VALUE));
+    }
+
+    /** {@code --server-pid 123,456}: the pids in order, each once; none without the option. */
+    static List<Long> serverPids(String csv) {
+        if (csv == null) {
+            return List.of();
+        }
+        Set<Long> pids = new LinkedHashSet<>();
+        for (String p : csv.split(",", -1)) {
+            if (!p.trim().matches("[0-9]{1,18}")) {
+                throw new UsageException("--server-pid must be a pid or pids separated by commas: " + csv);
+            }
+            pids.add(Long.parseLong(p.trim()));
+        }
+        return List.copyOf(pids);
     }
 
     /** Width of net.ipv4.ip_local_port_range, the ephemeral ports per source address. */
