@@ -29,19 +29,27 @@ record IdleMemory(long selfRss, long selfLiveHeap, long serverRss, String server
         sb.append(", live heap ")
                 .append(Fmt.bytes(selfLiveHeap))
                 .append(perConn(base == null ? -1 : base.selfLiveHeap, selfLiveHeap, conns));
+        String server = describeServer(base, conns);
+        return server.isEmpty() ? sb.toString() : sb.append("; ").append(server).toString();
+    }
+
+    /** The server's part of {@link #describe}: RSS, heap and stats where measured; empty if none was. */
+    String describeServer(IdleMemory base, int conns) {
+        StringBuilder sb = new StringBuilder();
         if (serverRss >= 0 || (base != null && base.serverRss >= 0)) {
-            sb.append("; server rss ")
+            sb.append("server rss ")
                     .append(Fmt.bytes(serverRss))
                     .append(perConn(base == null ? -1 : base.serverRss, serverRss, conns));
         }
         long heap = statsNumber(serverStats, "heapUsedBytes");
         if (heap >= 0) {
-            sb.append("; server heap ")
+            sb.append(sb.length() == 0 ? "" : "; ")
+                    .append("server heap ")
                     .append(Fmt.bytes(heap))
                     .append(perConn(base == null ? -1 : statsNumber(base.serverStats, "heapUsedBytes"), heap, conns));
         }
         if (serverStats != null) {
-            sb.append("; server stats ").append(serverStats.replaceAll("\\s+", " "));
+            sb.append(sb.length() == 0 ? "" : "; ").append("server stats ").append(serverStats.replaceAll("\\s+", " "));
         }
         return sb.toString();
     }
