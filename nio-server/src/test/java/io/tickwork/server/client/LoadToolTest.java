@@ -89,6 +89,7 @@ class LoadToolTest {
     void helpOfEveryCommandListsEveryOptionAndExitsZero() {
         Map<List<String>, CommandLine> all = commands();
         assertEquals(9, all.size(), all.keySet().toString()); // LoadTool, idle, idle-merge, bench, pingpong and its 4
+        List<String> hidden = new ArrayList<>();
         for (Map.Entry<List<String>, CommandLine> e : all.entrySet()) {
             List<String> args = new ArrayList<>(e.getKey());
             args.add("--help");
@@ -96,6 +97,10 @@ class LoadToolTest {
             assertEquals(0, r.status(), args + ": " + r.err());
             assertTrue(r.out().startsWith("Usage: LoadTool"), r.out());
             for (OptionSpec o : e.getValue().getCommandSpec().options()) {
+                if (o.hidden()) {
+                    hidden.addAll(List.of(o.names()));
+                    continue;
+                }
                 for (String name : o.names()) {
                     assertTrue(r.out().contains(name), args + " help lacks " + name + ":\n" + r.out());
                 }
@@ -104,6 +109,8 @@ class LoadToolTest {
                 assertTrue(r.out().contains(sub), args + " help lacks command " + sub);
             }
         }
+        // the one option a user never types: how idle --processes starts its children
+        assertEquals(List.of("--child"), hidden);
     }
 
     @Test

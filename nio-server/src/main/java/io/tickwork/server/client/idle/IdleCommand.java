@@ -17,7 +17,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -45,7 +47,9 @@ import picocli.CommandLine.Parameters;
                     + " TCP sockets and memory. When the OS refuses (EMFILE, ENFILE, EADDRNOTAVAIL, ECONNREFUSED)"
                     + " it says which limit and how to raise it, then holds what it has until the end; so it does"
                     + " when MemAvailable falls below --min-available. Reports client (and, with"
-                    + " --server-pid/--stats-url, server) memory per connection.",
+                    + " --server-pid/--stats-url, server) memory per connection. With --processes N, N child JVMs"
+                    + " share the run, each from its own source addresses (one process holds at most its open-file"
+                    + " limit less " + FleetPlan.JVM_FILES + " connections), with one line a second and one report.",
             ""
         })
 public final class IdleCommand implements Callable<Integer> {
@@ -178,8 +182,9 @@ public final class IdleCommand implements Callable<Integer> {
 
     @Option(
             names = "--server-pid",
-            paramLabel = "PID",
-            description = "the server's pid: its RSS before and after the ramp, per connection")
+            paramLabel = "PID[,PID..]",
+            description = "the server's pid, or pids separated by commas: their summed RSS before and after the"
+                    + " ramp, per connection (and each second with --processes)")
     String serverPid;
 
     @Option(
@@ -198,6 +203,20 @@ public final class IdleCommand implements Callable<Integer> {
             description = "memory guard: stop opening connections when MemAvailable (/proc/meminfo) falls"
                     + " below SIZE, and hold what is open (default ${DEFAULT-VALUE}; 512m, 3g; 0 = off)")
     long minAvailable;
+
+    @Option(
+            names = "--processes",
+            paramLabel = "N",
+            defaultValue = "1",
+            converter = CountConverter.class,
+            description = "client processes (own JVMs) to split -c, --step and --max-pending among, each from its own"
+                    + " source addresses; one progress line a second and one report for all; the memory guard stops"
+                    + " every ramp (default ${DEFAULT-VALUE}: this process alone)")
+    long processes;
+
+    /** Set on the command line of a child of --processes: JSON lines to stdout, commands from stdin. */
+    @Option(names = "--child", hidden = true)
+    boolean child;
 
     @Option(names = "--json", description = "print the final report as one JSON object on stdout (progress to stderr)")
     boolean json;
@@ -222,30 +241,24 @@ public final class IdleCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         IdleConfig cfg = config();
-        PrintStream progress = quiet ? null : json ? err : out;
-        (json ? err : out)
-                .printf(
-                        "idle: %d connections to %s from %s, %d/s%n",
-                        cfg.connections(),
-                        cfg.targets(),
-                        cfg.sources().isEmpty()
-                                ? "the kernel's choice of source"
-                                : cfg.sources().size() == 1
-                                        ? "source address "
-                                                + cfg.sources().get(0).getHostAddress()
-                                        : cfg.sources().size()
-                                                + " source addresses "
-                                                + cfg.sources().get(0).getHostAddress() + ".."
-                                                + cfg.sources()
-                                                        .get(cfg.sources().size() - 1)
-                                                        .getHostAddress(),
-                        cfg.step());
-        if (cfg.minAvailable() > 0 && SystemMemory.readMemAvailable() < 0) {
-            (json ? err : out).println("memory guard off: no MemAvailable in /proc/meminfo");
+        FleetPlan plan = fleetPlan(cfg);
+        if (plan != null) {
+            return new IdleFleet(cfg, plan, out, err, json, quiet).run();
         }
-        IdleHolder h = new IdleHolder(cfg, progress);
+        PrintStream human = json || child ? err : out;
+        PrintStream progress = quiet ? null : human;
+        human.printf(
+                "idle: %d connections to %s from %s, %d/s%n",
+                cfg.connections(), cfg.targets(), sourcesText(cfg.sources()), cfg.step());
+        if (cfg.minAvailable() > 0 && SystemMemory.readMemAvailable() < 0) {
+            human.println("memory guard off: no MemAvailable in /proc/meminfo");
+        }
+        if (child) {
+            return IdleChild.run(cfg, out, progress, System.in);
+        }
+        IdleHolder h = new IdleHolder(cfg, progress, progress == null ? null : IdleProgress.printer(progress));
         IdleResult r = h.run();
         out.print(json ? r.toJson(cfg) + "\n" : r.toText());
         return 0;
@@ -255,7 +268,7 @@ public final class IdleCommand implements Callable<Integer> {
     IdleConfig config() {
         List<InetSocketAddress> targets = Targets.hostPorts("--target", hostPort == null ? target : hostPort);
         int n = intInRange("--connections", connections, 1, 10_000_000);
-        int perSource = Math.max(1, (int) (portRange() * 0.9));
+        int perSource = connectionsPerSource();
         boolean remote = targets.stream().anyMatch(t -> !t.getAddress().isLoopbackAddress());
         InetAddress first = Targets.resolve("--first-source", firstSource);
         int k;
@@ -281,9 +294,6 @@ public final class IdleCommand implements Callable<Integer> {
         if (!path.startsWith("/") || path.chars().anyMatch(c -> c <= ' ' || c >= 0x7f)) {
             throw new UsageException("--path must start with / and be encoded: " + path);
         }
-        if (serverPid != null && !serverPid.matches("[0-9]+")) {
-            throw new UsageException("--server-pid must be a number: " + serverPid);
-        }
         return new IdleConfig(
                 targets,
                 sourceList,
@@ -300,9 +310,63 @@ public final class IdleCommand implements Callable<Integer> {
                 path,
                 inRange("--timeout", timeout, Duration.ofMillis(1), Duration.ofHours(1)),
                 statsUrl == null ? null : Targets.url("--stats-url", statsUrl),
-                serverPid,
+                serverPids(serverPid),
                 seed,
                 inRange("--min-available", minAvailable, 0L, Long.MAX_VALUE));
+    }
+
+    /** The split of the run among --processes children; null when this process runs it alone. */
+    FleetPlan fleetPlan(IdleConfig cfg) {
+        return fleetPlan(cfg, FleetPlan.openFileLimit());
+    }
+
+    /** {@link #fleetPlan(IdleConfig)} for processes that may each open {@code openFileLimit} files. */
+    FleetPlan fleetPlan(IdleConfig cfg, long openFileLimit) {
+        int n = intInRange("--processes", processes, 1, FleetPlan.MAX_PROCESSES);
+        if (n == 1) {
+            return null;
+        }
+        if (child) {
+            throw new UsageException("a --child runs alone: --processes must be 1: " + n);
+        }
+        return FleetPlan.of(
+                cfg,
+                n,
+                sources == null ? null : sources.intValue(),
+                Targets.resolve("--first-source", firstSource),
+                openFileLimit);
+    }
+
+    /** {@code --server-pid 123,456}: the pids in order, each once; none without the option. */
+    static List<Long> serverPids(String csv) {
+        if (csv == null) {
+            return List.of();
+        }
+        Set<Long> pids = new LinkedHashSet<>();
+        for (String p : csv.split(",", -1)) {
+            if (!p.trim().matches("[0-9]{1,18}")) {
+                throw new UsageException("--server-pid must be a pid or pids separated by commas: " + csv);
+            }
+            pids.add(Long.parseLong(p.trim()));
+        }
+        return List.copyOf(pids);
+    }
+
+    /** {@code source address 127.0.0.2}, {@code 3 source addresses 127.0.0.2..127.0.0.4}, or the kernel's choice. */
+    static String sourcesText(List<InetAddress> sources) {
+        if (sources.isEmpty()) {
+            return "the kernel's choice of source";
+        }
+        String first = sources.get(0).getHostAddress();
+        return sources.size() == 1
+                ? "source address " + first
+                : sources.size() + " source addresses " + first + ".."
+                        + sources.get(sources.size() - 1).getHostAddress();
+    }
+
+    /** Connections per source address the default --sources plans for: 90% of the ephemeral port range. */
+    static int connectionsPerSource() {
+        return Math.max(1, (int) (portRange() * 0.9));
     }
 
     /** Width of net.ipv4.ip_local_port_range, the ephemeral ports per source address. */

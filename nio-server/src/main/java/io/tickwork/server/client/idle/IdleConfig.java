@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * A validated {@code idle} run. {@code sources} empty means: let the kernel pick the source
  * address. {@code workload} enables the http-kit pattern (idle, request, read, repeat).
- * {@code minAvailable} is the memory guard's floor in bytes (0: off).
+ * {@code minAvailable} is the memory guard's floor in bytes (0: off). {@code serverPids}: the
+ * server's processes, whose RSS is summed (empty: not measured).
  */
 record IdleConfig(
         List<InetSocketAddress> targets,
@@ -27,12 +28,13 @@ record IdleConfig(
         String path,
         Duration timeout,
         Targets.Url statsUrl,
-        String serverPid,
+        List<Long> serverPids,
         long seed,
         long minAvailable) {
 
     IdleConfig {
         targets = List.copyOf(targets);
         sources = List.copyOf(sources);
+        serverPids = List.copyOf(serverPids);
     }
 }

@@ -34,15 +34,16 @@ import java.util.concurrent.TimeUnit;
  * EMFILE a few connections are given back so the JVM keeps descriptors for its own needs (class
  * loading, /proc reads). Connections the server closes are replaced while the ramp was not stopped.
  * Once a second the machine's MemAvailable and TCP socket memory ({@link SystemMemory}) are read
- * for the progress line and the report.
+ * for the report, and an {@link IdleProgress} goes to the listener (the progress line, or a child
+ * process's JSON line), as one does when the ramp ends.
  *
  * <p>With {@code workload}, each connection idles a random time in [idleMin, idleMax], sends
  * {@code GET path?len=L} with L random in [1, maxLength], reads the response, and idles again.
  *
  * <p>Bounded: everything stops at {@code duration}, or {@code hold} after the ramp ended. Memory
  * is one small object per connection plus the kernel's socket. One {@link #run} per holder. Not
- * thread safe: {@link #run} confines everything to the calling thread; {@link #stop()} may be
- * called from any thread.
+ * thread safe: {@link #run} confines everything to the calling thread; {@link #stop()} and {@link
+ * #requestRampStop} may be called from any thread.
  */
 final class IdleHolder implements ClientSelectorLoop.Handler {
 
@@ -52,6 +53,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
 
     private final IdleConfig cfg;
     private final PrintStream out;
+    private final IdleProgress.Listener listener;
     private final List<IdleConnection> open = new ArrayList<>();
     private final Map<OsError, Long> failures = new EnumMap<>(OsError.class);
     private final boolean[] sourceExhausted;
@@ -62,6 +64,8 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
     private volatile ClientSelectorLoop loop;
 
     private volatile boolean stop;
+    /** Why another thread asked the ramp to stop; null until it does. */
+    private volatile String rampStopRequest;
     /** Published once per loop turn for observers on other threads (tests, a stop controller). */
     private volatile int connectedSeen;
 
@@ -94,9 +98,11 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
     private long lastRequests;
     private long lastBytes;
 
-    IdleHolder(IdleConfig cfg, PrintStream out) {
+    /** Events (limits hit, the end of the ramp) to {@code out}, progress to {@code listener}; either may be null. */
+    IdleHolder(IdleConfig cfg, PrintStream out, IdleProgress.Listener listener) {
         this.cfg = cfg;
         this.out = out;
+        this.listener = listener;
         this.workload = new IdleWorkload(cfg, this::lost);
         this.sourceExhausted = new boolean[cfg.sources().size()];
         this.guard = new MemoryGuard(cfg.minAvailable(), SystemMemory::readMemAvailable);
@@ -108,6 +114,14 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
         if (l != null) {
             l.stop();
         }
+    }
+
+    /**
+     * From any thread: no more connects, hold what is open, {@code why} the report's {@code stopped_by}
+     * (unless the ramp had stopped); seen at the next turn, within 5 ms while ramping.
+     */
+    void requestRampStop(String why) {
+        rampStopRequest = why;
     }
 
     /** Connections open as of the last loop turn; readable from any thread. */
@@ -178,6 +192,9 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
             loop.stop();
             return holdEnd;
         }
+        if (stoppedBy == null && rampStopRequest != null) {
+            stopRamp(rampStopRequest); // set once, never reset: the second read is the first's value
+        }
         if (stoppedBy == null) {
             long permitted =
                     Math.min(cfg.connections(), (long) ((now - start) / 1e9 * cfg.step()) + Math.min(cfg.step(), 100));
@@ -217,6 +234,9 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
             out.println("memory: " + atRamp.describe(before, connected));
             out.printf(Locale.ROOT, "holding until %.1fs%n", (holdEnd - start) / 1e9);
         }
+        if (listener != null) {
+            listener.rampEnded(progress());
+        }
     }
 
     /** After the events: workload timers, what observers see, and the once-a-second work. */
@@ -231,8 +251,8 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
             checkConnectTimeouts(now);
             system = SystemMemory.read();
             guard.seen(system.memAvailable());
-            if (out != null) {
-                progress();
+            if (listener != null) {
+                listener.second(progress());
             }
             lastConnected = connected;
             lastRequests = workload.requests();
@@ -240,35 +260,26 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
         }
     }
 
-    private void progress() {
-        StringBuilder line = new StringBuilder(String.format(
-                Locale.ROOT,
-                "%4ds  target %d  connected %d  pending %d  failed %d  rate %d/s  rss %s",
+    /** What the holder has reached now, for the listener. */
+    private IdleProgress progress() {
+        return new IdleProgress(
                 second,
                 cfg.connections(),
                 connected,
                 pending,
-                failedTotal(),
+                peak,
+                attempts,
+                new EnumMap<>(failures),
+                closedByServer,
                 Math.max(0, connected - lastConnected),
-                Fmt.bytes(ProcMemory.selfRssBytes())));
-        line.append("  ").append(system.describe());
-        if (cfg.workload()) {
-            line.append(String.format(
-                    Locale.ROOT,
-                    "  requests %d  %d req/s  %.2f MiB/s",
-                    workload.requests(),
-                    workload.requests() - lastRequests,
-                    (responseBytes - lastBytes) / (1024.0 * 1024.0)));
-        }
-        out.println(line);
-    }
-
-    private long failedTotal() {
-        long n = 0;
-        for (long v : failures.values()) {
-            n += v;
-        }
-        return n;
+                ProcMemory.selfRssBytes(),
+                system == null ? SystemMemory.read() : system,
+                workload.requests(),
+                workload.requests() - lastRequests,
+                responseBytes - lastBytes,
+                cfg.workload(),
+                stoppedBy,
+                rampEndedAt >= 0);
     }
 
     private void open(long now) {
@@ -362,11 +373,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
 
     private void failConnect(IdleConnection c, Throwable e) {
         OsError kind = OsError.classify(e);
-        if (c.pending) {
-            c.pending = false;
-            pending--;
-        }
-        close(c);
+        close(c); // also ends the pending connect
         if (kind == OsError.EADDRINUSE || kind == OsError.EADDRNOTAVAIL) {
             if (c.source >= 0 && !sourceExhausted[c.source]) {
                 sourceExhausted[c.source] = true;
@@ -417,7 +424,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
         }
     }
 
-    /** The memory guard tripped: no more connects, as after a hard limit, without closing any. */
+    /** The memory guard tripped, or a stop was asked: no more connects, as after a hard limit, none closed. */
     private void stopRamp(String why) {
         stoppedBy = why;
         if (out != null) {

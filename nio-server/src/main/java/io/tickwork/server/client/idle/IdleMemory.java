@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 /**
  * Client and server memory at one moment, for bytes-per-connection arithmetic: the client's RSS
  * and live heap (after a full GC), and, when asked for, the server's RSS ({@code --server-pid})
- * and stats document ({@code --stats-url}); -1 or null where not measured. Immutable; {@link
+ * (summed over its processes) and stats document ({@code --stats-url}); -1 or null where not measured. Immutable; {@link
  * #measure} costs a full GC and a /proc read or two: it is taken twice per run, never per event.
  */
 record IdleMemory(long selfRss, long selfLiveHeap, long serverRss, String serverStats) {
@@ -16,7 +16,7 @@ record IdleMemory(long selfRss, long selfLiveHeap, long serverRss, String server
     static IdleMemory measure(IdleConfig cfg, boolean gc) {
         long heap = gc ? ProcMemory.liveHeapBytes() : ProcMemory.heapUsedBytes();
         long rss = ProcMemory.selfRssBytes();
-        long srss = cfg.serverPid() == null ? -1 : ProcMemory.rssBytes(cfg.serverPid());
+        long srss = ProcMemory.rssBytes(cfg.serverPids());
         String stats = cfg.statsUrl() == null ? null : HttpGet.body(cfg.statsUrl(), 2000);
         return new IdleMemory(rss, heap, srss, stats);
     }
@@ -29,19 +29,27 @@ record IdleMemory(long selfRss, long selfLiveHeap, long serverRss, String server
         sb.append(", live heap ")
                 .append(Fmt.bytes(selfLiveHeap))
                 .append(perConn(base == null ? -1 : base.selfLiveHeap, selfLiveHeap, conns));
+        String server = describeServer(base, conns);
+        return server.isEmpty() ? sb.toString() : sb.append("; ").append(server).toString();
+    }
+
+    /** The server's part of {@link #describe}: RSS, heap and stats where measured; empty if none was. */
+    String describeServer(IdleMemory base, int conns) {
+        StringBuilder sb = new StringBuilder();
         if (serverRss >= 0 || (base != null && base.serverRss >= 0)) {
-            sb.append("; server rss ")
+            sb.append("server rss ")
                     .append(Fmt.bytes(serverRss))
                     .append(perConn(base == null ? -1 : base.serverRss, serverRss, conns));
         }
         long heap = statsNumber(serverStats, "heapUsedBytes");
         if (heap >= 0) {
-            sb.append("; server heap ")
+            sb.append(sb.length() == 0 ? "" : "; ")
+                    .append("server heap ")
                     .append(Fmt.bytes(heap))
                     .append(perConn(base == null ? -1 : statsNumber(base.serverStats, "heapUsedBytes"), heap, conns));
         }
         if (serverStats != null) {
-            sb.append("; server stats ").append(serverStats.replaceAll("\\s+", " "));
+            sb.append(sb.length() == 0 ? "" : "; ").append("server stats ").append(serverStats.replaceAll("\\s+", " "));
         }
         return sb.toString();
     }

@@ -28,7 +28,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * The {@code idle-merge} subcommand: sums the {@code idle --json} results of several runs (for
- * example one per client machine, or per process) into one total: connections, attempts,
+ * example one per client machine, or per process; the report of an {@code idle --processes N} run,
+ * already a total, counts as one run of N processes) into one total: processes, connections, attempts,
  * failures by kind, connections the server closed, and the lowest MemAvailable any run saw,
  * with a line per run. Each non-blank input line is one result (the JSON is one line), so a
  * file may hold one result or many appended; {@code -} reads standard input. An input line that
@@ -44,7 +45,8 @@ import picocli.CommandLine.Parameters;
             "",
             "Reads idle --json results, one per non-blank line, from each FILE (- for standard input) and"
                     + " prints the total: connected, target, peak and attempts summed, failures by kind summed,"
-                    + " connections closed by the server, the lowest MemAvailable any run saw, and a line per run.",
+                    + " connections closed by the server, the lowest MemAvailable any run saw, and a line per run."
+                    + " The report of idle --processes N is one run of N processes.",
             ""
         })
 public final class IdleMergeCommand implements Callable<Integer> {
@@ -79,6 +81,7 @@ public final class IdleMergeCommand implements Callable<Integer> {
     record Run(
             String source,
             String targets,
+            long processes,
             long target,
             long connected,
             long peak,
@@ -157,6 +160,7 @@ public final class IdleMergeCommand implements Callable<Integer> {
         return new Run(
                 source,
                 j.get("targets") instanceof String t ? t : "",
+                Math.max(1, number(j, "processes")),
                 number(j, "target"),
                 number(j, "connected"),
                 number(j, "peak"),
@@ -211,9 +215,10 @@ public final class IdleMergeCommand implements Callable<Integer> {
         for (Run r : runs) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "  %-24s %s  connected %d of %d  peak %d  attempts %d  failed %d%s  lowest MemAvailable %s%s%n",
+                    "  %-24s %s%s  connected %d of %d  peak %d  attempts %d  failed %d%s  lowest MemAvailable %s%s%n",
                     r.source(),
                     r.targets(),
+                    r.processes() == 1 ? "" : "  " + r.processes() + " processes",
                     r.connected(),
                     r.target(),
                     r.peak(),
@@ -227,7 +232,7 @@ public final class IdleMergeCommand implements Callable<Integer> {
         sb.append(String.format(
                 Locale.ROOT,
                 "total: %d of %d connected (peaks sum to %d), %d attempts, failed %d%s, closed by the server %d,"
-                        + " lowest MemAvailable %s%n",
+                        + " lowest MemAvailable %s; %d processes%n",
                 sum(runs, Run::connected),
                 sum(runs, Run::target),
                 sum(runs, Run::peak),
@@ -235,21 +240,23 @@ public final class IdleMergeCommand implements Callable<Integer> {
                 sum(runs, Run::failed),
                 byKind.isEmpty() ? "" : " " + byKind,
                 sum(runs, Run::closedByServer),
-                Fmt.bytes(memAvailableMin(runs))));
+                Fmt.bytes(memAvailableMin(runs)),
+                sum(runs, Run::processes)));
         return sb.toString();
     }
 
     /**
-     * {@code {tool, runs, target, connected, peak, attempts, failed{total, by_kind{KIND:n}},
-     * closed_by_server, mem_available_min_bytes, per_run[{source, targets, target, connected, peak,
-     * attempts, failed, stopped_by, mem_available_min_bytes}]}}, on one line; null where no run
-     * reported a figure.
+     * {@code {tool, runs, processes, target, connected, peak, attempts, failed{total, by_kind{KIND:n}},
+     * closed_by_server, mem_available_min_bytes, per_run[{source, targets, processes, target, connected,
+     * peak, attempts, failed, stopped_by, mem_available_min_bytes}]}}, on one line; null where no run
+     * reported a figure. A run without a {@code processes} field (one process) counts 1.
      */
     static String toJson(List<Run> runs) {
         JsonWriter j = new JsonWriter();
         j.begin();
         j.field("tool", "tickwork idle-merge");
         j.field("runs", runs.size());
+        j.field("processes", sum(runs, Run::processes));
         j.field("target", sum(runs, Run::target));
         j.field("connected", sum(runs, Run::connected));
         j.field("peak", sum(runs, Run::peak));
@@ -267,6 +274,7 @@ public final class IdleMergeCommand implements Callable<Integer> {
             j.element();
             j.field("source", r.source());
             j.field("targets", r.targets());
+            j.field("processes", r.processes());
             j.field("target", r.target());
             j.field("connected", r.connected());
             j.field("peak", r.peak());

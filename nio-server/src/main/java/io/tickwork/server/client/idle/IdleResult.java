@@ -127,6 +127,13 @@ record IdleResult(
     String toJson(IdleConfig cfg) {
         JsonWriter j = new JsonWriter();
         j.begin();
+        fields(j, cfg);
+        j.end();
+        return j.toString();
+    }
+
+    /** The fields of {@link #toJson} into an object {@code j} has begun; the caller may add more and end it. */
+    void fields(JsonWriter j, IdleConfig cfg) {
         j.field("tool", "tickwork idle");
         StringBuilder t = new StringBuilder();
         for (java.net.InetSocketAddress a : cfg.targets()) {
@@ -202,8 +209,6 @@ record IdleResult(
         j.field("guard_enabled", guardEnabled ? 1 : 0);
         j.field("guard_floor_bytes", guardFloor);
         j.end();
-        j.end();
-        return j.toString();
     }
 
     private static void orNull(JsonWriter j, String name, long value) {

@@ -14,6 +14,9 @@ import java.util.function.LongSupplier;
  */
 final class MemoryGuard {
     static final long INTERVAL_MS = 100;
+    /** How the reason this guard gives for a stop begins. */
+    static final String WHY = "memory guard: ";
+
     private static final double GIB = 1024.0 * 1024 * 1024;
 
     private final long floor;
@@ -48,8 +51,7 @@ final class MemoryGuard {
         if (last < 0 || last >= floor) {
             return null;
         }
-        return String.format(
-                Locale.ROOT, "memory guard: MemAvailable %.1f GiB < floor %.1f GiB", last / GIB, floor / GIB);
+        return String.format(Locale.ROOT, WHY + "MemAvailable %.1f GiB < floor %.1f GiB", last / GIB, floor / GIB);
     }
 
     /** Records a MemAvailable reading taken elsewhere (the progress line's). */

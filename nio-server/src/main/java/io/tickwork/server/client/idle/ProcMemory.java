@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Process memory as the kernel and the JVM see it: resident set size from {@code
@@ -27,6 +28,19 @@ final class ProcMemory {
             return -1;
         }
         return -1;
+    }
+
+    /** The summed VmRSS of processes in bytes; -1 when there are none or any is unknown (gone). */
+    static long rssBytes(List<Long> pids) {
+        long sum = 0;
+        for (long pid : pids) {
+            long rss = rssBytes(Long.toString(pid));
+            if (rss < 0) {
+                return -1;
+            }
+            sum += rss;
+        }
+        return pids.isEmpty() ? -1 : sum;
     }
 
     static long selfRssBytes() {

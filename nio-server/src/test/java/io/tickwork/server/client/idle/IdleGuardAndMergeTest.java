@@ -235,6 +235,7 @@ class IdleGuardAndMergeTest {
         JsonNode m = Cli.json(run.out());
         assertEquals("tickwork idle-merge", m.get("tool").asText());
         assertEquals(3, m.get("runs").asLong());
+        assertEquals(3, m.get("processes").asLong(), "a run without a processes field is one process");
         assertEquals(50, m.get("connected").asLong());
         assertEquals(60, m.get("target").asLong());
         assertEquals(50, m.get("peak").asLong());
@@ -262,6 +263,7 @@ class IdleGuardAndMergeTest {
         assertEquals(3, perRun.size());
         assertEquals(fa + ":1", perRun.get(0).get("source").asText());
         assertEquals(30, perRun.get(0).get("connected").asLong());
+        assertEquals(1, perRun.get(0).get("processes").asLong());
         assertEquals(fbc + ":2", perRun.get(2).get("source").asText());
         assertTrue(perRun.get(2).get("stopped_by").asText().startsWith("ECONNREFUSED"), perRun.toString());
 

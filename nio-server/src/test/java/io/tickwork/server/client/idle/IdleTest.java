@@ -3,13 +3,16 @@ package io.tickwork.server.client.idle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tickwork.server.client.Cli;
 import io.tickwork.server.client.common.OptionValues;
 import io.tickwork.server.client.common.OsError;
 import io.tickwork.server.client.common.StubHttpServer;
+import io.tickwork.server.client.common.UsageException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -87,7 +90,7 @@ class IdleTest {
     }
 
     static IdleResult idle(String... args) throws IOException {
-        return new IdleHolder(config(args), null).run();
+        return new IdleHolder(config(args), null, null).run();
     }
 
     @Test
@@ -110,7 +113,7 @@ class IdleTest {
         assertEquals("/", c.path());
         assertEquals(Duration.ofSeconds(10), c.timeout());
         assertNull(c.statsUrl());
-        assertNull(c.serverPid());
+        assertTrue(c.serverPids().isEmpty());
         assertEquals(1, c.seed());
         IdleConfig given = config("--target", "127.0.0.1:1,127.0.0.1:2", "--sources", "0", "127.0.0.1:3");
         assertEquals(List.of(new InetSocketAddress("127.0.0.1", 3)), given.targets(), "HOST:PORT wins");
@@ -189,7 +192,7 @@ class IdleTest {
             IdleConfig cfg = config(
                     new String[] {"-c", "200", "--sources", "2", "--duration", "20s", "--quiet", "127.0.0.1:" + a.port()
                     });
-            IdleHolder h = new IdleHolder(cfg, null);
+            IdleHolder h = new IdleHolder(cfg, null, null);
             Thread stopper = new Thread(() -> {
                 try {
                     closedSome.await(30, TimeUnit.SECONDS);
@@ -236,7 +239,7 @@ class IdleTest {
                 "--quiet",
                 "127.0.0.1:" + s.port()
             });
-            IdleHolder h = new IdleHolder(cfg, null);
+            IdleHolder h = new IdleHolder(cfg, null, null);
             Thread stopper = new Thread(() -> {
                 long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
                 while (s.requests.get() < 200 && System.nanoTime() < until) {
@@ -339,6 +342,21 @@ class IdleTest {
                 server.has("rss_per_conn") && server.get("rss_per_conn").isNull(),
                 "not measured without --server-pid: " + server);
         Cli.assertNoStackTrace(run);
+    }
+
+    @Test
+    void serverPidsAreAListAndTheirRssIsSummed() {
+        assertEquals(
+                List.of(12L, 13L),
+                config("--server-pid", "12, 13,12", "127.0.0.1:9").serverPids());
+        UsageException e = assertThrows(UsageException.class, () -> config("--server-pid", "12,x", "127.0.0.1:9"));
+        assertEquals("--server-pid must be a pid or pids separated by commas: 12,x", e.getMessage());
+        long self = ProcessHandle.current().pid();
+        long one = ProcMemory.rssBytes(List.of(self));
+        assumeTrue(one > 0, "no /proc/PID/status");
+        long two = ProcMemory.rssBytes(List.of(self, self));
+        assertTrue(two >= 2 * one - (1L << 24) && two <= 2 * one + (1L << 24), one + " twice is not " + two);
+        assertEquals(-1, ProcMemory.rssBytes(List.of()));
     }
 
     @Test
