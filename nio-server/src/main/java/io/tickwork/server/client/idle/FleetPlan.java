@@ -27,7 +27,8 @@ import java.util.List;
  * validated options.
  */
 final class FleetPlan {
-    static final int MAX_PROCESSES = 64;
+    /** As many as the server starts: 256 processes of 19,000 connections are 4.8 million. */
+    static final int MAX_PROCESSES = 256;
     /** Descriptors a child keeps for its JVM; the rest of its open-file limit is for connections. */
     static final int JVM_FILES = 1000;
     /** The launcher a child runs; named, not imported: this package does not depend on its parent. */

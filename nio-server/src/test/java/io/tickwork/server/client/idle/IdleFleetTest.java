@@ -174,9 +174,9 @@ class IdleFleetTest {
     @Test
     void badProcessCountsAndSharesAreRefusedWithTheFigures() {
         UsageException e = assertThrows(UsageException.class, () -> plan(20_000, "--processes", "0", "127.0.0.1:9"));
-        assertEquals("--processes must be in [1, 64]: 0", e.getMessage());
-        e = assertThrows(UsageException.class, () -> plan(20_000, "--processes", "65", "127.0.0.1:9"));
-        assertEquals("--processes must be in [1, 64]: 65", e.getMessage());
+        assertEquals("--processes must be in [1, 256]: 0", e.getMessage());
+        e = assertThrows(UsageException.class, () -> plan(20_000, "--processes", "257", "127.0.0.1:9"));
+        assertEquals("--processes must be in [1, 256]: 257", e.getMessage());
         e = assertThrows(UsageException.class, () -> plan(20_000, "--processes", "5", "-c", "3", "127.0.0.1:9"));
         assertEquals(
                 "--processes 5 is more than --connections 3: each process needs at least one connection",
@@ -205,7 +205,7 @@ class IdleFleetTest {
         Cli.assertNoStackTrace(run);
         run = Cli.run("idle", "--processes", "0", "127.0.0.1:9");
         assertEquals(2, run.status(), run.err());
-        assertTrue(run.err().contains("--processes must be in [1, 64]: 0"), run.err());
+        assertTrue(run.err().contains("--processes must be in [1, 256]: 0"), run.err());
         run = Cli.run("idle", "--child", "--processes", "2", "127.0.0.1:9");
         assertEquals(2, run.status(), run.err());
         assertTrue(run.err().contains("a --child runs alone"), run.err());
