@@ -213,6 +213,69 @@ class WorkerLauncherTest {
         assertEquals(List.of(), Arrays.asList(launched.err.toArray()), "nothing on stderr");
     }
 
+    /**
+     * The two halves of the many-process setup together, at a small scale: {@code idle --processes
+     * 3} holds 300 connections against {@code --processes 3}; the clients' report and the
+     * workers' own counters agree, and the server's memory is measured over all three pids.
+     */
+    @Test
+    void idleClientProcessesHoldConnectionsAcrossTheWorkers() throws Exception {
+        launched = new Launched(3);
+        launched.awaitStart(3);
+        int n = 300;
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        Process idle = new ProcessBuilder(
+                        java,
+                        "-Xmx64m",
+                        "-XX:+UseSerialGC",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "io.tickwork.server.client.LoadTool",
+                        "idle",
+                        "--processes",
+                        "3",
+                        "-c",
+                        Integer.toString(n),
+                        "--step",
+                        Integer.toString(n),
+                        "--hold",
+                        "1s",
+                        "-D",
+                        "60s",
+                        "--server-pid",
+                        launched.pids.stream().map(String::valueOf).collect(Collectors.joining(",")),
+                        "--json",
+                        "--quiet",
+                        "--target",
+                        "127.0.0.1:" + launched.port)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        String report;
+        try (InputStream in = idle.getInputStream()) {
+            report = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertTrue(idle.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "idle ended");
+        assertEquals(0, idle.exitValue(), report);
+        JsonNode r = new ObjectMapper().readTree(report);
+        assertEquals(3, r.get("processes").asInt(), report);
+        assertEquals(n, r.get("connected").asInt(), report);
+        assertEquals(0, r.get("failed").get("total").asLong(), report);
+        // the three workers' resident memory, summed: a JVM alone is several times 17 MB
+        assertTrue(r.get("memory").get("server").get("rss_after").asLong() > 3 * 17_000_000L, report);
+
+        HttpClient client = HttpClient.newHttpClient();
+        long accepted = 0;
+        for (String url : launched.statsUrls) {
+            HttpResponse<String> s =
+                    client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+            accepted += new ObjectMapper()
+                    .readTree(s.body())
+                    .get("acceptedConnections")
+                    .asLong();
+        }
+        assertEquals(n, accepted, "connections the workers accepted");
+    }
+
     @Test
     void aWorkerKilledMakesTheLauncherStopTheOthersAndFail() throws Exception {
         launched = new Launched(3);
