@@ -277,6 +277,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         boolean partial = c.pendingOut == null && c.requestStart >= 0;
         long due = partial ? c.requestStart + config.headerTimeoutMillis : c.lastActivity + config.idleTimeoutMillis;
+        if (c.inFlight > 0 && c.pendingOut == null) {
+            due = Math.max(due, now + config.idleTimeoutMillis); // waiting for our workers, not for the client
+        }
         if (now < due) {
             armTimer(c, due);
             return;
