@@ -27,6 +27,9 @@ RAMP_MAX=${RAMP_MAX:-900}                  # seconds the ramp may take before th
 HOLD=${HOLD:-120s}                         # how long the clients hold after the ramp (bench runs inside it)
 BENCH_C=${BENCH_C:-100}
 BENCH_D=${BENCH_D:-20s}
+# added to the workers' defaults: one compiler thread and C1 only, no perf-data file, a smaller
+# code cache and thread stacks, each worker being one selector thread over idle connections
+WORKER_JVM_OPTS=${WORKER_JVM_OPTS:--XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:-UsePerfData -XX:ReservedCodeCacheSize=16m -Xss256k}
 OUT=${OUT:-/tmp/c1600k-$(date -u +%Y%m%dT%H%M%S)}
 WRITE_DOC=${WRITE_DOC:-1}
 JAR=$ROOT/nio-server/target/tickwork-server.jar
@@ -80,7 +83,7 @@ BASE_AVAIL=$(kb MemAvailable); BASE_SLAB=$(kb Slab); BASE_TCPMEM=$(tcp_mem_pages
 
 # --- server: WORKERS processes on one port -----------------------------------------------------
 java -jar "$JAR" --port "$PORT" --processes "$WORKERS" --threads 1 --max-connections "$PER_PROCESS" \
-  --idle-timeout 60m > "$OUT/server.log" 2> "$OUT/server.err" &
+  --idle-timeout 60m --worker-jvm-opts "$WORKER_JVM_OPTS" > "$OUT/server.log" 2> "$OUT/server.err" &
 SERVER=$!; PIDS+=($SERVER)
 for i in $(seq 1 300); do grep -q "processes:" "$OUT/server.log" && break; kill -0 $SERVER 2>/dev/null || break; sleep 1; done
 START_LINE=$(grep -m1 "processes:" "$OUT/server.log")
@@ -158,7 +161,7 @@ if [ "$WRITE_DOC" = 1 ]; then
     echo "# C1600K on one machine: measured"
     echo
     echo "$(date -u '+%F %H:%M') UTC, \`TARGET=$TARGET bash docs/results/c1600k/run.sh\` at \`$(git -C "$ROOT" rev-parse --short HEAD)\`:"
-    echo "$WORKERS server workers (\`--processes $WORKERS --threads 1 --max-connections $PER_PROCESS\`) and"
+    echo "$WORKERS server workers (\`--processes $WORKERS --threads 1 --max-connections $PER_PROCESS\`, worker JVM options \`$WORKER_JVM_OPTS\` added) and"
     echo "$CLIENTS client processes (\`LoadTool idle --processes $CLIENTS\`, floor $FLOOR) on the same machine."
     echo
     echo '```'
