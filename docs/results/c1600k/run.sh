@@ -150,7 +150,10 @@ echo "bench -c $BENCH_C -D $BENCH_D /d/door with $HELD held: ${RPS:-?} req/s, p9
 # --- end: the clients' report, the chart ---------------------------------------------------------------
 log "waiting for the idle run to end (hold $HOLD)"
 for i in $(seq 1 $(( RAMP_MAX + 700 ))); do kill -0 $IDLE 2>/dev/null || break; sleep 1; done
-grep -E '"(connected_at_end|connected|stopped_by|failures)"' "$OUT/idle.json" | head -8 >> "$OUT/summary.txt"
+{ printf 'idle report:'; for f in processes target connected peak stopped_by; do
+    printf ' %s' "$(grep -o "\"$f\":[^,{]*" "$OUT/idle.json" | head -1)"; done
+  printf ' failed %s\n' "$(grep -o '"failed":{"total":[0-9]*' "$OUT/idle.json" | head -1 | grep -o '[0-9]*$')"
+} >> "$OUT/summary.txt"
 kill "$SAMPLER" 2>/dev/null
 java -cp "$JMH_JAR" io.tickwork.jmh.report.LineChart --csv "$OUT/samples.csv" --x connections \
   --y mem_available_mb,server_rss_mb,client_rss_mb,kernel_slab_mb --title "memory while idle connections are held" \
