@@ -10,30 +10,27 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /**
  * One selector thread serving many connections: accepts ({@link LoopAcceptor}: every loop watches
- * the shared listening socket, the kernel wakes them and one wins each connection), reads into
- * one loop-wide buffer, parses and answers every complete request in that read, in order, writing
- * all the responses of one read with one {@code write} call ({@link LoopOutput}), and runs the
- * connections' timeouts on its own {@link TimerQueue}. In worker mode the handler runs on a pool
- * instead ({@link WorkerDispatch}) and the loop writes the responses it gets back.
+ * the shared listening socket, one wins each connection), reads into one loop-wide buffer, answers
+ * every complete request of a read in order with one {@code write} call ({@link LoopOutput}), and
+ * runs the connections' timeouts on its own {@link TimerQueue}. In worker mode handlers run on a
+ * pool ({@link WorkerDispatch}) and the loop writes the responses it gets back.
  *
- * <p><b>Back-pressure:</b> when the socket does not take all output, the rest is kept in the
- * connection ({@code pendingOut}), the connection stops reading and stops answering its queued
- * requests until the output drains, so a client that pipelines without reading holds at most
- * one output buffer plus one read's worth of requests.
+ * <p><b>Back-pressure:</b> output the socket does not take stays in {@code pendingOut}, and the
+ * connection neither reads nor answers until it drains: a client that pipelines without reading
+ * holds at most one output buffer plus one read's worth of requests.
  *
- * <p><b>Timeouts</b>, one timer per connection, re-armed lazily (a request only records its time;
- * the timer, when it fires early, re-schedules itself to the real deadline): idle keep-alive
- * (close), partial request head older than the header timeout (408, close), output not drained
- * within the idle timeout (close).
+ * <p><b>Timeouts</b>, one timer per connection, re-armed lazily (a request records its time; an
+ * early timer re-schedules itself): idle keep-alive (close), partial request head older than the
+ * header timeout (408, close), output not drained within the idle timeout (close).
  *
- * <p>Thread safety: everything here belongs to the loop thread, except {@link #execute} (any
- * thread) and the published counters (volatile, written by the loop once per iteration).
+ * <p>Thread safety: all loop-thread state, except {@link #execute} (any thread) and the published
+ * counters (volatile, written once per iteration).
  */
 final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     private final HttpServer server;
@@ -53,6 +50,13 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     private final WorkerDispatch workers;
 
     private long now;
+    private boolean clockRead; // now read since this iteration's select began (by its first ready key)
+
+    private final Consumer<SelectionKey> onReady = key -> {
+        now = clockRead ? now : clock();
+        clockRead = true;
+        onKey(key);
+    };
     private boolean draining;
     private long drainDeadline;
 
@@ -111,20 +115,15 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 if (draining) {
                     next = Math.min(next, drainDeadline);
                 }
+                clockRead = false; // select(Consumer): no selected-key set to fill, iterate and clear
                 if (next == TimerQueue.NO_DEADLINE) {
-                    selector.select();
+                    selector.select(onReady);
                 } else {
                     // expire(now) ran at the end of the last iteration, so a deadline at or before
                     // now is a wheel answering the start of the current tick: wait, do not spin
-                    selector.select(Math.max(1, next - now));
+                    selector.select(onReady, Math.max(1, next - now));
                 }
-                now = clock();
-                Iterator<SelectionKey> it = selector.selectedKeys().iterator();
-                while (it.hasNext()) {
-                    SelectionKey key = it.next();
-                    it.remove();
-                    onKey(key);
-                }
+                now = clockRead ? now : clock();
                 timers.expire(now, this::onTimer);
                 publish();
             }
