@@ -201,14 +201,7 @@ final class FleetReport {
             j.field("connected", r == null ? 0 : r.connectedAtEnd());
             j.field("peak", r == null ? 0 : r.peak());
             j.field("attempts", r == null ? 0 : r.attempts());
-            j.object("failed");
-            j.field("total", r == null ? 0 : r.failedTotal());
-            j.object("by_kind");
-            if (r != null) {
-                new TreeMap<>(r.failures()).forEach((k, v) -> j.field(k.name(), v));
-            }
-            j.end();
-            j.end();
+            IdleResult.writeFailed(j, r == null ? Map.of() : r.failures());
             string(
                     j,
                     "limit_hit",

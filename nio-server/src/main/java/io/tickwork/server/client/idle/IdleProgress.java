@@ -7,7 +7,6 @@ import java.io.PrintStream;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * What an {@code idle} holder has reached at one moment: connections open and in flight, connect
@@ -69,11 +68,7 @@ record IdleProgress(
     }
 
     long failedTotal() {
-        long n = 0;
-        for (long v : failures.values()) {
-            n += v;
-        }
-        return n;
+        return IdleResult.total(failures);
     }
 
     /** {@code 3s  target 1000  connected 1000  pending 0  failed 0  rate 500/s  rss 60.1MiB  MemAvailable ...}. */
@@ -115,12 +110,7 @@ record IdleProgress(
         j.field("pending", pending);
         j.field("peak", peak);
         j.field("attempts", attempts);
-        j.object("failed");
-        j.field("total", failedTotal());
-        j.object("by_kind");
-        new TreeMap<>(failures).forEach((k, v) -> j.field(k.name(), v));
-        j.end();
-        j.end();
+        IdleResult.writeFailed(j, failures);
         j.field("closed_by_server", closedByServer);
         j.field("rate", rate);
         j.field("rss_bytes", rssBytes);

@@ -107,11 +107,26 @@ record IdleResult(
     }
 
     long failedTotal() {
+        return total(failures);
+    }
+
+    /** The sum of failures of every kind. */
+    static long total(Map<OsError, Long> failures) {
         long n = 0;
         for (long v : failures.values()) {
             n += v;
         }
         return n;
+    }
+
+    /** {@code "failed":{"total":N,"by_kind":{KIND:N,...}}}, kinds in their declared order. */
+    static void writeFailed(JsonWriter j, Map<OsError, Long> failures) {
+        j.object("failed");
+        j.field("total", total(failures));
+        j.object("by_kind");
+        new java.util.TreeMap<>(failures).forEach((k, v) -> j.field(k.name(), v));
+        j.end();
+        j.end();
     }
 
     /**
@@ -148,12 +163,7 @@ record IdleResult(
         j.field("peak", peak);
         j.field("attempts", attempts);
         j.field("elapsed_s", elapsedSeconds);
-        j.object("failed");
-        j.field("total", failedTotal());
-        j.object("by_kind");
-        new java.util.TreeMap<>(failures).forEach((k, v) -> j.field(k.name(), v));
-        j.end();
-        j.end();
+        writeFailed(j, failures);
         if (hardLimit == null) {
             j.nullField("limit_hit");
         } else {

@@ -505,14 +505,10 @@ class IdleFleetTest {
         }
     }
 
-    private static boolean haveMemAvailable() {
-        return SystemMemory.readMemAvailable() > 0;
-    }
-
     /** A floor above MemAvailable: no child opens a connection, the report says the guard stopped it. */
     @Test
     void theMemoryGuardStopsEveryChildsRampAtOnce() throws Exception {
-        assumeTrue(haveMemAvailable(), "no MemAvailable in /proc/meminfo");
+        assumeTrue(IdleGuardAndMergeTest.haveMemAvailable(), "no MemAvailable in /proc/meminfo");
         try (IdleTest.Acceptor a = new IdleTest.Acceptor(1)) {
             Cli.Run run = Cli.run(
                     "idle",

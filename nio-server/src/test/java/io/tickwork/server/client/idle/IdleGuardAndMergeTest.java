@@ -89,7 +89,7 @@ class IdleGuardAndMergeTest {
         }
     }
 
-    private static boolean haveMemAvailable() {
+    static boolean haveMemAvailable() {
         return SystemMemory.readMemAvailable() > 0;
     }
 
