@@ -57,6 +57,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         clockRead = true;
         onKey(key);
     };
+    private final Consumer<Object> onTimer = this::onTimer;
     private boolean draining;
     private long drainDeadline;
 
@@ -104,29 +105,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     @Override
     public void run() {
         try {
-            while (true) {
-                for (Runnable t; (t = tasks.poll()) != null; ) {
-                    t.run();
-                }
-                if (draining && (open == 0 || now >= drainDeadline)) {
-                    break;
-                }
-                long next = timers.nextDeadline();
-                if (draining) {
-                    next = Math.min(next, drainDeadline);
-                }
-                clockRead = false; // select(Consumer): no selected-key set to fill, iterate and clear
-                if (next == TimerQueue.NO_DEADLINE) {
-                    selector.select(onReady);
-                } else {
-                    // expire(now) ran at the end of the last iteration, so a deadline at or before
-                    // now is a wheel answering the start of the current tick: wait, do not spin
-                    selector.select(onReady, Math.max(1, next - now));
-                }
-                now = clockRead ? now : clock();
-                timers.expire(now, this::onTimer);
-                publish();
-            }
+            while (iterate()) {}
         } catch (IOException | RuntimeException | Error e) {
             server.log("selector loop failed, closing its connections: " + e);
         } finally {
@@ -143,6 +122,37 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             publish();
             terminated.countDown();
         }
+    }
+
+    /**
+     * Queued tasks, one select, due timers; false once a drain has finished. Not inlined in
+     * {@link #run}: a method is compiled after thousands of calls, a never-ending loop only after
+     * tens of thousands of back-edges, which a worker process seeing a few hundred requests a
+     * second reaches only after minutes.
+     */
+    private boolean iterate() throws IOException {
+        for (Runnable t; (t = tasks.poll()) != null; ) {
+            t.run();
+        }
+        if (draining && (open == 0 || now >= drainDeadline)) {
+            return false;
+        }
+        long next = timers.nextDeadline();
+        if (draining) {
+            next = Math.min(next, drainDeadline);
+        }
+        clockRead = false; // select(Consumer): no selected-key set to fill, iterate and clear
+        if (next == TimerQueue.NO_DEADLINE) {
+            selector.select(onReady);
+        } else {
+            // expire(now) ran at the end of the last iteration, so a deadline at or before
+            // now is a wheel answering the start of the current tick: wait, do not spin
+            selector.select(onReady, Math.max(1, next - now));
+        }
+        now = clockRead ? now : clock();
+        timers.expire(now, onTimer);
+        publish();
+        return true;
     }
 
     private void publish() {
@@ -255,8 +265,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             return;
         }
         output.notePending(c);
-        if (heldBack(c)) {
-            process(c, restoreHeldBack(c));
+        if (c.heldBack()) {
+            process(c, c.restoreHeldBack(in));
         } else {
             updateInterest(c);
         }
@@ -382,30 +392,13 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             if (c.closed) {
                 return;
             }
-            if (heldBack(c)) {
-                len = restoreHeldBack(c); // held-back requests, and the output drained meanwhile
+            if (c.heldBack()) {
+                len = c.restoreHeldBack(in); // held-back requests, and the output drained meanwhile
                 continue;
             }
             updateInterest(c);
             return;
         }
-    }
-
-    /** Requests are waiting in {@code c.pendingIn} and nothing stops answering them now. */
-    private static boolean heldBack(Connection c) {
-        return c.pendingOut == null
-                && c.pendingIn != null
-                && c.requestStart < 0
-                && !c.closeAfterWrite
-                && c.inFlight < WorkerDispatch.MAX_IN_FLIGHT;
-    }
-
-    /** Moves {@code c}'s held-back requests to the start of the read buffer; returns their length. */
-    private int restoreHeldBack(Connection c) {
-        int len = c.pendingInLength;
-        System.arraycopy(c.pendingIn, 0, in, 0, len);
-        c.pendingIn = null;
-        return len;
     }
 
     /** Worker mode, on the loop: a response computed by a worker, in request order. */
@@ -471,7 +464,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 ? SelectionKey.OP_WRITE
                 : c.inFlight >= WorkerDispatch.MAX_IN_FLIGHT || c.closeAfterWrite ? 0 : SelectionKey.OP_READ;
         if (want != c.interest) {
-            c.interest = want;
+            c.interest = (byte) want;
             c.key.interestOps(want);
         }
     }
