@@ -67,13 +67,26 @@ final class WorkerLauncher {
      * initial heap is 128 MB and an idle worker touches more of it than G1 would. {@code -Xmx128m}
      * holds the connections' live set several times over. The code cache and metaspace caps bound
      * a worker's worst case far above its use (3 MB of code and 9 MB of metaspace after a few
-     * hundred requests). C2 stays on: C1-only code saved 3 to 4 MB and would cost throughput.
-     * Measured on JDK 17 (docs/server.md, "Several processes"): an idle worker 72 to 76 MB
-     * resident, 34 to 39 MB of it anonymous, against 80 to 82 MB and 42 to 44 MB with the JVM's
-     * defaults.
+     * hundred requests). C2 stays on up to {@link #C2_WORKERS_PER_CORE} workers a core (see
+     * {@link #C1_ONLY}). Measured on JDK 17 (docs/server.md, "Several processes"): an idle worker
+     * 72 to 76 MB resident, 34 to 39 MB of it anonymous, against 80 to 82 MB and 42 to 44 MB with
+     * the JVM's defaults.
      */
     static final String DEFAULT_JVM_OPTS =
             "-XX:+UseSerialGC -Xms8m -Xmx128m -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=64m";
+
+    /**
+     * Added to {@link #DEFAULT_JVM_OPTS} above {@link #C2_WORKERS_PER_CORE} workers a core: C1 code
+     * only. Each worker then sees a small share of the requests, so C2 reaches its thresholds late
+     * and N workers compile the same methods N times over; C1 compiles cheaply and early.
+     * Measured 2026-11-24 (2 cores, JDK 17, {@code bench -c 100}, 15 s warm-up, 10 s counted,
+     * docs/results/c1600k.md): 2 workers 101k req/s with C2 against 81k C1-only, 16 workers 84k
+     * against 70k, 32 workers 41k against 58k, 89 workers 18k against 36k.
+     */
+    static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+
+    /** Up to this many workers a core keep C2; more get {@link #C1_ONLY}. */
+    static final int C2_WORKERS_PER_CORE = 8;
 
     /**
      * A worker's default connection cap: under a 20,000-descriptor limit it leaves 1,000 for the
@@ -326,7 +339,7 @@ final class WorkerLauncher {
 
     /**
      * The command line of worker {@code index}: this JVM's {@code java} and class path,
-     * {@link #DEFAULT_JVM_OPTS}, this JVM's {@code tickwork.*} system properties,
+     * {@link #DEFAULT_JVM_OPTS} (and {@link #C1_ONLY} for many workers), this JVM's {@code tickwork.*} system properties,
      * {@code --worker-jvm-opts}, then the server options with {@code port} and the worker's
      * connection cap.
      */
@@ -335,6 +348,9 @@ final class WorkerLauncher {
         // java.home is the running JVM's own; ProcessHandle's command may be absent or a launcher script
         c.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         c.addAll(Arrays.asList(DEFAULT_JVM_OPTS.split(" ")));
+        if (o.processes > C2_WORKERS_PER_CORE * Runtime.getRuntime().availableProcessors()) {
+            c.add(C1_ONLY);
+        }
         Map<String, String> props = new TreeMap<>();
         System.getProperties().forEach((k, v) -> {
             if (k.toString().startsWith("tickwork.")) {

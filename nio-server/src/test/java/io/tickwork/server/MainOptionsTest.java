@@ -236,4 +236,16 @@ class MainOptionsTest {
         assertEquals(WorkerLauncher.DEFAULT_CONNECTIONS, w.connectionCap());
         assertNull(w.workerJvmOpts);
     }
+
+    @Test
+    void manyWorkersGetC1CodeOnlyAndTheUsersOptionsStillWin() {
+        int many = WorkerLauncher.C2_WORKERS_PER_CORE * Runtime.getRuntime().availableProcessors();
+        List<String> few = WorkerLauncher.command(parse("--processes=" + many), 0, 4567);
+        assertFalse(few.contains(WorkerLauncher.C1_ONLY), few.toString());
+        List<String> c = WorkerLauncher.command(
+                parse("--processes=" + (many + 1), "--worker-jvm-opts", "-XX:TieredStopAtLevel=4"), 0, 4567);
+        int defaults = WorkerLauncher.DEFAULT_JVM_OPTS.split(" ").length;
+        assertEquals(WorkerLauncher.C1_ONLY, c.get(1 + defaults), c.toString());
+        assertTrue(c.indexOf("-XX:TieredStopAtLevel=4") > c.indexOf(WorkerLauncher.C1_ONLY), c.toString());
+    }
 }
