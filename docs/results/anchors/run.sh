@@ -57,31 +57,51 @@ for s in $SERVERS; do
   log "check $s ${URL[$s]}: bytes/status $n"
 done
 
-echo "round config server conns idle req_s p50 p99 errors" > "$OUT/results.txt"
+echo "round config server conns idle req_s p50 p99 server_cpu_us_per_req errors" > "$OUT/results.txt"
+
+# CPU time (user + system, clock ticks) of a server and its child processes (nginx's workers)
+cpu_ticks() { # pid
+  local s=0 p t
+  for p in "$1" $(pgrep -P "$1"); do
+    t=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null) && s=$((s + t))
+  done
+  echo "$s"
+}
+TICK=$(getconf CLK_TCK)
+# microseconds of server CPU per request answered
+cpu_per_req() { # ticks requests
+  awk -v t="$1" -v n="$2" -v hz="$TICK" 'BEGIN { if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "-" }'
+}
 
 # one wrk run; appends a summary line
 bench() { # round config server conns idle
   local r=$1 cfg=$2 s=$3 c=$4 idle=$5 f="$OUT/wrk-r$1-$2-$3.txt"
+  local t0; t0=$(cpu_ticks "${SPID[$s]}")
   timeout 60 wrk -t2 -c"$c" -d"$D" --latency "${URL[$s]}" > "$f" 2>&1
-  local rps p50 p99 err
+  local rps p50 p99 err cpu
+  cpu=$(cpu_per_req $(( $(cpu_ticks "${SPID[$s]}") - t0 )) "$(awk '/requests in/{print $1}' "$f")")
   rps=$(awk '/Requests\/sec/{print $2}' "$f")
   p50=$(awk '/^ +50%/{print $2}' "$f"); p99=$(awk '/^ +99%/{print $2}' "$f")
   err=$(grep -E 'Socket errors|Non-2xx' "$f" | tr -s ' ' | tr '\n' ';')
-  echo "$r $cfg $s $c $idle $rps $p50 $p99 ${err:-none}" | tee -a "$OUT/results.txt"
+  echo "$r $cfg $s $c $idle $rps $p50 $p99 $cpu ${err:-none}" | tee -a "$OUT/results.txt"
 }
 
 # one pipelined run with the project's client (wrk cannot pipeline without a script): 64
 # connections, 16 requests in flight on each; the same summary line, latency in us
 pipelined() { # round server
   local r=$1 s=$2 f="$OUT/bench-r$1-pipe16-$2.json"
+  local t0; t0=$(cpu_ticks "${SPID[$s]}")
   timeout 60 java -cp "$TW_JAR" io.tickwork.server.client.LoadTool bench -c 64 -d 16 --warmup 2s -D "$D" \
     --json "${URL[$s]}" > "$f" 2> "$OUT/bench-r$1-pipe16-$2.err"
-  local rps p50 p99 err
+  local rps p50 p99 err cpu
+  cpu=$(cpu_ticks "${SPID[$s]}")
   rps=$(grep -o '"per_s": *[0-9.]*' "$f" | head -1 | sed 's/.*: *//')
   p50=$(grep -o '"p50": *[0-9.]*' "$f" | head -1 | sed 's/.*: *//')
   p99=$(grep -o '"p99": *[0-9.]*' "$f" | head -1 | sed 's/.*: *//')
   err=$(grep -o '"total": *[0-9]*' "$f" | head -1 | sed 's/.*: */errors /')
-  echo "$r pipe16 $s 64 0 $rps ${p50}us ${p99}us ${err:-none}" | tee -a "$OUT/results.txt"
+  local n; n=$(grep -o '"completed": *[0-9]*' "$f" | head -1 | sed 's/.*: *//')
+  cpu=$(cpu_per_req $((cpu - t0)) "$n") # includes the client's 2 s warm-up: an upper bound
+  echo "$r pipe16 $s 64 0 $rps ${p50}us ${p99}us $cpu ${err:-none}" | tee -a "$OUT/results.txt"
 }
 
 heap() { # label pid
