@@ -27,9 +27,10 @@ RAMP_MAX=${RAMP_MAX:-900}                  # seconds the ramp may take before th
 HOLD=${HOLD:-120s}                         # how long the clients hold after the ramp (bench runs inside it)
 BENCH_C=${BENCH_C:-100}
 BENCH_D=${BENCH_D:-20s}
-# added to the workers' defaults: one compiler thread and C1 only, no perf-data file, a smaller
-# code cache and thread stacks, each worker being one selector thread over idle connections
-WORKER_JVM_OPTS=${WORKER_JVM_OPTS:--XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:-UsePerfData -XX:ReservedCodeCacheSize=16m -Xss256k}
+BENCH_C2=${BENCH_C2:-1000}                  # a second shared-port bench with more connections (0: none)
+# added to the workers' defaults (which are C1 only above 8 workers a core): one compiler thread,
+# no perf-data file, a smaller code cache and thread stacks, each worker being one selector thread
+WORKER_JVM_OPTS=${WORKER_JVM_OPTS:--XX:CICompilerCount=1 -XX:-UsePerfData -XX:ReservedCodeCacheSize=16m -Xss256k}
 OUT=${OUT:-/tmp/c1600k-$(date -u +%Y%m%dT%H%M%S)}
 WRITE_DOC=${WRITE_DOC:-1}
 JAR=$ROOT/nio-server/target/tickwork-server.jar
@@ -139,13 +140,23 @@ W0_HEAP=$(jcmd "$W0" GC.heap_info 2>/dev/null | awk '/generation/ {for(i=1;i<=NF
 } | tee -a "$OUT/summary.txt" "$OUT/run.log"
 
 # --- throughput with everything held -------------------------------------------------------------------
-timeout 120 java -cp "$JAR" io.tickwork.server.client.LoadTool bench -c "$BENCH_C" --warmup 3s -D "$BENCH_D" \
-  --json "http://127.0.0.1:$PORT/d/door" > "$OUT/bench.json" 2> "$OUT/bench.err"
-RPS=$(grep -o '"per_s": *[0-9.]*' "$OUT/bench.json" | head -1 | grep -o '[0-9.]*$')
-P99=$(grep -o '"p99": *[0-9.]*' "$OUT/bench.json" | head -1 | grep -o '[0-9.]*$')
-ERRS=$(grep -o '"total": *[0-9]*' "$OUT/bench.json" | head -1 | grep -o '[0-9]*$')
-echo "bench -c $BENCH_C -D $BENCH_D /d/door with $HELD held: ${RPS:-?} req/s, p99 ${P99:-?} us, errors ${ERRS:-?}" \
-  | tee -a "$OUT/summary.txt" "$OUT/run.log"
+# on the shared port (the kernel spreads bench's connections over all the workers) at BENCH_C and
+# at BENCH_C2 connections, then on worker w0's private port (one process, at most 64 connections)
+bench_held() { # label connections url
+  local f="$OUT/bench-$1.json"
+  ( sleep 8; top -b -n 1 -o %CPU | head -20 > "$OUT/top-bench-$1.txt" ) &
+  timeout 120 java -cp "$JAR" io.tickwork.server.client.LoadTool bench -c "$2" --warmup 3s -D "$BENCH_D" \
+    --json "$3" > "$f" 2> "$OUT/bench-$1.err"
+  local rps p99 errs
+  rps=$(grep -o '"per_s": *[0-9.]*' "$f" | head -1 | grep -o '[0-9.]*$')
+  p99=$(grep -o '"p99": *[0-9.]*' "$f" | head -1 | grep -o '[0-9.]*$')
+  errs=$(grep -o '"total": *[0-9]*' "$f" | head -1 | grep -o '[0-9]*$')
+  echo "bench -c $2 -D $BENCH_D $3 ($1) with $HELD held: ${rps:-?} req/s, p99 ${p99:-?} us, errors ${errs:-?}" \
+    | tee -a "$OUT/summary.txt" "$OUT/run.log"
+}
+bench_held shared "$BENCH_C" "http://127.0.0.1:$PORT/d/door"
+[ "$BENCH_C2" -gt 0 ] && bench_held shared-c$BENCH_C2 "$BENCH_C2" "http://127.0.0.1:$PORT/d/door"
+[ -n "${STATS0:-}" ] && bench_held w0-private 64 "${STATS0%/stats}/d/door"
 
 # --- end: the clients' report, the chart ---------------------------------------------------------------
 log "waiting for the idle run to end (hold $HOLD)"
