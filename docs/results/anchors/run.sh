@@ -93,14 +93,14 @@ pipelined() { # round server
   local t0; t0=$(cpu_ticks "${SPID[$s]}")
   timeout 60 java -cp "$TW_JAR" io.tickwork.server.client.LoadTool bench -c 64 -d 16 --warmup 2s -D "$D" \
     --json "${URL[$s]}" > "$f" 2> "$OUT/bench-r$1-pipe16-$2.err"
-  local rps p50 p99 err cpu
-  cpu=$(cpu_ticks "${SPID[$s]}")
+  local ticks=$(( $(cpu_ticks "${SPID[$s]}") - t0 )) rps p50 p99 err n cpu
   rps=$(grep -o '"per_s": *[0-9.]*' "$f" | head -1 | sed 's/.*: *//')
   p50=$(grep -o '"p50": *[0-9.]*' "$f" | head -1 | sed 's/.*: *//')
   p99=$(grep -o '"p99": *[0-9.]*' "$f" | head -1 | sed 's/.*: *//')
   err=$(grep -o '"total": *[0-9]*' "$f" | head -1 | sed 's/.*: */errors /')
-  local n; n=$(grep -o '"completed": *[0-9]*' "$f" | head -1 | sed 's/.*: *//')
-  cpu=$(cpu_per_req $((cpu - t0)) "$n") # includes the client's 2 s warm-up: an upper bound
+  # the ticks cover the client's 2 s warm-up, the count does not: an upper bound on the CPU
+  n=$(grep -o '"completed": *[0-9]*' "$f" | head -1 | sed 's/.*: *//')
+  cpu=$(cpu_per_req "$ticks" "$n")
   echo "$r pipe16 $s 64 0 $rps ${p50}us ${p99}us $cpu ${err:-none}" | tee -a "$OUT/results.txt"
 }
 
