@@ -339,9 +339,9 @@ final class WorkerLauncher {
 
     /**
      * The command line of worker {@code index}: this JVM's {@code java} and class path,
-     * {@link #DEFAULT_JVM_OPTS} (and {@link #C1_ONLY} for many workers), this JVM's {@code tickwork.*} system properties,
-     * {@code --worker-jvm-opts}, then the server options with {@code port} and the worker's
-     * connection cap.
+     * {@link #DEFAULT_JVM_OPTS} (and {@link #C1_ONLY} for many workers), this JVM's
+     * {@code tickwork.*} system properties, {@code --worker-jvm-opts}, then the server options with
+     * {@code port} and the worker's connection cap.
      */
     static List<String> command(Main.Options o, int index, int port) {
         List<String> c = new ArrayList<>();

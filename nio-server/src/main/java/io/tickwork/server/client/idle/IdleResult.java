@@ -5,6 +5,7 @@ import io.tickwork.server.client.common.JsonWriter;
 import io.tickwork.server.client.common.OsError;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -124,7 +125,7 @@ record IdleResult(
         j.object("failed");
         j.field("total", total(failures));
         j.object("by_kind");
-        new java.util.TreeMap<>(failures).forEach((k, v) -> j.field(k.name(), v));
+        new TreeMap<>(failures).forEach((k, v) -> j.field(k.name(), v));
         j.end();
         j.end();
     }
