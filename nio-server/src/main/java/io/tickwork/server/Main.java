@@ -77,7 +77,7 @@ public final class Main {
         HttpServer statsServer = null;
         ExecutorService pool = null;
         try {
-            HttpServer.Builder b = HttpServer.builder(new DictionaryHandler(dict))
+            HttpServer.Builder b = HttpServer.builder(new DictionaryHandler(dict, null, o.cachedWords))
                     .host(o.host)
                     .port(o.port)
                     .idleTimeout(o.idleTimeout)
@@ -238,6 +238,14 @@ public final class Main {
         int workers = 0;
 
         @Option(
+                names = "--cached-words",
+                paramLabel = "N",
+                converter = CachedWords.class,
+                description = "bodies of recent /d answers each thread keeps, at most 4 KB each (a power of two;"
+                        + " default ${DEFAULT-VALUE}; 0: every request searches the file)")
+        int cachedWords = DictionaryHandler.DEFAULT_CACHED_WORDS;
+
+        @Option(
                 names = "--data",
                 paramLabel = "FILE",
                 description = "a compiled dictionary (.twd) instead of the embedded WordNet 3.1")
@@ -351,6 +359,22 @@ public final class Main {
     static final class WorkerCount extends IntIn {
         WorkerCount() {
             super(0, 1024);
+        }
+    }
+
+    /** {@code --cached-words}: 0 or a power of two up to 65,536. */
+    static final class CachedWords extends IntIn {
+        CachedWords() {
+            super(0, 1 << 16);
+        }
+
+        @Override
+        public Integer convert(String v) {
+            int n = super.convert(v);
+            if (n != 0 && Integer.bitCount(n) != 1) {
+                throw new TypeConversionException("must be 0 or a power of two up to 65536: " + v);
+            }
+            return n;
         }
     }
 

@@ -371,6 +371,7 @@ final class WorkerLauncher {
                 "--header-timeout", o.headerTimeout.toMillis() + "ms",
                 "--timer", o.timer,
                 "--workers", Integer.toString(o.workers),
+                "--cached-words", Integer.toString(o.cachedWords),
                 "--max-connections", Integer.toString(o.connectionCap())));
         if (o.data != null) {
             c.addAll(List.of("--data", o.data.toString()));

@@ -30,6 +30,7 @@ class MainOptionsTest {
             "--header-timeout",
             "--timer",
             "--workers",
+            "--cached-words",
             "--data",
             "--max-connections",
             "--processes",
@@ -65,6 +66,9 @@ class MainOptionsTest {
         assertEquals(Duration.ofSeconds(10), o.headerTimeout);
         assertEquals("wheel-linked-array", o.timer);
         assertEquals(0, o.workers);
+        assertEquals(256, o.cachedWords);
+        assertEquals(0, parse("--cached-words", "0").cachedWords);
+        assertEquals(1, parse("--cached-words", "1").cachedWords);
         assertNull(o.data);
         assertEquals(1, o.processes);
         assertNull(o.maxConnections);
@@ -116,6 +120,9 @@ class MainOptionsTest {
         "--threads, 0",
         "--threads, 1025",
         "--workers, -1",
+        "--cached-words, 3",
+        "--cached-words, -1",
+        "--cached-words, 131072",
         "--idle-timeout, soon",
         "--idle-timeout, 0ms",
         "--header-timeout, 1.5m",
@@ -206,6 +213,8 @@ class MainOptionsTest {
                 "rb-tree",
                 "--workers",
                 "4",
+                "--cached-words",
+                "64",
                 "--data",
                 "x.twd",
                 "--host",
@@ -232,6 +241,7 @@ class MainOptionsTest {
         assertEquals(Duration.ofMillis(300), w.headerTimeout);
         assertEquals("rb-tree", w.timer);
         assertEquals(4, w.workers);
+        assertEquals(64, w.cachedWords);
         assertEquals(Paths.get("x.twd"), w.data);
         assertEquals(WorkerLauncher.DEFAULT_CONNECTIONS, w.connectionCap());
         assertNull(w.workerJvmOpts);

@@ -25,8 +25,10 @@ import java.util.function.Supplier;
  * Word and prefix are percent-decoded UTF-8, case-insensitive, {@code '_'} = space.
  *
  * <p>Cost: a lookup is one or two index searches in the mapped file and a copy of the senses'
- * bytes into the response; no per-request allocation on {@code /d} and {@code /s} except the
- * path. Thread safe: stateless apart from per-thread scratch arrays.
+ * bytes into the response; each thread keeps the bodies of recent {@code /d} answers
+ * ({@link WordBodyCache}, 256 words by default), so a hot word is one hash and one copy. No
+ * per-request allocation on {@code /d} and {@code /s} except the path. Thread safe: stateless
+ * apart from per-thread scratch arrays and caches.
  */
 public final class DictionaryHandler implements HttpHandler {
     private static final int MAX_LIMIT = 1000;
@@ -34,12 +36,23 @@ public final class DictionaryHandler implements HttpHandler {
     private final Dictionary dict;
     private final ByteBuffer file;
     private final byte[] indexHtml, appJs, styleCss, favicon, license;
-    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+    private final ThreadLocal<Scratch> scratch;
     /** Counters for {@code /stats}, or null for those of the server that received the request. */
     private final Supplier<ServerStats> stats;
 
-    /** Per-thread work arrays (a handler serves all loops at once). */
+    /** Default {@link #DictionaryHandler(Dictionary, Supplier, int) cachedWords}: slots per thread. */
+    public static final int DEFAULT_CACHED_WORDS = 256;
+    /** Largest {@code /d} body the per-thread cache keeps, in bytes. */
+    static final int MAX_CACHED_BODY = 4096;
+
+    /** Per-thread work arrays and body cache (a handler serves all loops at once). */
     private static final class Scratch {
+        final WordBodyCache cache;
+
+        Scratch(int cachedWords) {
+            this.cache = cachedWords == 0 ? null : new WordBodyCache(cachedWords, MAX_CACHED_BODY);
+        }
+
         final byte[] decoded = new byte[Dictionary.MAX_QUERY * 4];
         final byte[] norm = new byte[Dictionary.MAX_QUERY + 1];
         final byte[] morph = new byte[Dictionary.MAX_QUERY + 8];
@@ -59,6 +72,21 @@ public final class DictionaryHandler implements HttpHandler {
      * received the request (a side listener reporting a main one's counters).
      */
     public DictionaryHandler(Dictionary dict, Supplier<ServerStats> stats) {
+        this(dict, stats, DEFAULT_CACHED_WORDS);
+    }
+
+    /**
+     * As {@link #DictionaryHandler(Dictionary, Supplier)}, with {@code cachedWords} slots per
+     * thread for the bodies of answered {@code /d} lookups (a power of two; 0: no cache, every
+     * request searches the file). A slot holds one body of at most 4 KB, so a thread's cache
+     * stays under {@code cachedWords × 4.3 KB}. The cache only saves work: the dictionary cannot
+     * change while open, so a cached body is the one a lookup would produce.
+     */
+    public DictionaryHandler(Dictionary dict, Supplier<ServerStats> stats, int cachedWords) {
+        if (cachedWords < 0 || (cachedWords > 0 && Integer.bitCount(cachedWords) != 1)) {
+            throw new IllegalArgumentException("cachedWords must be 0 or a power of two: " + cachedWords);
+        }
+        this.scratch = ThreadLocal.withInitial(() -> new Scratch(cachedWords));
         this.dict = Objects.requireNonNull(dict, "dict");
         this.stats = stats;
         this.file = dict.file();
@@ -137,6 +165,16 @@ public final class DictionaryHandler implements HttpHandler {
         if (n < 0) {
             return;
         }
+        WordBodyCache cache = s.cache;
+        int slot = 0;
+        if (cache != null) {
+            slot = cache.slot(s.norm, n);
+            byte[] body = cache.get(slot, s.norm, n);
+            if (body != null) {
+                res.contentType(ContentType.JSON).append(body, 0, cache.length(slot));
+                return;
+            }
+        }
         int found = dict.resolve(s.norm, n, s.ids, s.morph);
         if (found == 0) {
             res.status(404).contentType(ContentType.JSON);
@@ -148,6 +186,7 @@ public final class DictionaryHandler implements HttpHandler {
             return;
         }
         res.contentType(ContentType.JSON);
+        int start = res.length();
         int len = dict.copyWord(s.ids[0], s.key, 0);
         res.appendAscii("{\"word\":").appendJsonString(s.key, 0, len);
         res.appendAscii(",\"query\":").appendJsonString(s.norm, 0, n);
@@ -168,6 +207,9 @@ public final class DictionaryHandler implements HttpHandler {
             first = senses(s.ids[i], s, res, first);
         }
         res.appendAscii("]}");
+        if (cache != null) {
+            cache.put(slot, s.norm, n, res, start);
+        }
     }
 
     /** The longest prefix of the query with any words; up to 10 of them. */

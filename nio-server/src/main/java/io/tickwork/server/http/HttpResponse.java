@@ -78,6 +78,14 @@ public final class HttpResponse {
         return length;
     }
 
+    /** Copies {@code len} body bytes from index {@code from} into {@code dst} at {@code at}. */
+    public void copyBody(int from, int len, byte[] dst, int at) {
+        if (from < 0 || len < 0 || from + len > length) {
+            throw new IndexOutOfBoundsException("body range " + from + "+" + len + " of " + length);
+        }
+        System.arraycopy(body, from, dst, at, len);
+    }
+
     private void ensure(int extra) {
         if (length + extra > body.length) {
             body = Arrays.copyOf(body, Math.max(body.length * 2, length + extra));
