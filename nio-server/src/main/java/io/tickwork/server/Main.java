@@ -241,8 +241,9 @@ public final class Main {
                 names = "--cached-words",
                 paramLabel = "N",
                 converter = CachedWords.class,
-                description = "bodies of recent /d answers each thread keeps, at most 4 KB each (a power of two;"
-                        + " default ${DEFAULT-VALUE}; 0: every request searches the file)")
+                description = "bodies of recent /d answers each handler thread keeps, at most 16 KB each (0 or a"
+                        + " power of two up to 4096; default ${DEFAULT-VALUE}, up to 4.3 MB a thread; 0: every"
+                        + " request searches the file)")
         int cachedWords = DictionaryHandler.DEFAULT_CACHED_WORDS;
 
         @Option(
@@ -362,17 +363,18 @@ public final class Main {
         }
     }
 
-    /** {@code --cached-words}: 0 or a power of two up to 65,536. */
+    /** {@code --cached-words}: 0 or a power of two up to {@link DictionaryHandler#MAX_CACHED_WORDS}. */
     static final class CachedWords extends IntIn {
         CachedWords() {
-            super(0, 1 << 16);
+            super(0, DictionaryHandler.MAX_CACHED_WORDS);
         }
 
         @Override
         public Integer convert(String v) {
             int n = super.convert(v);
             if (n != 0 && Integer.bitCount(n) != 1) {
-                throw new TypeConversionException("must be 0 or a power of two up to 65536: " + v);
+                throw new TypeConversionException(
+                        "must be 0 or a power of two up to " + DictionaryHandler.MAX_CACHED_WORDS + ": " + v);
             }
             return n;
         }

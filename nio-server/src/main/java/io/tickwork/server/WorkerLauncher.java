@@ -423,7 +423,7 @@ final class WorkerLauncher {
      * most 64 connections, so it cannot eat the descriptors left beside the cap.
      */
     static HttpServer statsListener(Dictionary dict, HttpServer main, Main.Options o) throws IOException {
-        return HttpServer.builder(new DictionaryHandler(dict, main::stats))
+        return HttpServer.builder(new DictionaryHandler(dict, main::stats, o.cachedWords))
                 .host(o.host)
                 .port(0)
                 .threads(1)

@@ -122,7 +122,7 @@ class MainOptionsTest {
         "--workers, -1",
         "--cached-words, 3",
         "--cached-words, -1",
-        "--cached-words, 131072",
+        "--cached-words, 8192",
         "--idle-timeout, soon",
         "--idle-timeout, 0ms",
         "--header-timeout, 1.5m",

@@ -26,12 +26,22 @@ import java.util.function.Supplier;
  *
  * <p>Cost: a lookup is one or two index searches in the mapped file and a copy of the senses'
  * bytes into the response; each thread keeps the bodies of recent {@code /d} answers
- * ({@link WordBodyCache}, 256 words by default), so a hot word is one hash and one copy. No
- * per-request allocation on {@code /d} and {@code /s} except the path. Thread safe: stateless
- * apart from per-thread scratch arrays and caches.
+ * ({@link WordBodyCache}, 256 words by default), so a hot word is one hash and one copy. Once
+ * the cache is warm, no per-request allocation on {@code /d} and {@code /s} except the path.
+ * Thread safe: stateless apart from per-thread scratch arrays and caches.
  */
 public final class DictionaryHandler implements HttpHandler {
     private static final int MAX_LIMIT = 1000;
+    /** Default {@link #DictionaryHandler(Dictionary, Supplier, int) cachedWords}: slots per thread. */
+    public static final int DEFAULT_CACHED_WORDS = 256;
+    /** Most {@code cachedWords}: a full cache of this many slots takes about 68 MB per thread. */
+    public static final int MAX_CACHED_WORDS = 4096;
+    /**
+     * Largest {@code /d} body the per-thread cache keeps, in bytes: enough for all 335 common words
+     * of the bench's built-in list (median 1,358 B, largest "break" 12,963 B; 4 KB would leave out
+     * 16 of them, the busiest verbs among them).
+     */
+    static final int MAX_CACHED_BODY = 16 * 1024;
 
     private final Dictionary dict;
     private final ByteBuffer file;
@@ -40,19 +50,9 @@ public final class DictionaryHandler implements HttpHandler {
     /** Counters for {@code /stats}, or null for those of the server that received the request. */
     private final Supplier<ServerStats> stats;
 
-    /** Default {@link #DictionaryHandler(Dictionary, Supplier, int) cachedWords}: slots per thread. */
-    public static final int DEFAULT_CACHED_WORDS = 256;
-    /** Largest {@code /d} body the per-thread cache keeps, in bytes. */
-    static final int MAX_CACHED_BODY = 4096;
-
     /** Per-thread work arrays and body cache (a handler serves all loops at once). */
     private static final class Scratch {
         final WordBodyCache cache;
-
-        Scratch(int cachedWords) {
-            this.cache = cachedWords == 0 ? null : new WordBodyCache(cachedWords, MAX_CACHED_BODY);
-        }
-
         final byte[] decoded = new byte[Dictionary.MAX_QUERY * 4];
         final byte[] norm = new byte[Dictionary.MAX_QUERY + 1];
         final byte[] morph = new byte[Dictionary.MAX_QUERY + 8];
@@ -60,6 +60,10 @@ public final class DictionaryHandler implements HttpHandler {
         final int[] ids = new int[8];
         final int[] pos = new int[1];
         final int[] synsetPos = new int[1];
+
+        Scratch(int cachedWords) {
+            this.cache = cachedWords == 0 ? null : new WordBodyCache(cachedWords, MAX_CACHED_BODY);
+        }
     }
 
     /** Routes over {@code dict}; {@code /stats} reports the server that received the request. */
@@ -77,14 +81,19 @@ public final class DictionaryHandler implements HttpHandler {
 
     /**
      * As {@link #DictionaryHandler(Dictionary, Supplier)}, with {@code cachedWords} slots per
-     * thread for the bodies of answered {@code /d} lookups (a power of two; 0: no cache, every
-     * request searches the file). A slot holds one body of at most 4 KB, so a thread's cache
-     * stays under {@code cachedWords × 4.3 KB}. The cache only saves work: the dictionary cannot
-     * change while open, so a cached body is the one a lookup would produce.
+     * thread for the bodies of answered {@code /d} lookups (0 or a power of two up to
+     * {@link #MAX_CACHED_WORDS}; 0: no cache, every request searches the file). A slot holds one
+     * body of at most 16 KB and its key, about 16.7 KB with their array headers, so a thread's
+     * cache stays under {@code cachedWords × 16.7 KB} (4.3 MB for the default 256), and the
+     * server's under that times its handler threads. The cache only saves work: the dictionary
+     * cannot change while open, so a cached body is the one a lookup would produce.
      */
     public DictionaryHandler(Dictionary dict, Supplier<ServerStats> stats, int cachedWords) {
-        if (cachedWords < 0 || (cachedWords > 0 && Integer.bitCount(cachedWords) != 1)) {
-            throw new IllegalArgumentException("cachedWords must be 0 or a power of two: " + cachedWords);
+        if (cachedWords < 0
+                || cachedWords > MAX_CACHED_WORDS
+                || (cachedWords > 0 && Integer.bitCount(cachedWords) != 1)) {
+            throw new IllegalArgumentException(
+                    "cachedWords must be 0 or a power of two up to " + MAX_CACHED_WORDS + ": " + cachedWords);
         }
         this.scratch = ThreadLocal.withInitial(() -> new Scratch(cachedWords));
         this.dict = Objects.requireNonNull(dict, "dict");

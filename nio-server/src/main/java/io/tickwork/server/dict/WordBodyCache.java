@@ -8,17 +8,18 @@ import java.util.Arrays;
  * so that a hot word costs one hash, one key compare and one copy instead of an index search and
  * a walk over its senses in the mapped file.
  *
- * <p>Direct-mapped: the key's hash picks one slot, and a miss overwrites whatever was there. No
- * recency bookkeeping, so a hit writes nothing but the copy; the price is that two hot words
- * sharing a slot evict each other on every request (a slot count of a few hundred makes that
- * rare for the few dozen words that make up most of a natural-language workload). Bodies over
- * {@code maxBody} bytes are not kept: they are the rare long entries, and their lookup cost is
- * small beside their copy and write.
+ * <p>Direct-mapped: the key's hash picks one slot, and keeping a body there replaces whatever was
+ * there. No recency bookkeeping, so a hit writes nothing but the copy; the price is that two hot
+ * words sharing a slot evict each other on every request (a slot count of a few hundred makes
+ * that rare for the few dozen words that make up most of a natural-language workload). Bodies
+ * over {@code maxBody} bytes are not kept, so that a slot's arrays stay bounded.
  *
  * <p>Correct without invalidation because a dictionary is immutable once opened and a
- * {@code /d} body depends on nothing but the normalized query. Memory: at most
- * {@code slots × (maxBody + Dictionary.MAX_QUERY + 1)} bytes, allocated as slots fill; a slot's
- * arrays are reused when the next body fits, so a warm cache allocates nothing.
+ * {@code /d} body depends on nothing but the normalized query. Memory: a slot holds a body array
+ * of at most {@code maxBody} bytes and a key array as long as the longest key kept there (the
+ * handler's keys are at most {@code Dictionary.MAX_QUERY + 1} bytes), plus two array headers and
+ * 16 bytes of the slot tables; arrays are allocated as slots fill and reused when the next body
+ * fits, so a warm cache allocates nothing.
  *
  * <p>Not thread safe: one instance per thread (the handler keeps one in its per-thread scratch).
  */
