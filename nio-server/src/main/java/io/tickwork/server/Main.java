@@ -242,7 +242,7 @@ public final class Main {
                 paramLabel = "N",
                 converter = CachedWords.class,
                 description = "bodies of recent /d answers each handler thread keeps, at most 16 KB each (0 or a"
-                        + " power of two up to 4096; default ${DEFAULT-VALUE}, up to 4.3 MB a thread; 0: every"
+                        + " power of two from 2 to 4096; default ${DEFAULT-VALUE}, up to 4.3 MB a thread; 0: every"
                         + " request searches the file)")
         int cachedWords = DictionaryHandler.DEFAULT_CACHED_WORDS;
 
@@ -363,7 +363,7 @@ public final class Main {
         }
     }
 
-    /** {@code --cached-words}: 0 or a power of two up to {@link DictionaryHandler#MAX_CACHED_WORDS}. */
+    /** {@code --cached-words}: 0, or a power of two from 2 to {@link DictionaryHandler#MAX_CACHED_WORDS}. */
     static final class CachedWords extends IntIn {
         CachedWords() {
             super(0, DictionaryHandler.MAX_CACHED_WORDS);
@@ -372,9 +372,9 @@ public final class Main {
         @Override
         public Integer convert(String v) {
             int n = super.convert(v);
-            if (n != 0 && Integer.bitCount(n) != 1) {
+            if (n == 1 || Integer.bitCount(n) > 1) {
                 throw new TypeConversionException(
-                        "must be 0 or a power of two up to " + DictionaryHandler.MAX_CACHED_WORDS + ": " + v);
+                        "must be 0 or a power of two from 2 to " + DictionaryHandler.MAX_CACHED_WORDS + ": " + v);
             }
             return n;
         }

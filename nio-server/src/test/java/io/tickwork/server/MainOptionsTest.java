@@ -68,7 +68,7 @@ class MainOptionsTest {
         assertEquals(0, o.workers);
         assertEquals(256, o.cachedWords);
         assertEquals(0, parse("--cached-words", "0").cachedWords);
-        assertEquals(1, parse("--cached-words", "1").cachedWords);
+        assertEquals(2, parse("--cached-words", "2").cachedWords);
         assertNull(o.data);
         assertEquals(1, o.processes);
         assertNull(o.maxConnections);
@@ -121,6 +121,7 @@ class MainOptionsTest {
         "--threads, 1025",
         "--workers, -1",
         "--cached-words, 3",
+        "--cached-words, 1",
         "--cached-words, -1",
         "--cached-words, 8192",
         "--idle-timeout, soon",

@@ -81,7 +81,7 @@ public final class DictionaryHandler implements HttpHandler {
 
     /**
      * As {@link #DictionaryHandler(Dictionary, Supplier)}, with {@code cachedWords} slots per
-     * thread for the bodies of answered {@code /d} lookups (0 or a power of two up to
+     * thread for the bodies of answered {@code /d} lookups (0, or a power of two from 2 to
      * {@link #MAX_CACHED_WORDS}; 0: no cache, every request searches the file). A slot holds one
      * body of at most 16 KB and its key, about 16.7 KB with their array headers, so a thread's
      * cache stays under {@code cachedWords × 16.7 KB} (4.3 MB for the default 256), and the
@@ -91,9 +91,10 @@ public final class DictionaryHandler implements HttpHandler {
     public DictionaryHandler(Dictionary dict, Supplier<ServerStats> stats, int cachedWords) {
         if (cachedWords < 0
                 || cachedWords > MAX_CACHED_WORDS
-                || (cachedWords > 0 && Integer.bitCount(cachedWords) != 1)) {
+                || cachedWords == 1
+                || Integer.bitCount(cachedWords) > 1) {
             throw new IllegalArgumentException(
-                    "cachedWords must be 0 or a power of two up to " + MAX_CACHED_WORDS + ": " + cachedWords);
+                    "cachedWords must be 0 or a power of two from 2 to " + MAX_CACHED_WORDS + ": " + cachedWords);
         }
         this.scratch = ThreadLocal.withInitial(() -> new Scratch(cachedWords));
         this.dict = Objects.requireNonNull(dict, "dict");
@@ -175,12 +176,10 @@ public final class DictionaryHandler implements HttpHandler {
             return;
         }
         WordBodyCache cache = s.cache;
-        int slot = 0;
         if (cache != null) {
-            slot = cache.slot(s.norm, n);
-            byte[] body = cache.get(slot, s.norm, n);
-            if (body != null) {
-                res.contentType(ContentType.JSON).append(body, 0, cache.length(slot));
+            int slot = cache.find(s.norm, n);
+            if (slot >= 0) {
+                res.contentType(ContentType.JSON).append(cache.body(slot), 0, cache.length(slot));
                 return;
             }
         }
@@ -217,7 +216,7 @@ public final class DictionaryHandler implements HttpHandler {
         }
         res.appendAscii("]}");
         if (cache != null) {
-            cache.put(slot, s.norm, n, res, start);
+            cache.put(s.norm, n, res, start);
         }
     }
 

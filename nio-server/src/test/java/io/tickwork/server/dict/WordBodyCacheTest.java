@@ -1,9 +1,8 @@
 package io.tickwork.server.dict;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,7 +13,10 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The per-thread body cache: hits only on the exact key, overwrites on a shared slot, size bound. */
+/**
+ * The per-thread body cache: hits only on the exact key, two keys of one set both stay, the least
+ * recently used one goes, bodies over the bound are not kept, evicted arrays are reused.
+ */
 class WordBodyCacheTest {
     private static byte[] b(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -29,76 +31,96 @@ class WordBodyCacheTest {
 
     private static String hit(WordBodyCache c, String key) {
         byte[] k = b(key);
-        int slot = c.slot(k, k.length);
-        byte[] body = c.get(slot, k, k.length);
-        return body == null ? null : new String(body, 0, c.length(slot), StandardCharsets.UTF_8);
+        int slot = c.find(k, k.length);
+        return slot < 0 ? null : new String(c.body(slot), 0, c.length(slot), StandardCharsets.UTF_8);
     }
 
-    private static void put(WordBodyCache c, String key, HttpResponse r, int from) {
+    private static void put(WordBodyCache c, String key, String body) {
         byte[] k = b(key);
-        c.put(c.slot(k, k.length), k, k.length, r, from);
+        c.put(k, k.length, response("xx", body), 2);
     }
 
     @Test
     void aKeptBodyIsFoundByItsExactKeyOnly() {
-        WordBodyCache c = new WordBodyCache(1, 4096); // one slot: every key below meets the kept one
+        WordBodyCache c = new WordBodyCache(2, 4096); // one set: every key below meets the kept one
         assertNull(hit(c, "door"));
-        put(c, "door", response("xx", "{\"word\":\"door\"}"), 2);
+        put(c, "door", "{\"word\":\"door\"}");
         assertEquals("{\"word\":\"door\"}", hit(c, "door"));
         assertNull(hit(c, "doo"));
         assertNull(hit(c, "doors"));
         assertNull(hit(c, "Door"));
+        assertNull(hit(c, ""));
     }
 
     @Test
-    void aKeyInAnOccupiedSlotReplacesItAndAShorterBodyReusesTheArray() {
-        WordBodyCache c = new WordBodyCache(1, 4096);
-        put(c, "door", response("", "a long body for door"), 0);
-        byte[] first = c.get(0, b("door"), 4);
-        assertNotNull(first);
-        put(c, "dog", response("", "dog"), 0);
-        assertNull(hit(c, "door"), "evicted by the word sharing its slot");
-        assertEquals("dog", hit(c, "dog"));
-        assertTrue(first == c.get(0, b("dog"), 3), "the slot's array is reused when the body fits");
+    void twoKeysOfOneSetBothStayAndANewOneEvictsTheLeastRecentlyUsed() {
+        WordBodyCache c = new WordBodyCache(2, 4096);
+        put(c, "door", "D");
+        put(c, "dog", "G");
+        assertEquals("D", hit(c, "door"));
+        assertEquals("G", hit(c, "dog"));
+        assertEquals("D", hit(c, "door")); // door is now the more recent
+        put(c, "run", "R");
+        assertNull(hit(c, "dog"), "the least recently used goes");
+        assertEquals("D", hit(c, "door"));
+        assertEquals("R", hit(c, "run"));
+        put(c, "tree", "T"); // door was read before run: door goes
+        assertNull(hit(c, "door"));
+        assertEquals("R", hit(c, "run"));
+        assertEquals("T", hit(c, "tree"));
     }
 
     @Test
-    void aBodyOverTheBoundIsNotKept() {
-        WordBodyCache c = new WordBodyCache(8, 10);
-        put(c, "short", response("", "0123456789"), 0);
-        put(c, "long", response("", "0123456789A"), 0);
-        assertEquals("0123456789", hit(c, "short"));
+    void anEvictedEntrysArraysCarryTheNextBodyWhenItFits() {
+        WordBodyCache c = new WordBodyCache(2, 4096);
+        put(c, "door", "a long body for door");
+        byte[] doorBody = c.body(c.find(b("door"), 4));
+        put(c, "dog", "dog");
+        put(c, "run", "run"); // evicts door, the least recent
+        assertNull(hit(c, "door"));
+        assertSame(doorBody, c.body(c.find(b("run"), 3)));
+        assertEquals("run", hit(c, "run"));
+    }
+
+    @Test
+    void aBodyOverTheBoundIsNotKeptAndEvictsNothing() {
+        WordBodyCache c = new WordBodyCache(2, 10);
+        put(c, "short", "0123456789");
+        put(c, "tiny", "x");
+        put(c, "long", "0123456789A");
         assertNull(hit(c, "long"));
+        assertEquals("0123456789", hit(c, "short"));
+        assertEquals("x", hit(c, "tiny"));
     }
 
     @Test
-    void slotsSpreadOverTheTable() {
-        WordBodyCache c = new WordBodyCache(256, 4096);
+    void setsSpreadOverTheTable() {
+        WordBodyCache c = new WordBodyCache(512, 4096);
         Set<Integer> used = new HashSet<>();
         for (int i = 0; i < 256; i++) {
             byte[] k = b("word" + i);
-            int s = c.slot(k, k.length);
-            assertTrue(s >= 0 && s < 256, "slot " + s);
+            int s = c.set(k, k.length);
+            assertTrue(s >= 0 && s < 512 && s % 2 == 0, "set " + s);
             used.add(s);
         }
-        // 256 keys into 256 slots at random fill about 1 - 1/e of them (162); a weak hash far fewer
-        assertTrue(used.size() > 140, "slots used: " + used.size());
+        // 256 keys into 256 sets at random fill about 1 - 1/e of them (162); a weak hash far fewer
+        assertTrue(used.size() > 140, "sets used: " + used.size());
     }
 
     @Test
     void keyBytesAreCopiedNotReferenced() {
         WordBodyCache c = new WordBodyCache(4, 4096);
         byte[] k = b("door");
-        int slot = c.slot(k, 4);
-        c.put(slot, k, 4, response("", "body"), 0);
+        c.put(k, 4, response("", "body"), 0);
         Arrays.fill(k, (byte) 'x');
-        assertNull(c.get(slot, k, 4));
-        assertArrayEquals(b("body"), Arrays.copyOf(c.get(slot, b("door"), 4), 4));
+        assertEquals(-1, c.find(k, 4));
+        assertEquals("body", hit(c, "door"));
     }
 
     @Test
-    void aSlotCountThatIsNotAPowerOfTwoIsRefused() {
+    void aSlotCountThatIsNotAPowerOfTwoFromTwoIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> new WordBodyCache(3, 10));
+        assertThrows(IllegalArgumentException.class, () -> new WordBodyCache(1, 10));
         assertThrows(IllegalArgumentException.class, () -> new WordBodyCache(0, 10));
         assertThrows(IllegalArgumentException.class, () -> new WordBodyCache(4, -1));
     }
