@@ -18,12 +18,17 @@ mkdir -p "$WORK/www"
 TW_JAR=$ROOT/nio-server/target/tickwork-server.jar
 JMH_JAR=$ROOT/jmh/target/benchmarks.jar
 PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done' EXIT
+cleanup() {
+  for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
+  for p in "${PIDS[@]}"; do timeout 10 tail --pid="$p" -f /dev/null 2>/dev/null; done # ports free for a rerun
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 java -jar "$TW_JAR" --port 9401 --idle-timeout 10m > "$OUT/tickwork.log" 2>&1 &
 TW=$!; PIDS+=($TW)
 for i in $(seq 1 50); do curl -s -o "$WORK/www/door.json" --max-time 2 http://127.0.0.1:9401/d/door && break; sleep 0.2; done
+[ -s "$WORK/www/door.json" ] || { echo "tickwork did not answer on 9401: $OUT/tickwork.log" >&2; exit 1; }
 cp "$WORK/www/door.json" "$WORK/www/1k"
 chmod -R a+rX "$OUT"
 java -cp "$JMH_JAR" io.tickwork.jmh.anchor.NettyHttpAnchor 9402 --transport epoll --body "$WORK/www/door.json" \
@@ -31,9 +36,12 @@ java -cp "$JMH_JAR" io.tickwork.jmh.anchor.NettyHttpAnchor 9402 --transport epol
 NE=$!; PIDS+=($NE)
 /usr/sbin/nginx -p "$WORK/" -c "$ROOT/docs/results/anchors/nginx.conf" -e "$WORK/error.log" > "$OUT/nginx.out" 2>&1 &
 NG=$!; PIDS+=($NG)
-sleep 5
-
 declare -A URL=( [tickwork]=http://127.0.0.1:9401/d/door [netty]=http://127.0.0.1:9402/ [nginx]=http://127.0.0.1:9403/1k )
+for s in netty nginx; do # each must answer with the same bytes before it is measured, within 10 s
+  for i in $(seq 1 50); do cmp -s <(curl -s --max-time 2 "${URL[$s]}") "$WORK/www/door.json" && break; sleep 0.2; done
+  cmp -s <(curl -s --max-time 2 "${URL[$s]}") "$WORK/www/door.json" || { echo "$s did not answer the same bytes" >&2; exit 1; }
+done
+
 declare -A SP=( [tickwork]=$TW [netty]=$NE [nginx]=$NG )
 declare -A WRITE=( [tickwork]=write [netty]=writev [nginx]=writev )
 for s in tickwork netty nginx; do timeout 30 wrk -t2 -c"$C" -d5s "${URL[$s]}" > /dev/null 2>&1; done # warm-up
@@ -49,12 +57,13 @@ done
 
 echo "calls per response write, wrk -t2 -c$C, $(date -u +%F)" | tee "$OUT/table.txt"
 for s in tickwork netty nginx; do
+  # calls of at least 1 in 1,000 responses, most frequent first
   awk -F, -v s="$s" -v w="syscalls:sys_enter_${WRITE[$s]}" '
     $1 ~ /^[0-9]+$/ && $1 > 0 { n[$3] = $1 }
     END {
-      line = s ":"
-      for (k in n) if (n[k] >= n[w] / 1000) { kk = k; sub("syscalls:sys_enter_", "", kk); line = line sprintf(" %s %.3f", kk, n[k] / n[w]) }
-      print line
-    }' "$OUT/perf-$s.csv" | tee -a "$OUT/table.txt"
+      if (!n[w]) { print s ": no " w " counted"; exit }
+      for (k in n) if (n[k] >= n[w] / 1000) { kk = k; sub("syscalls:sys_enter_", "", kk); printf "%s %.3f\n", kk, n[k] / n[w] }
+    }' "$OUT/perf-$s.csv" | sort -k2,2nr -k1,1 | awk -v s="$s" '{ line = line " " $1 " " $2 } END { print s ":" line }' \
+    | tee -a "$OUT/table.txt"
 done
 echo "raw: $OUT"

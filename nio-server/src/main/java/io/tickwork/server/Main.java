@@ -371,8 +371,13 @@ public final class Main {
 
         @Override
         public Integer convert(String v) {
-            int n = super.convert(v);
-            if (n == 1 || Integer.bitCount(n) > 1) {
+            int n;
+            try {
+                n = super.convert(v);
+            } catch (TypeConversionException e) {
+                n = -1;
+            }
+            if (n < 0 || n == 1 || Integer.bitCount(n) > 1) {
                 throw new TypeConversionException(
                         "must be 0 or a power of two from 2 to " + DictionaryHandler.MAX_CACHED_WORDS + ": " + v);
             }

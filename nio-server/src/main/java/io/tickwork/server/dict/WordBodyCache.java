@@ -12,15 +12,15 @@ import java.util.Arrays;
  * hash picks a set of two slots; a hit in the second slot swaps the two, so the first always
  * holds the more recent key, and a new body replaces the second. Two hot words that hash to the
  * same set therefore both stay, where a direct-mapped table would have them evict each other on
- * every request. 100,000 random requests over the 335 common words of the bench's built-in list,
+ * every request. 100,000 random requests over the bench's built-in list of 335 common words,
  * replayed through 256 slots, were 66 % hits when uniform (59 % direct-mapped, same hash and
  * size) and 85 % under a Zipf law of exponent 1 in list order (81 %). Bodies over
  * {@code maxBody} bytes are not kept, so that a slot's arrays stay bounded.
  *
  * <p>Correct without invalidation because a dictionary is immutable once opened and a
  * {@code /d} body depends on nothing but the normalized query. Memory: a slot holds a body array
- * of at most {@code maxBody} bytes and a key array as long as the longest key kept there (the
- * handler's keys are at most {@code Dictionary.MAX_QUERY + 1} bytes), plus two array headers and
+ * of at most {@code maxBody} bytes and a key array of at least 32 bytes, longer only for a longer
+ * key (the handler's keys are at most {@code Dictionary.MAX_QUERY} bytes), plus two array headers and
  * 16 bytes of the slot tables; arrays are allocated as slots fill and handed from an evicted
  * entry to its successor when the body fits, so a warm cache allocates nothing.
  *
