@@ -20,19 +20,24 @@ import java.util.Arrays;
  * <p>Correct without invalidation because a dictionary is immutable once opened and a
  * {@code /d} body depends on nothing but the normalized query. Memory: a slot holds a body array
  * of at most {@code maxBody} bytes and a key array of at least 32 bytes, longer only for a longer
- * key (the handler's keys are at most {@code Dictionary.MAX_QUERY} bytes), plus two array headers and
- * 16 bytes of the slot tables; arrays are allocated as slots fill and handed from an evicted
- * entry to its successor when the body fits, so a warm cache allocates nothing.
+ * key (the handler's keys are at most {@code Dictionary.MAX_QUERY} bytes), plus their two array
+ * headers, a 32-byte entry and its reference; they are allocated as slots fill and an evicted
+ * entry is refilled in place when the body fits, so a warm cache allocates nothing.
  *
  * <p>Not thread safe: one instance per thread (the handler keeps one in its per-thread scratch).
  */
 final class WordBodyCache {
+    /** One slot's key and body; an evicted entry is refilled in place, arrays and all. */
+    private static final class Entry {
+        byte[] key = new byte[32];
+        int keyLength = -1; // matches no key: a fresh entry is empty
+        byte[] body;
+        int bodyLength;
+    }
+
     private final int setMask;
     private final int maxBody;
-    private final byte[][] keys;
-    private final int[] keyLengths;
-    private final byte[][] bodies;
-    private final int[] bodyLengths;
+    private final Entry[] slots;
 
     /** {@code slots}: a power of two &gt;= 2; {@code maxBody}: the largest body kept, &gt;= 0. */
     WordBodyCache(int slots, int maxBody) {
@@ -44,10 +49,7 @@ final class WordBodyCache {
         }
         this.setMask = slots / 2 - 1;
         this.maxBody = maxBody;
-        this.keys = new byte[slots][];
-        this.keyLengths = new int[slots];
-        this.bodies = new byte[slots][];
-        this.bodyLengths = new int[slots];
+        this.slots = new Entry[slots];
     }
 
     /** The first slot of the set of {@code key[0, len)}: a multiplicative hash, high bits folded in. */
@@ -61,8 +63,8 @@ final class WordBodyCache {
     }
 
     private boolean holds(int slot, byte[] key, int len) {
-        byte[] k = keys[slot];
-        return k != null && keyLengths[slot] == len && Arrays.equals(k, 0, len, key, 0, len);
+        Entry e = slots[slot];
+        return e != null && e.keyLength == len && Arrays.equals(e.key, 0, len, key, 0, len);
     }
 
     /**
@@ -83,12 +85,12 @@ final class WordBodyCache {
 
     /** The body array of {@code slot} (only its first {@link #length} bytes are the body). */
     byte[] body(int slot) {
-        return bodies[slot];
+        return slots[slot].body;
     }
 
     /** Length of the body in {@code slot}. */
     int length(int slot) {
-        return bodyLengths[slot];
+        return slots[slot].bodyLength;
     }
 
     /**
@@ -102,37 +104,27 @@ final class WordBodyCache {
             return;
         }
         int slot = set(key, len);
-        swap(slot); // the most recent entry moves second; the evicted one's arrays come first, for reuse
-        byte[] k = keys[slot];
-        if (k == null || k.length < len) {
-            k = new byte[Math.max(len, 32)];
+        swap(slot); // the most recent entry moves second; the evicted one comes first, to be refilled
+        Entry e = slots[slot];
+        if (e == null) {
+            e = slots[slot] = new Entry();
         }
-        byte[] b = bodies[slot];
-        if (b == null || b.length < bodyLen) {
-            b = new byte[Math.min(maxBody, Math.max(bodyLen, 1024))];
+        if (e.key.length < len) {
+            e.key = new byte[len];
         }
-        System.arraycopy(key, 0, k, 0, len);
-        res.copyBody(from, bodyLen, b, 0);
-        keys[slot] = k;
-        keyLengths[slot] = len;
-        bodies[slot] = b;
-        bodyLengths[slot] = bodyLen;
+        if (e.body == null || e.body.length < bodyLen) {
+            e.body = new byte[Math.min(maxBody, Math.max(bodyLen, 1024))];
+        }
+        System.arraycopy(key, 0, e.key, 0, len);
+        e.keyLength = len;
+        res.copyBody(from, bodyLen, e.body, 0);
+        e.bodyLength = bodyLen;
     }
 
     /** Exchanges the two entries of the set starting at {@code first}. */
     private void swap(int first) {
-        int second = first + 1;
-        byte[] k = keys[first];
-        keys[first] = keys[second];
-        keys[second] = k;
-        int kl = keyLengths[first];
-        keyLengths[first] = keyLengths[second];
-        keyLengths[second] = kl;
-        byte[] b = bodies[first];
-        bodies[first] = bodies[second];
-        bodies[second] = b;
-        int bl = bodyLengths[first];
-        bodyLengths[first] = bodyLengths[second];
-        bodyLengths[second] = bl;
+        Entry e = slots[first];
+        slots[first] = slots[first + 1];
+        slots[first + 1] = e;
     }
 }
