@@ -2,7 +2,7 @@
 // the words of body-sizes.txt beside it (first column: the load client's built-in list) through a 256-slot
 // WordBodyCache, by reflection; prints the hit rates. Run after a build:
 //   java -cp nio-server/target/classes docs/results/anchors/raw-2026-11-24-word-cache/CacheReplay.java
-// 2026-11-24: uniform 0.662, zipf 0.848 (the direct-mapped cache of 4d0fcd8, same hash and size,
+// 2026-11-24: uniform 0.661, zipf 0.861 (the direct-mapped cache of 4d0fcd8, same hash and size,
 // through its slot/get/put: 0.585 and 0.807).
 import java.lang.reflect.*;
 import java.nio.file.*;

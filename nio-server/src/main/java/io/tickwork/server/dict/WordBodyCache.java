@@ -14,7 +14,7 @@ import java.util.Arrays;
  * same set therefore both stay, where a direct-mapped table would have them evict each other on
  * every request. 100,000 random requests over the bench's built-in list of 335 common words,
  * replayed through 256 slots, were 66 % hits when uniform (59 % direct-mapped, same hash and
- * size) and 85 % under a Zipf law of exponent 1 in list order (81 %). Bodies over
+ * size) and 86 % under a Zipf law of exponent 1 in list order (81 %). Bodies over
  * {@code maxBody} bytes are not kept, so that a slot's arrays stay bounded.
  *
  * <p>Correct without invalidation because a dictionary is immutable once opened and a
