@@ -1,12 +1,20 @@
--- wrk script: GET /d/{word}, the word drawn uniformly at random from the load client's built-in
--- list of common English words (io.tickwork.server.client.bench.Words.BUILT_IN: 335 entries, 332
--- distinct), each thread with its own random sequence, e.g.
---   wrk -t2 -c100 -d10s -s docs/results/anchors/words.lua http://127.0.0.1:9090
-local words = {"time","year","people","way","day","man","thing","woman","life","child","world","school","state","family","student","group","country","problem","hand","part","place","case","week","company","system","program","question","work","government","number","night","point","home","water","room","mother","area","money","story","fact","month","lot","right","study","book","eye","job","word","business","issue","side","kind","head","house","service","friend","father","power","hour","game","line","end","member","law","car","city","community","name","president","team","minute","idea","kid","body","information","back","parent","face","others","level","office","door","health","person","art","war","history","party","result","change","morning","reason","research","girl","guy","moment","air","teacher","force","education","foot","boy","age","policy","process","music","market","sense","nation","plan","college","interest","death","experience","effect","use","class","control","care","field","development","role","effort","rate","heart","drug","show","leader","light","voice","wife","police","mind","price","report","decision","son","view","relationship","town","road","arm","difference","value","building","action","model","season","society","tax","director","position","player","record","paper","space","ground","form","event","official","matter","center","couple","site","project","activity","star","table","need","court","oil","situation","cost","industry","figure","street","image","phone","data","picture","practice","piece","land","product","doctor","wall","patient","worker","news","test","movie","north","love","support","technology","step","baby","computer","type","attention","film","tree","source","organization","hair","window","evidence","population","site","ball","bank","dog","cat","fish","bird","river","mountain","ocean","island","forest","garden","flower","apple","bread","cheese","coffee","tea","clock","chair","bed","cup","spoon","knife","fork","glass","bottle","box","bag","shoe","hat","coat","shirt","dress","ring","key","lock","bridge","ship","train","plane","wheel","engine","machine","tool","hammer","nail","rope","chain","stone","sand","salt","sugar","milk","egg","rice","corn","wheat","horse","cow","sheep","pig","goat","mouse","rabbit","lion","tiger","bear","wolf","fox","deer","snake","frog","bee","ant","fly","spider","cloud","rain","snow","wind","storm","fire","smoke","ice","steam","gold","silver","iron","copper","glass","wood","paper","cotton","wool","silk","leather","run","walk","jump","swim","read","write","speak","listen","think","know","learn","teach","build","break","make","happy","sad","angry","calm","quick","slow","bright","dark","warm","cold","soft","hard","sweet","bitter"}
+-- wrk script: GET /d/{word}, the word drawn uniformly at random from a file of words, one per line
+-- (the load client's built-in list: BuiltInWords.java beside this script prints it), each wrk
+-- thread with its own random sequence. From the repository root, after a build:
+--   java -cp nio-server/target/tickwork-server.jar docs/results/anchors/BuiltInWords.java > /tmp/words.txt
+--   wrk -t2 -c100 -d10s -s docs/results/anchors/words.lua http://127.0.0.1:9090 -- /tmp/words.txt
+local words = {}
+
 init = function(args)
+  local path = args[1] or error("usage: wrk ... -s words.lua URL -- WORD_FILE")
+  for line in io.lines(path) do
+    if line ~= "" then words[#words + 1] = line end
+  end
+  if #words == 0 then error("no words in " .. path) end
   -- a table's address differs per thread: the two threads draw different sequences
   math.randomseed(os.time() + tonumber(tostring({}):match("0x(%x+)"), 16) % 1000003)
 end
+
 request = function()
   return wrk.format(nil, "/d/" .. words[math.random(#words)])
 end

@@ -1,6 +1,6 @@
 // Replays 100,000 random requests (uniform, and Zipf of exponent 1 in list order; Random(1)) over
-// the words of body-sizes.txt beside it (first column: the load client's built-in list) through a 256-slot
-// WordBodyCache, by reflection; prints the hit rates. Run after a build:
+// the load client's built-in word list (Words.BUILT_IN) through a 256-slot WordBodyCache, both by
+// reflection; prints the hit rates. From the repository root, after a build:
 //   java -cp nio-server/target/classes docs/results/anchors/raw-2026-11-24-word-cache/CacheReplay.java
 // 2026-11-24: uniform 0.661, zipf 0.861 (the direct-mapped cache of 4d0fcd8, same hash and size,
 // through its slot/get/put: 0.585 and 0.807).
@@ -9,10 +9,9 @@ import java.nio.file.*;
 import java.util.*;
 public class CacheReplay {
     public static void main(String[] a) throws Exception {
-        List<String> words = new ArrayList<>();
-        for (String line : Files.readAllLines(Path.of("docs/results/anchors/raw-2026-11-24-word-cache/body-sizes.txt"))) {
-            if (!line.startsWith("#") && !line.isBlank()) words.add(line.split(" ")[0]);
-        }
+        Field builtIn = Class.forName("io.tickwork.server.client.bench.Words").getDeclaredField("BUILT_IN");
+        builtIn.setAccessible(true);
+        List<String> words = List.of((String[]) builtIn.get(null));
         Class<?> c = Class.forName("io.tickwork.server.dict.WordBodyCache");
         Constructor<?> k = c.getDeclaredConstructor(int.class, int.class); k.setAccessible(true);
         Method find = c.getDeclaredMethod("find", byte[].class, int.class); find.setAccessible(true);
