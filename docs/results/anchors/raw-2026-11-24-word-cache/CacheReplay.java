@@ -14,9 +14,10 @@ public class CacheReplay {
         List<String> words = List.of((String[]) builtIn.get(null));
         Class<?> c = Class.forName("io.tickwork.server.dict.WordBodyCache");
         Constructor<?> k = c.getDeclaredConstructor(int.class, int.class); k.setAccessible(true);
-        Method find = c.getDeclaredMethod("find", byte[].class, int.class); find.setAccessible(true);
+        Method set = c.getDeclaredMethod("set", byte[].class, int.class); set.setAccessible(true);
+        Method find = c.getDeclaredMethod("find", int.class, byte[].class, int.class); find.setAccessible(true);
         Class<?> rc = Class.forName("io.tickwork.server.http.HttpResponse");
-        Method put = c.getDeclaredMethod("put", byte[].class, int.class, rc, int.class); put.setAccessible(true);
+        Method put = c.getDeclaredMethod("put", int.class, byte[].class, int.class, rc, int.class); put.setAccessible(true);
         Object res = rc.getConstructor().newInstance();
         rc.getMethod("appendAscii", CharSequence.class).invoke(res, "body");
         double[] w = new double[words.size()]; double sum = 0;
@@ -29,8 +30,9 @@ public class CacheReplay {
                 if (dist.equals("uniform")) idx = r.nextInt(words.size());
                 else { double x = r.nextDouble() * sum; idx = 0; while (w[idx] < x) idx++; }
                 byte[] key = words.get(idx).getBytes();
-                if ((int) find.invoke(cache, key, key.length) >= 0) hits++;
-                else put.invoke(cache, key, key.length, res, 0);
+                int s = (int) set.invoke(cache, key, key.length);
+                if ((int) find.invoke(cache, s, key, key.length) >= 0) hits++;
+                else put.invoke(cache, s, key, key.length, res, 0);
             }
             System.out.printf("%s %.3f%n", dist, hits / (double) n);
         }

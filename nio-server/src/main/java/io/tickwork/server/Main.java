@@ -364,24 +364,19 @@ public final class Main {
     }
 
     /** {@code --cached-words}: 0, or a power of two from 2 to {@link DictionaryHandler#MAX_CACHED_WORDS}. */
-    static final class CachedWords extends IntIn {
-        CachedWords() {
-            super(0, DictionaryHandler.MAX_CACHED_WORDS);
-        }
-
+    static final class CachedWords implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String v) {
-            int n;
             try {
-                n = super.convert(v);
-            } catch (TypeConversionException e) {
-                n = -1;
+                int n = Integer.parseInt(v);
+                if (DictionaryHandler.cachedWordsAllowed(n)) {
+                    return n;
+                }
+            } catch (NumberFormatException ignored) {
+                // reported below
             }
-            if (n < 0 || n == 1 || Integer.bitCount(n) > 1) {
-                throw new TypeConversionException(
-                        "must be 0 or a power of two from 2 to " + DictionaryHandler.MAX_CACHED_WORDS + ": " + v);
-            }
-            return n;
+            throw new TypeConversionException(
+                    "must be 0 or a power of two from 2 to " + DictionaryHandler.MAX_CACHED_WORDS + ": " + v);
         }
     }
 

@@ -89,10 +89,7 @@ public final class DictionaryHandler implements HttpHandler {
      * cannot change while open, so a cached body is the one a lookup would produce.
      */
     public DictionaryHandler(Dictionary dict, Supplier<ServerStats> stats, int cachedWords) {
-        if (cachedWords < 0
-                || cachedWords > MAX_CACHED_WORDS
-                || cachedWords == 1
-                || Integer.bitCount(cachedWords) > 1) {
+        if (!cachedWordsAllowed(cachedWords)) {
             throw new IllegalArgumentException(
                     "cachedWords must be 0 or a power of two from 2 to " + MAX_CACHED_WORDS + ": " + cachedWords);
         }
@@ -105,6 +102,11 @@ public final class DictionaryHandler implements HttpHandler {
         this.styleCss = resource("style.css");
         this.favicon = resource("favicon.svg");
         this.license = dict.license().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Whether {@code n} is a valid {@code cachedWords}: 0, or a power of two from 2 to {@link #MAX_CACHED_WORDS}. */
+    public static boolean cachedWordsAllowed(int n) {
+        return n == 0 || (n >= 2 && n <= MAX_CACHED_WORDS && Integer.bitCount(n) == 1);
     }
 
     private static byte[] resource(String name) {
@@ -176,8 +178,10 @@ public final class DictionaryHandler implements HttpHandler {
             return;
         }
         WordBodyCache cache = s.cache;
+        int set = 0;
         if (cache != null) {
-            int slot = cache.find(s.norm, n);
+            set = cache.set(s.norm, n);
+            int slot = cache.find(set, s.norm, n);
             if (slot >= 0) {
                 res.contentType(ContentType.JSON).append(cache.body(slot), 0, cache.length(slot));
                 return;
@@ -216,7 +220,7 @@ public final class DictionaryHandler implements HttpHandler {
         }
         res.appendAscii("]}");
         if (cache != null) {
-            cache.put(s.norm, n, res, start);
+            cache.put(set, s.norm, n, res, start);
         }
     }
 

@@ -68,11 +68,10 @@ final class WordBodyCache {
     }
 
     /**
-     * The slot holding the body of {@code key[0, len)}, now the most recent of its set, or -1;
-     * read it with {@link #body} and {@link #length}.
+     * The slot holding the body of {@code key[0, len)}, whose {@link #set} is {@code first}, now
+     * the most recent of its set, or -1; read it with {@link #body} and {@link #length}.
      */
-    int find(byte[] key, int len) {
-        int first = set(key, len);
+    int find(int first, byte[] key, int len) {
         if (holds(first, key, len)) {
             return first;
         }
@@ -94,16 +93,15 @@ final class WordBodyCache {
     }
 
     /**
-     * Keeps the body {@code res} holds from index {@code from} for {@code key[0, len)}, which
-     * {@link #find} has just missed, as the most recent of its set, evicting the least recent;
-     * a body over {@code maxBody} bytes is not kept.
+     * Keeps the body {@code res} holds from index {@code from} for {@code key[0, len)}, whose
+     * {@link #set} is {@code slot} and which {@link #find} has just missed, as the most recent of
+     * its set, evicting the least recent; a body over {@code maxBody} bytes is not kept.
      */
-    void put(byte[] key, int len, HttpResponse res, int from) {
+    void put(int slot, byte[] key, int len, HttpResponse res, int from) {
         int bodyLen = res.length() - from;
         if (bodyLen > maxBody) {
             return;
         }
-        int slot = set(key, len);
         swap(slot); // the most recent entry moves second; the evicted one comes first, to be refilled
         Entry e = slots[slot];
         if (e == null) {

@@ -9,8 +9,9 @@ import java.nio.channels.SocketChannel;
  * idle it holds no buffer at all ({@code pendingIn} and {@code pendingOut} are null): the loop reads
  * into and writes from its own shared buffers, and only bytes that must survive to the next event
  * (a partial request, unsent response bytes) are copied into per-connection arrays sized to fit.
- * 72 bytes of heap of its own on a 64-bit JVM with compressed pointers ({@code interest} and
- * {@code inFlight} as ints made it 88), beside the JDK's channel (112) and key (48) objects.
+ * 72 bytes of heap of its own on a 64-bit JVM with compressed pointers ({@code interest} a byte
+ * and {@code inFlight} a short, so they pack with the booleans), beside the JDK's channel (112)
+ * and key (48) objects.
  */
 final class Connection {
     final SocketChannel channel;

@@ -29,15 +29,19 @@ class WordBodyCacheTest {
         return r;
     }
 
-    private static String hit(WordBodyCache c, String key) {
+    private static int slot(WordBodyCache c, String key) {
         byte[] k = b(key);
-        int slot = c.find(k, k.length);
+        return c.find(c.set(k, k.length), k, k.length);
+    }
+
+    private static String hit(WordBodyCache c, String key) {
+        int slot = slot(c, key);
         return slot < 0 ? null : new String(c.body(slot), 0, c.length(slot), StandardCharsets.UTF_8);
     }
 
     private static void put(WordBodyCache c, String key, String body) {
         byte[] k = b(key);
-        c.put(k, k.length, response("xx", body), 2);
+        c.put(c.set(k, k.length), k, k.length, response("xx", body), 2);
     }
 
     @Test
@@ -74,11 +78,11 @@ class WordBodyCacheTest {
     void anEvictedEntrysArraysCarryTheNextBodyWhenItFits() {
         WordBodyCache c = new WordBodyCache(2, 4096);
         put(c, "door", "a long body for door");
-        byte[] doorBody = c.body(c.find(b("door"), 4));
+        byte[] doorBody = c.body(slot(c, "door"));
         put(c, "dog", "dog");
         put(c, "run", "run"); // evicts door, the least recent
         assertNull(hit(c, "door"));
-        assertSame(doorBody, c.body(c.find(b("run"), 3)));
+        assertSame(doorBody, c.body(slot(c, "run")));
         assertEquals("run", hit(c, "run"));
     }
 
@@ -111,9 +115,9 @@ class WordBodyCacheTest {
     void keyBytesAreCopiedNotReferenced() {
         WordBodyCache c = new WordBodyCache(4, 4096);
         byte[] k = b("door");
-        c.put(k, 4, response("", "body"), 0);
+        c.put(c.set(k, 4), k, 4, response("", "body"), 0);
         Arrays.fill(k, (byte) 'x');
-        assertEquals(-1, c.find(k, 4));
+        assertEquals(-1, c.find(c.set(k, 4), k, 4));
         assertEquals("body", hit(c, "door"));
     }
 
