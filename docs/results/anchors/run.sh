@@ -11,10 +11,8 @@
 set -u
 ROOT=$(pwd)
 OUT=${OUT:-/tmp/anchors-$(date -u +%Y%m%dT%H%M%S)}
-WORK=$OUT/nginx
-mkdir -p "$OUT" "$WORK/www"
+mkdir -p "$OUT"
 TW_JAR=$ROOT/nio-server/target/tickwork-server.jar
-JMH_JAR=$ROOT/jmh/target/benchmarks.jar
 D=${D:-15s}                # wrk duration per run
 ROUNDS=${ROUNDS:-2}
 IDLE=${IDLE:-15000}
@@ -31,27 +29,9 @@ trap 'exit 130' INT TERM
 log() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$OUT/run.log"; }
 
 # --- servers -------------------------------------------------------------------------------
-java -jar "$TW_JAR" --port 9401 --idle-timeout 10m > "$OUT/tickwork.log" 2>&1 &
-TW_PID=$!; PIDS+=($TW_PID)
-for i in $(seq 1 50); do curl -s -o "$WORK/www/door.json" --max-time 2 http://127.0.0.1:9401/d/door && break; sleep 0.2; done
-cp "$WORK/www/door.json" "$WORK/www/1k" # nginx's location serves /1k: the same bytes
-chmod -R a+rX "$OUT"
-java -cp "$JMH_JAR" io.tickwork.jmh.anchor.NettyHttpAnchor 9402 --transport epoll --body "$WORK/www/door.json" \
-  > "$OUT/netty-epoll.log" 2>&1 &
-NETTY_PID=$!; PIDS+=($NETTY_PID)
-java -cp "$JMH_JAR" io.tickwork.jmh.anchor.NettyHttpAnchor 9404 --transport nio --body "$WORK/www/door.json" \
-  > "$OUT/netty-nio.log" 2>&1 &
-NETTY_NIO_PID=$!; PIDS+=($NETTY_NIO_PID)
-/usr/sbin/nginx -p "$WORK/" -c "$ROOT/docs/results/anchors/nginx.conf" -e "$WORK/error.log" \
-  > "$OUT/nginx.out" 2>&1 &
-NGINX_PID=$!; PIDS+=($NGINX_PID)
-sleep 5
-
+source "$ROOT/docs/results/anchors/servers.sh"
 SERVERS="tickwork netty netty-nio nginx"
-declare -A URL=( [tickwork]=http://127.0.0.1:9401/d/door [netty]=http://127.0.0.1:9402/
-                 [netty-nio]=http://127.0.0.1:9404/ [nginx]=http://127.0.0.1:9403/1k )
-declare -A PORT=( [tickwork]=9401 [netty]=9402 [netty-nio]=9404 [nginx]=9403 )
-declare -A SPID=( [tickwork]=$TW_PID [netty]=$NETTY_PID [netty-nio]=$NETTY_NIO_PID [nginx]=$NGINX_PID )
+start_servers $SERVERS
 for s in $SERVERS; do
   n=$(curl -s -o /dev/null -w '%{size_download} %{http_code}' --max-time 5 "${URL[$s]}")
   log "check $s ${URL[$s]}: bytes/status $n"
@@ -144,4 +124,4 @@ for r in $(seq 1 "$ROUNDS"); do
   done
 done
 log "done"
-ps -o pid,rss,args -p "$TW_PID,$NETTY_PID,$NETTY_NIO_PID" >> "$OUT/run.log"
+ps -o pid,rss,args -p "${SPID[tickwork]},${SPID[netty]},${SPID[netty-nio]}" >> "$OUT/run.log"

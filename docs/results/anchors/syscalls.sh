@@ -13,10 +13,7 @@ set -u
 ROOT=$(pwd)
 OUT=${OUT:-/tmp/syscalls-$(date -u +%Y%m%dT%H%M%S)}
 C=${C:-100}
-WORK=$OUT/nginx
-mkdir -p "$WORK/www"
-TW_JAR=$ROOT/nio-server/target/tickwork-server.jar
-JMH_JAR=$ROOT/jmh/target/benchmarks.jar
+mkdir -p "$OUT"
 PIDS=()
 cleanup() {
   for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
@@ -25,29 +22,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-java -jar "$TW_JAR" --port 9401 --idle-timeout 10m > "$OUT/tickwork.log" 2>&1 &
-TW=$!; PIDS+=($TW)
-for i in $(seq 1 50); do curl -s -o "$WORK/www/door.json" --max-time 2 http://127.0.0.1:9401/d/door && break; sleep 0.2; done
-[ -s "$WORK/www/door.json" ] || { echo "tickwork did not answer on 9401: $OUT/tickwork.log" >&2; exit 1; }
-cp "$WORK/www/door.json" "$WORK/www/1k"
-chmod -R a+rX "$OUT"
-java -cp "$JMH_JAR" io.tickwork.jmh.anchor.NettyHttpAnchor 9402 --transport epoll --body "$WORK/www/door.json" \
-  > "$OUT/netty-epoll.log" 2>&1 &
-NE=$!; PIDS+=($NE)
-/usr/sbin/nginx -p "$WORK/" -c "$ROOT/docs/results/anchors/nginx.conf" -e "$WORK/error.log" > "$OUT/nginx.out" 2>&1 &
-NG=$!; PIDS+=($NG)
-declare -A URL=( [tickwork]=http://127.0.0.1:9401/d/door [netty]=http://127.0.0.1:9402/ [nginx]=http://127.0.0.1:9403/1k )
-for s in netty nginx; do # each must answer with the same bytes before it is measured, within 10 s
-  for i in $(seq 1 50); do cmp -s <(curl -s --max-time 2 "${URL[$s]}") "$WORK/www/door.json" && break; sleep 0.2; done
-  cmp -s <(curl -s --max-time 2 "${URL[$s]}") "$WORK/www/door.json" || { echo "$s did not answer the same bytes" >&2; exit 1; }
-done
-
-declare -A SP=( [tickwork]=$TW [netty]=$NE [nginx]=$NG )
+source "$ROOT/docs/results/anchors/servers.sh"
+start_servers tickwork netty nginx
 declare -A WRITE=( [tickwork]=write [netty]=writev [nginx]=writev )
 for s in tickwork netty nginx; do timeout 30 wrk -t2 -c"$C" -d5s "${URL[$s]}" > /dev/null 2>&1; done # warm-up
 
 for s in tickwork netty nginx; do
-  pids=$(echo "${SP[$s]}" $(pgrep -P "${SP[$s]}") | tr ' ' ',')
+  pids=$(echo "${SPID[$s]}" $(pgrep -P "${SPID[$s]}") | tr ' ' ',')
   timeout 30 wrk -t2 -c"$C" -d10s "${URL[$s]}" > "$OUT/wrk-$s.txt" 2>&1 &
   W=$!
   sleep 2
