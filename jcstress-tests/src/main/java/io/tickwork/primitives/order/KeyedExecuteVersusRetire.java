@@ -15,7 +15,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * draining thread itself submitted 4 just before it started draining, so X also races it on the tail. r1 = run
  * order (digits), r2 = pool submissions after the first, r3 = keys still registered when all is
  * done. A producer must never append to a retired lane (two live lanes per key would break
- * exclusion and order) and the idle key must be gone at the end.
+ * exclusion and order) and the idle key must be gone at the end. A one-thread pool with other
+ * work queued: one key at a time, so a restart needs exactly one new worker, and a worker out of
+ * keys leaves (and retires the idle key) without lingering.
  */
 @JCStressTest
 @Description("keyed: producers vs the drainer retiring an idle key")
@@ -31,8 +33,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @State
 public class KeyedExecuteVersusRetire {
     private static final String KEY = "k";
-    private final CapturingPool pool = new CapturingPool();
-    private final KeyedSerialExecutor<String> executor = new KeyedSerialExecutor<>(pool);
+    private final CapturingThreadPool pool = new CapturingThreadPool();
+    private final KeyedSerialExecutor<String> executor = KeyedSerialExecutor.create(pool);
     private int order;
     private final Runnable first;
 
@@ -57,6 +59,6 @@ public class KeyedExecuteVersusRetire {
     public void arbiter(III_Result r) {
         r.r2 = pool.runAll();
         r.r1 = order;
-        r.r3 = executor.activeKeys();
+        r.r3 = executor.registeredKeys();
     }
 }

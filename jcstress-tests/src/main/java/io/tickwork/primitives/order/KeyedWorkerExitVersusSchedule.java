@@ -12,7 +12,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
 /**
  * {@link KeyedSerialExecutor}'s dispatcher handshake: the only worker drains key A, finds the
  * ready queue empty and leaves, while a producer makes key B ready. Either the worker sees B
- * before leaving, or the producer sees no worker and starts one; never neither (B stranded).
+ * before leaving, or the producer sees no worker and starts one; never neither (B stranded). The
+ * pool has one thread and other work queued, so the worker leaves without lingering and no second
+ * worker can be added: its leaving is the only way B can be missed.
  * r1 = runs of B, r2 = runs of A, r3 = keys still registered at the end.
  */
 @JCStressTest
@@ -24,8 +26,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "B stranded or run twice, or a key leaked")
 @State
 public class KeyedWorkerExitVersusSchedule {
-    private final CapturingPool pool = new CapturingPool();
-    private final KeyedSerialExecutor<String> executor = new KeyedSerialExecutor<>(pool);
+    private final CapturingThreadPool pool = new CapturingThreadPool();
+    private final KeyedSerialExecutor<String> executor = KeyedSerialExecutor.create(pool);
     private int aRuns;
     private int bRuns;
     private final Runnable worker;
@@ -50,6 +52,6 @@ public class KeyedWorkerExitVersusSchedule {
         pool.runAll();
         r.r1 = bRuns;
         r.r2 = aRuns;
-        r.r3 = executor.activeKeys();
+        r.r3 = executor.registeredKeys();
     }
 }

@@ -12,9 +12,7 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * that worker's own deque, which the worker runs (last in, first out by default) before it looks at
  * other deques or at external submissions. A dispatcher worker that "gives its thread back" with
  * {@code pool.execute(this)} therefore runs again at once, and work queued behind it waits until the
- * dispatcher runs dry: measured on 2 cores with 64 keys, a CPU-bound job sharing the pool ran 70 to
- * 2,854 chunks/s beside the dispatcher against 13,000 to 22,000 beside the other ordered executors
- * (docs/results/order-design.md, 2026-11-24).
+ * dispatcher runs dry: a CPU-bound job sharing the pool would nearly stop.
  *
  * <p>Instead the worker, when its task budget is used, takes one other task the pool would run
  * next ({@code ForkJoinTask.pollTask}: this thread's newest local task, else one from another deque

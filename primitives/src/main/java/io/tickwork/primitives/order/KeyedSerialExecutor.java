@@ -1,193 +1,479 @@
 package io.tickwork.primitives.order;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Serial execution per key on a shared pool: tasks of one key run one at a time, FIFO in the
- * order of their {@code execute} calls' linearization points; tasks of different keys run in
- * parallel. Any number of producers. A key costs memory only while it has tasks queued or running:
- * an idle key's lane is retired and removed from the map, so keys that went idle do not leak.
+ * Runs tasks one at a time per key, in the order they were submitted, on a pool you give it;
+ * tasks of different keys run in parallel, as many at once as the pool allows.
  *
- * <p>Algorithm: one lane per active key in a {@link ConcurrentHashMap}, each lane a chain of
- * {@link LinkingRunnable} nodes ({@link MultiProducerLane}: the tail is null while the lane is
- * idle). The steady state costs one map <em>read</em> per task (no map write, no lock), then a CAS
- * of the lane's tail and a release store of the link. An idle lane is retired with
- * {@code CAS(tail, null, RETIRED)} and its map entry removed. The tail is advanced with a CAS loop
- * rather than {@code getAndSet} precisely so that no producer can append to a retired lane:
- * {@code RETIRED} is terminal, a producer that sees it helps remove the entry and retries on a
- * fresh lane, so a key never has two live lanes (which would break mutual exclusion). Retiring is
- * deferred: the worker that saw a lane go idle retires it (if still idle) when it evicts it from
- * its ring of 128 recently idle lanes or when it leaves its pool thread. So a key that comes back
- * within a burst keeps its lane and map entry, at most 128 idle keys per running worker stay
- * registered, and none once the workers have left. Churn cost for a key that does go idle: a map
- * insert, a lane (48 bytes) and a map removal.
+ * <pre>{@code
+ * ExecutorService pool = Executors.newCachedThreadPool(); // or virtual threads, or any Executor
+ * try (KeyedSerialExecutor<String> accounts = KeyedSerialExecutor.create(pool)) {
+ *     accounts.execute("alice", () -> ledger.credit("alice", 10));
+ *     accounts.execute("bob", () -> ledger.debit("bob", 5));     // beside alice's tasks
+ *     accounts.execute("alice", () -> ledger.debit("alice", 3)); // after alice's credit
+ * } // close(): accepts no more tasks, waits until every accepted one has run
+ * }</pre>
  *
- * <p>Scheduling: lanes that become ready are not submitted to the pool one by one; they go
- * through a {@link LaneDispatcher}, a ready queue served by at most {@code workers} resident
- * workers on the pool, which linger briefly when out of work. A steady stream of cheap tasks over
- * many keys therefore costs one XCHG per lane activation instead of a pool submission and a
- * thread wake-up. Fairness: a key runs at most {@code budget} tasks in a row before going to the
- * back of the ready queue, and a worker gives its pool thread back after about {@code budget}
- * tasks.
+ * <p>Options ({@link #builder(Executor)}): a lower limit on keys running at once, a bound on each
+ * key's queue, a failure handler that receives the key, and the fairness budget.
  *
- * <p>Guarantees are those of {@link SerialExecutor}, per key: FIFO, mutual exclusion and
- * happens-before between consecutive tasks of a key, failure isolation, the fairness budget,
- * rejection reported to the caller with the key left usable, no retention of a finished task.
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li><b>Order and exclusion.</b> Tasks of one key run in the order in which their
+ *       {@code execute} calls linearize, one at a time, and everything a task did happens-before
+ *       the next task of its key starts, even on another pool thread.</li>
+ *   <li><b>Concurrency.</b> Keys with work run in parallel, up to {@code maxConcurrentKeys} at
+ *       once. Default: the pool's own capacity, read at construction: a {@code ForkJoinPool}'s
+ *       parallelism; a {@code ThreadPoolExecutor}'s maximum size (its core size if its queue is
+ *       unbounded, since it never grows past that); unbounded for any other executor (a thread or
+ *       a virtual thread per task), so a key whose task blocks never holds up another key.</li>
+ *   <li><b>Nothing lost.</b> {@code execute} either accepts the task, which then runs exactly once,
+ *       or throws {@link RejectedExecutionException} and the task never runs. It rejects after
+ *       {@link #shutdown()} or {@link #close()} (from a running task too); once the pool is shut
+ *       down ({@code ExecutorService.isShutdown()}); when the key already has
+ *       {@code maxQueuedPerKey} tasks waiting; and when the pool refuses to start a worker while
+ *       none runs (any exception from its {@code execute}; then the calling thread runs the tasks
+ *       already queued itself). A pool that runs tasks in the caller ({@code CallerRunsPolicy})
+ *       makes the calling thread run queued tasks, its own included. Tasks accepted before the
+ *       pool's {@code shutdownNow()} either run on workers still running or are reachable from
+ *       the runnables that {@code shutdownNow()} returns: run those, and they run. Not detectable:
+ *       a pool that silently discards ({@code DiscardPolicy}, {@code DiscardOldestPolicy}) may
+ *       discard a worker, and the keys queued for it then wait for good; do not use such a pool.</li>
+ *   <li><b>Failures.</b> An exception, or an error that is not a {@link VirtualMachineError}, goes
+ *       to the {@link TaskFailureHandler} (default: the running thread's uncaught-exception
+ *       handler), and the key's next task runs. A {@link VirtualMachineError}
+ *       ({@code OutOfMemoryError}, {@code StackOverflowError}) is rethrown to the pool thread
+ *       that ran the task, after the key's remaining tasks were handed to another worker: they
+ *       still run. A handler that throws: see {@link TaskFailureHandler}.</li>
+ *   <li><b>Interrupts.</b> Each task starts with its thread's interrupt flag clear: an interrupt
+ *       left by one task never reaches the next, of its key or another. An interrupt found before
+ *       a task (left by a task, or sent by the pool's {@code shutdownNow}) is set again when the
+ *       executor gives the pool thread back. A task interrupted while it runs sees it.</li>
+ *   <li><b>Fairness.</b> A key runs at most {@code fairnessBudget} tasks in a row while other keys
+ *       wait, and a pool thread goes back to the pool after about that many tasks, so other work
+ *       on a shared pool runs between them.</li>
+ *   <li><b>Lifecycle.</b> The executor does not own the pool and never shuts it down.
+ *       {@link #shutdown()} stops accepting and returns at once; queued tasks still run.
+ *       {@link #close()} also waits until they have run. Terminated means shut down with no task
+ *       queued or running.</li>
+ * </ul>
  *
- * <p>Thread safety: fully thread safe. Keys must have consistent {@code equals}/{@code hashCode}
- * and must not be mutated while they have tasks.
+ * <p><b>Cost.</b> Per task: a 24-byte node, one map read, one CAS and one release store on the
+ * producer side; one volatile read on the draining side. Per key that becomes busy: one XCHG on a
+ * shared ready queue and an add on a striped counter; a worker already on a pool thread takes the
+ * key, so a steady stream of cheap tasks over many keys pays no pool submission per task. Per key
+ * with work: a 48-byte lane and its map entry; a worker retires a key's lane a while after it went
+ * idle (at most 128 idle keys per running worker stay registered, none once the workers left). A
+ * bound on the keys' queues costs one release store per task on the draining side.
+ *
+ * <p><b>Thread safety.</b> Every method may be called from any thread, tasks included. Keys need
+ * consistent {@code equals} and {@code hashCode} and must not change while they have tasks.
  *
  * @param <K> the key type
  */
-public final class KeyedSerialExecutor<K> {
-    /** A retired lane's tail: terminal; producers never append behind it. */
-    static final LinkingRunnable RETIRED = new LinkingRunnable(null, null);
+public final class KeyedSerialExecutor<K> implements AutoCloseable {
+    /** Tasks a key runs in a row while other keys wait, unless the builder says otherwise. */
+    public static final int DEFAULT_FAIRNESS_BUDGET = 1024;
 
-    private final DrainPolicy policy;
+    private final ConcurrentHashMap<K, KeyLane> lanes = new ConcurrentHashMap<>();
+    private final PoolView pool;
+    private final Lifecycle lifecycle = new Lifecycle();
     private final LaneDispatcher dispatcher;
-    private final ConcurrentHashMap<K, KeyLane<K>> lanes = new ConcurrentHashMap<>();
+    /** 0: unbounded; else the most tasks a key may have waiting to start. */
+    private final int maxQueuedPerKey;
 
-    /** Runs on {@code pool} with the default budget and the thread's uncaught-exception handler. */
-    public KeyedSerialExecutor(Executor pool) {
-        this(pool, DrainPolicy.DEFAULT_BUDGET, null);
+    private final LongAdder rejected = new LongAdder();
+
+    private KeyedSerialExecutor(Builder<?> b) {
+        this.pool = PoolView.of(b.pool);
+        this.maxQueuedPerKey = b.maxQueuedPerKey;
+        int parallelism = b.maxConcurrentKeys > 0 ? b.maxConcurrentKeys : pool.capacity();
+        this.dispatcher = new LaneDispatcher(
+                pool,
+                parallelism,
+                b.fairnessBudget,
+                maxQueuedPerKey > 0,
+                new TaskFailures(b.failureHandler),
+                lifecycle,
+                lanes);
+    }
+
+    /** An executor on {@code pool} with every default; see the class comment. */
+    public static <K> KeyedSerialExecutor<K> create(Executor pool) {
+        return builder(pool).build();
     }
 
     /**
-     * As {@link #KeyedSerialExecutor(Executor, int, Thread.UncaughtExceptionHandler, int)} with
-     * {@code workers} = the pool's parallelism if it is a {@link java.util.concurrent.ForkJoinPool}
-     * or {@link java.util.concurrent.ThreadPoolExecutor} (at most the processor count), else the
-     * processor count.
+     * A builder of an executor on {@code pool}:
+     *
+     * <pre>{@code
+     * KeyedSerialExecutor<Long> sessions = KeyedSerialExecutor.builder(pool)
+     *         .maxQueuedPerKey(10_000) // the 10,001st waiting task of a session is rejected
+     *         .failureHandler((Long session, Runnable task, Throwable e) -> log.warning("session " + session + ": " + e))
+     *         .build();
+     * }</pre>
      */
-    public KeyedSerialExecutor(Executor pool, int budget, Thread.UncaughtExceptionHandler failureHandler) {
-        this(pool, budget, failureHandler, LaneDispatcher.defaultParallelism(Objects.requireNonNull(pool, "pool")));
-    }
-
-    /**
-     * @param pool where tasks run; any {@link Executor}
-     * @param budget tasks one pool thread runs in a row for one key before handing the rest back;
-     *     {@code >= 1}
-     * @param failureHandler receives tasks' failures; null means the running thread's handler
-     * @param workers how many pool threads at most drain keys at once (resident workers); {@code >= 1}
-     */
-    public KeyedSerialExecutor(Executor pool, int budget, Thread.UncaughtExceptionHandler failureHandler, int workers) {
-        this.policy = new DrainPolicy(pool, budget, failureHandler);
-        this.dispatcher = new LaneDispatcher(policy, workers);
+    public static Builder<Object> builder(Executor pool) {
+        return new Builder<>(Objects.requireNonNull(pool, "pool"));
     }
 
     /**
      * Runs {@code task} after every task of {@code key} whose call linearized before this one.
-     * Linearization point: the successful CAS of the key lane's tail, or the map insert that
+     * Linearization point: the CAS that appends the task to the key's lane, or the map insert that
      * creates the lane.
      *
-     * @throws java.util.concurrent.RejectedExecutionException if the pool rejected the submission
-     *     that would have started this task; the task will not run, the key stays usable
+     * @throws RejectedExecutionException if the task was not accepted and will not run: see the
+     *     class comment for when
      * @throws NullPointerException if {@code key} or {@code task} is null
      */
     public void execute(K key, Runnable task) {
         Objects.requireNonNull(key, "key");
-        LinkingRunnable node = new LinkingRunnable(Objects.requireNonNull(task, "task"), null);
-        KeyLane<K> lane = lanes.get(key);
+        TaskNode node = new TaskNode(Objects.requireNonNull(task, "task"));
+        try {
+            append(key, node);
+        } catch (RejectedExecutionException e) {
+            rejected.increment();
+            throw e;
+        }
+    }
+
+    private void append(K key, TaskNode node) {
+        KeyLane lane = lanes.get(key);
         for (; ; ) {
             if (lane == null) {
-                KeyLane<K> fresh = new KeyLane<>(policy, key, this, node);
-                node.lane = fresh; // before the insert publishes the node
+                beginBusy();
+                KeyLane fresh = new KeyLane(key, node);
                 lane = lanes.putIfAbsent(key, fresh);
                 if (lane == null) {
-                    node.startOrReject();
+                    dispatcher.schedule(fresh, node);
                     return;
                 }
+                lifecycle.busyEnded(1); // another producer created the key's lane first
             }
-            LinkingRunnable previous = lane.tail;
-            if (previous == RETIRED) {
-                lanes.remove(key, lane); // help the retiring drainer, then use a fresh lane
+            TaskNode previous = lane.tail;
+            if (previous == null) { // idle: reopen it
+                beginBusy();
+                int started = lane.started();
+                node.seq = started + 1;
+                if (lane.casTail(null, node)) {
+                    // If the lane went busy and idle again between our read of null and the CAS,
+                    // started is newer than what we read; set it back to just before our node.
+                    lane.publishStarted(started);
+                    dispatcher.schedule(lane, node);
+                    return;
+                }
+                lifecycle.busyEnded(1);
+                continue;
+            }
+            if (previous == KeyLane.RETIRED) {
+                lanes.remove(key, lane); // help the retiring worker, then use a fresh lane
                 lane = lanes.get(key);
                 continue;
             }
-            node.lane = lane;
+            checkAccepting();
+            if (maxQueuedPerKey > 0 && previous.seq - lane.started() >= maxQueuedPerKey) {
+                throw new RejectedExecutionException(
+                        "key " + key + " has " + maxQueuedPerKey + " tasks waiting (maxQueuedPerKey)");
+            }
+            node.seq = previous.seq + 1;
             if (lane.casTail(previous, node)) {
-                if (previous == null) {
-                    node.startOrReject(); // the lane was idle: we own its start
-                } else {
-                    previous.linkReleased(node); // we displaced previous, so we are its only linker
-                }
+                previous.linkReleased(node); // we displaced previous, so we are its only linker
                 return;
             }
-            // another producer appended first; retry on the same lane
+            // another producer appended first, or the lane closed: retry on the same lane
         }
     }
 
-    /** Keys that have tasks queued or running, or whose idle lane is being removed; an estimate. */
-    public int activeKeys() {
+    /** Counts a key busy before reopening it; rejects if this executor or its pool is shut down. */
+    private void beginBusy() {
+        if (!lifecycle.tryBeginBusy()) {
+            throw new RejectedExecutionException("the executor is shut down");
+        }
+        if (pool.isShutdown()) {
+            lifecycle.busyEnded(1);
+            throw poolShutDown();
+        }
+    }
+
+    private void checkAccepting() {
+        if (!lifecycle.isRunning()) {
+            throw new RejectedExecutionException("the executor is shut down");
+        }
+        if (pool.isShutdown()) {
+            throw poolShutDown();
+        }
+    }
+
+    private RejectedExecutionException poolShutDown() {
+        return new RejectedExecutionException("the pool is shut down: " + pool);
+    }
+
+    /**
+     * An {@link Executor} that runs every task under {@code key}: {@code executorFor(k).execute(t)}
+     * is {@code execute(k, t)}. For APIs that take an executor, e.g. a result computed in key
+     * order: {@code CompletableFuture.supplyAsync(() -> balance(a), accounts.executorFor(a))}.
+     */
+    public Executor executorFor(K key) {
+        Objects.requireNonNull(key, "key");
+        return task -> execute(key, task);
+    }
+
+    /**
+     * A future that completes once every task of {@code key} accepted before this call has run;
+     * at once if the key has none queued or running. Works after {@link #shutdown()} too. The
+     * future is completed on the pool thread that ran the key's last such task, so dependent
+     * actions added without an executor run there, before the key's next task.
+     */
+    public CompletableFuture<Void> flush(K key) {
+        Objects.requireNonNull(key, "key");
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        TaskNode marker = new TaskNode(new FlushMarker(done));
+        KeyLane lane = lanes.get(key);
+        for (; ; ) {
+            TaskNode previous = lane == null ? null : lane.tail;
+            if (previous == KeyLane.RETIRED) {
+                lanes.remove(key, lane);
+                lane = lanes.get(key);
+                continue;
+            }
+            if (previous == null) {
+                done.complete(null);
+                return done;
+            }
+            marker.seq = previous.seq; // not a task: never counts as waiting
+            if (lane.casTail(previous, marker)) {
+                previous.linkReleased(marker);
+                return done;
+            }
+        }
+    }
+
+    /** A flush's place in a key's chain; not counted as a task. */
+    static final class FlushMarker implements Runnable {
+        private final CompletableFuture<Void> done;
+
+        FlushMarker(CompletableFuture<Void> done) {
+            this.done = done;
+        }
+
+        @Override
+        public void run() {
+            done.complete(null);
+        }
+    }
+
+    /**
+     * Stops accepting tasks and returns at once; tasks already accepted still run. Idempotent.
+     * Never shuts down the pool.
+     */
+    public void shutdown() {
+        lifecycle.shutdown();
+    }
+
+    /** Whether {@link #shutdown()} or {@link #close()} was called. */
+    public boolean isShutdown() {
+        return lifecycle.state() != Lifecycle.RUNNING;
+    }
+
+    /** Whether the executor is shut down and every accepted task has run. */
+    public boolean isTerminated() {
+        return lifecycle.state() == Lifecycle.TERMINATED;
+    }
+
+    /**
+     * Waits until the executor is terminated or the timeout elapses.
+     *
+     * @return true if terminated, false if the timeout elapsed first
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return lifecycle.awaitTermination(timeout, Objects.requireNonNull(unit, "unit"));
+    }
+
+    /**
+     * Shuts down and waits until every accepted task has run. Called from one of this executor's
+     * own tasks, it shuts down and returns at once (it cannot wait for the task calling it). If the
+     * calling thread is interrupted while waiting, it stops waiting and returns with the interrupt
+     * flag set; the queued tasks still run. If the pool stops running the executor's workers (its
+     * {@code shutdownNow()} handed them back and nobody runs them), this waits for good: use
+     * {@link #awaitTermination} with a timeout there.
+     */
+    @Override
+    public void close() {
+        shutdown();
+        if (WorkerSlot.current().draining == dispatcher) {
+            return;
+        }
+        try {
+            while (!lifecycle.awaitTermination(1, TimeUnit.DAYS)) {
+                // keep waiting
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A snapshot of the executor's counters. Costs a walk over the registered keys (O(keys)); no
+     * counter is written per task. The counts of tasks run and failed lag by the tasks that
+     * running workers have not handed over yet (at most about {@code fairnessBudget} per worker),
+     * and are exact once the executor has terminated; without a queue bound, {@code queuedTasks}
+     * may still count tasks of the batch a worker is running.
+     */
+    public Stats stats() {
+        int keys = 0;
+        long queued = 0;
+        int deepest = 0;
+        for (KeyLane lane : lanes.values()) {
+            TaskNode t = lane.tail;
+            if (t != null && t != KeyLane.RETIRED) {
+                keys++;
+                int waiting = lane.waiting();
+                queued += waiting;
+                deepest = Math.max(deepest, waiting);
+            }
+        }
+        return new Stats(
+                keys,
+                queued,
+                deepest,
+                dispatcher.completed.sum(),
+                dispatcher.failed.sum(),
+                rejected.sum(),
+                dispatcher.workers());
+    }
+
+    /** Keys with a lane in the map, idle ones kept for reuse included. */
+    int registeredKeys() {
         return lanes.size();
     }
 
-    void retire(KeyLane<K> lane) {
-        lanes.remove(lane.key, lane);
+    /**
+     * One line: state, then the {@link #stats()} snapshot, then the limits, e.g.
+     * {@code KeyedSerialExecutor[running, keys with work 3, queued 10, deepest 7, completed 1000,
+     * failed 1, rejected 0, workers 2 of 8, ThreadPoolExecutor]}.
+     */
+    @Override
+    public String toString() {
+        Stats s = stats();
+        String state = switch (lifecycle.state()) {
+            case Lifecycle.RUNNING -> "running";
+            case Lifecycle.SHUTDOWN -> "shutting down";
+            default -> "terminated";
+        };
+        int parallelism = dispatcher.parallelism;
+        return "KeyedSerialExecutor[" + state
+                + ", keys with work " + s.keysWithWork()
+                + ", queued " + s.queuedTasks()
+                + ", deepest " + s.deepestQueue()
+                + (maxQueuedPerKey > 0 ? " of " + maxQueuedPerKey : "")
+                + ", completed " + s.completedTasks()
+                + ", failed " + s.failedTasks()
+                + ", rejected " + s.rejectedTasks()
+                + ", workers " + s.workers() + " of "
+                + (parallelism == PoolView.UNBOUNDED ? "unbounded" : String.valueOf(parallelism))
+                + ", " + pool.pool.getClass().getSimpleName() + "]";
     }
 
-    /** A key's lane; see the class comment for the retire protocol. */
-    static final class KeyLane<K> extends MultiProducerLane {
-        private static final VarHandle RETIRE_PENDING;
+    /**
+     * A snapshot of a {@link KeyedSerialExecutor}'s counters; see {@link KeyedSerialExecutor#stats()}
+     * for how exact each is.
+     *
+     * @param keysWithWork keys with a task queued or running
+     * @param queuedTasks accepted tasks not yet started, over all keys
+     * @param deepestQueue the most tasks waiting to start under one key
+     * @param completedTasks tasks that ran, those that failed included
+     * @param failedTasks tasks that threw
+     * @param rejectedTasks {@code execute} calls that threw {@link RejectedExecutionException}
+     * @param workers pool threads draining keys now, or about to (queued in the pool)
+     */
+    public record Stats(
+            int keysWithWork,
+            long queuedTasks,
+            int deepestQueue,
+            long completedTasks,
+            long failedTasks,
+            long rejectedTasks,
+            int workers) {}
 
-        static {
-            try {
-                RETIRE_PENDING = MethodHandles.lookup().findVarHandle(KeyLane.class, "retirePending", int.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
+    /**
+     * Options of a {@link KeyedSerialExecutor}; every one has a default. Not thread safe; a
+     * builder may build several executors.
+     *
+     * @param <K> the key type the failure handler accepts
+     */
+    public static final class Builder<K> {
+        private final Executor pool;
+        private int maxConcurrentKeys;
+        private int maxQueuedPerKey;
+        private int fairnessBudget = DEFAULT_FAIRNESS_BUDGET;
+        private TaskFailureHandler<?> failureHandler;
 
-        final K key;
-        private final KeyedSerialExecutor<K> owner;
-        /** 1 while some worker holds this lane in its list of idle lanes to check. */
-        private volatile int retirePending;
-
-        @Override
-        void start(LinkingRunnable head) {
-            owner.dispatcher.schedule(this, head);
-        }
-
-        KeyLane(DrainPolicy policy, K key, KeyedSerialExecutor<K> owner, LinkingRunnable first) {
-            super(policy);
-            this.key = key;
-            this.owner = owner;
-            this.tail = first;
-        }
-
-        /**
-         * Retiring is deferred to the worker that saw the lane go idle (it checks a bounded
-         * number of idle lanes later, or when it leaves its pool thread), so a key that goes idle
-         * and comes back within a burst keeps its lane and map entry instead of churning them.
-         */
-        @Override
-        void wentIdle(LinkingRunnable last) {}
-
-        @Override
-        LinkingRunnable awaitSuccessor(LinkingRunnable last) {
-            return owner.dispatcher.awaitSuccessor(last);
-        }
-
-        @Override
-        boolean markRetirePending() {
-            return retirePending == 0 && RETIRE_PENDING.compareAndSet(this, 0, 1);
+        private Builder(Executor pool) {
+            this.pool = pool;
         }
 
         /**
-         * Linearization point: the CAS of the tail from null (idle) to RETIRED; a producer that
-         * appended since the lane went idle makes it fail, and that producer restarted the lane. The
-         * pending mark is cleared before the tail is read, so a worker that sees the lane go idle
-         * after this check finds the mark clear and queues another check: no idle lane is missed.
+         * At most {@code n} keys run at once (pool threads in use by this executor). Default: the
+         * pool's capacity (see the class comment). Lower it to leave pool threads to other work.
          */
-        @Override
-        void retireIfIdle() {
-            retirePending = 0;
-            if (tail == null && casTail(null, RETIRED)) {
-                owner.retire(this);
+        public Builder<K> maxConcurrentKeys(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxConcurrentKeys must be >= 1: " + n);
             }
+            this.maxConcurrentKeys = n;
+            return this;
+        }
+
+        /**
+         * At most {@code n} tasks of one key wait to start (the running one not counted); an
+         * {@code execute} that would make it {@code n + 1} throws
+         * {@link RejectedExecutionException}. Default: unbounded. Costs one release store per
+         * task when set. Why reject rather than run in the caller or block: running a key's task
+         * in the caller would break its order, and a producer that must not lose the task can
+         * catch the rejection and wait (e.g. on {@link #flush}) as its own policy.
+         */
+        public Builder<K> maxQueuedPerKey(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxQueuedPerKey must be >= 1: " + n);
+            }
+            this.maxQueuedPerKey = n;
+            return this;
+        }
+
+        /**
+         * A key runs at most {@code tasks} tasks in a row while other keys wait, and a pool thread
+         * is given back after about that many. Default {@value KeyedSerialExecutor#DEFAULT_FAIRNESS_BUDGET}; lower
+         * favours latency across keys and other work on the pool, higher favours throughput.
+         */
+        public Builder<K> fairnessBudget(int tasks) {
+            if (tasks < 1) {
+                throw new IllegalArgumentException("fairnessBudget must be >= 1: " + tasks);
+            }
+            this.fairnessBudget = tasks;
+            return this;
+        }
+
+        /**
+         * Where tasks' failures go; default: the running thread's uncaught-exception handler.
+         * Narrows the key type to what the handler accepts.
+         */
+        @SuppressWarnings("unchecked")
+        public <K1 extends K> Builder<K1> failureHandler(TaskFailureHandler<? super K1> handler) {
+            this.failureHandler = Objects.requireNonNull(handler, "handler");
+            return (Builder<K1>) this;
+        }
+
+        /** A new executor with these options. */
+        public <K1 extends K> KeyedSerialExecutor<K1> build() {
+            return new KeyedSerialExecutor<>(this);
         }
     }
 }

@@ -2,17 +2,13 @@
  * Ordered execution over any {@link java.util.concurrent.Executor}: tasks of one key run one at a
  * time, in submission order, on a shared pool, without a thread per key.
  *
- * <p>Everything here is built on one node, {@link io.tickwork.primitives.order.LinkingRunnable}
- * (Jeff Hain's linking runnable, as used by http-kit): a chain of task nodes drained iteratively by
- * whichever pool thread owns its head. {@link io.tickwork.primitives.order.SingleProducerSerialExecutor}
- * (one producer thread at a time) links nodes by CAS and closes a chain by a self-link tombstone
- * (the link-CAS and tombstone protocol).
- * {@link io.tickwork.primitives.order.MultiProducerSerialExecutor}
- * (any producers) swaps an atomic tail, links with a release store and closes the chain on the tail:
- * one atomic instruction per task instead of two. On the latter:
- * {@link io.tickwork.primitives.order.SerialExecutorGroup} (many executors, lanes multiplexed onto
- * a few resident pool workers) and {@link io.tickwork.primitives.order.KeyedSerialExecutor} (one
- * lane per active key, idle keys retired, the same workers). All share the guarantees
- * listed on {@link io.tickwork.primitives.order.SerialExecutor}. No runtime dependencies.
+ * <p>The entry point is {@link io.tickwork.primitives.order.KeyedSerialExecutor}
+ * ({@code KeyedSerialExecutor.create(pool)}, or {@code builder(pool)} for the options); its class
+ * comment states every guarantee. Failures go to a
+ * {@link io.tickwork.primitives.order.TaskFailureHandler}. Everything else here is how it works:
+ * a lane of task nodes per busy key ({@code KeyLane}, {@code TaskNode}), a ready queue of busy keys
+ * drained by a few resident workers on the pool ({@code LaneDispatcher}, {@code Worker}), and the
+ * lifecycle's count of busy keys ({@code Lifecycle}). Design notes: {@code docs/results/order-design.md}. No
+ * runtime dependencies.
  */
 package io.tickwork.primitives.order;

@@ -1,7 +1,6 @@
 package io.tickwork.primitives.order;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -28,7 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** One test per documented guarantee, for every variant, on the pools users run them on. */
+/** One test per documented guarantee of {@link KeyedSerialExecutor}, in every configuration, on the pools users run it on. */
 class SerialGuaranteesTest {
     private static final long AWAIT_SECONDS = 60;
 
@@ -57,7 +56,8 @@ class SerialGuaranteesTest {
             logs.add(new ArrayList<>()); // deliberately not thread safe
         }
         CountDownLatch done = new CountDownLatch(keys * perKey);
-        Variant.Target target = variant.create(pool, 7, null); // small budget: many hand-offs between threads
+        KeyedSerialExecutor<Integer> target =
+                variant.create(pool, 7, null); // small budget: many hand-offs between threads
         for (int i = 0; i < perKey; i++) {
             for (int k = 0; k < keys; k++) {
                 List<Integer> log = logs.get(k);
@@ -93,7 +93,7 @@ class SerialGuaranteesTest {
         }
         AtomicInteger overlaps = new AtomicInteger();
         CountDownLatch done = new CountDownLatch(keys * perKey);
-        Variant.Target target = variant.create(pool, 3, null);
+        KeyedSerialExecutor<Integer> target = variant.create(pool, 3, null);
         for (int i = 0; i < perKey; i++) {
             for (int k = 0; k < keys; k++) {
                 AtomicInteger mine = inFlight[k];
@@ -119,7 +119,8 @@ class SerialGuaranteesTest {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         // budget larger than the chain: one pool thread drains all of it in one run() call
-        Variant.Target target = variant.create(pool, Integer.MAX_VALUE, (t, e) -> failure.compareAndSet(null, e));
+        KeyedSerialExecutor<Integer> target =
+                variant.create(pool, Integer.MAX_VALUE, (key, task, e) -> failure.compareAndSet(null, e));
         CountDownLatch gate = new CountDownLatch(1);
         int chain = 1_000_000;
         int[] ran = {0}; // plain: the executor's happens-before makes this safe
@@ -146,33 +147,37 @@ class SerialGuaranteesTest {
     }
 
     /**
-     * A throwing task (an {@code Error} too) is reported to the handler and the next task runs; a
-     * throwing handler does not stall the key either.
+     * A throwing task (an {@code Error} that is not a {@code VirtualMachineError} too) is reported
+     * to the handler with its key and task, and the next task runs; a throwing handler does not
+     * stall the key either.
      */
     @ParameterizedTest
     @EnumSource(Variant.class)
-    void aThrowingTaskIsReportedAndTheNextTaskRuns(Variant variant) throws Exception {
+    void aThrowingTaskIsReportedWithItsKeyAndTheNextTaskRuns(Variant variant) throws Exception {
         ExecutorService pool = Pools.threadPool(2);
-        List<Throwable> reported = Collections.synchronizedList(new ArrayList<>());
-        Variant.Target target = variant.create(pool, 16, (thread, e) -> {
-            reported.add(e);
+        List<String> reported = Collections.synchronizedList(new ArrayList<>());
+        RuntimeException boom = new RuntimeException("boom");
+        Runnable throwing = () -> {
+            throw boom;
+        };
+        Runnable erring = () -> {
+            throw new AssertionError("an Error is reported too");
+        };
+        KeyedSerialExecutor<Integer> target = variant.create(pool, 16, (key, task, e) -> {
+            reported.add(key + " " + (task == throwing ? "throwing" : task == erring ? "erring" : "?") + " "
+                    + e.getClass().getSimpleName());
             throw new IllegalStateException("handler fails too");
         });
-        RuntimeException boom = new RuntimeException("boom");
         CountDownLatch after = new CountDownLatch(2);
-        target.execute(1, () -> {
-            throw boom;
-        });
+        target.execute(1, throwing);
         target.execute(1, after::countDown);
-        target.execute(1, () -> {
-            throw new AssertionError("an Error is reported too");
-        });
+        target.execute(1, erring);
         target.execute(1, after::countDown);
         assertTrue(after.await(AWAIT_SECONDS, TimeUnit.SECONDS), "the key stalled after a failure");
         Pools.shutdownAndAwait(pool);
-        assertEquals(2, reported.size());
-        assertSame(boom, reported.get(0));
-        assertTrue(reported.get(1) instanceof AssertionError);
+        assertEquals(List.of("1 throwing RuntimeException", "1 erring AssertionError"), reported);
+        assertEquals(2, target.stats().failedTasks());
+        assertEquals(4, target.stats().completedTasks());
     }
 
     /** Default handler: the running thread's uncaught-exception handler. */
@@ -185,7 +190,7 @@ class SerialGuaranteesTest {
             t.setUncaughtExceptionHandler((thread, e) -> seen.set(e));
             return t;
         });
-        Variant.Target target = variant.create(pool);
+        KeyedSerialExecutor<Integer> target = variant.create(pool);
         RuntimeException boom = new RuntimeException("boom");
         CountDownLatch next = new CountDownLatch(1);
         target.execute(5, () -> {
@@ -206,7 +211,7 @@ class SerialGuaranteesTest {
     void aBusyKeyYieldsThePoolAfterItsBudget(Variant variant) throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         int budget = 10;
-        Variant.Target target = variant.create(pool, budget, null);
+        KeyedSerialExecutor<Integer> target = variant.create(pool, budget, null);
         List<String> log = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch gate = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(101);
@@ -234,19 +239,29 @@ class SerialGuaranteesTest {
     }
 
     @Test
-    void budgetMustBePositive() {
+    void optionsAreCheckedWhenSet() {
         Executor direct = Runnable::run;
-        IllegalArgumentException e =
-                assertThrows(IllegalArgumentException.class, () -> new MultiProducerSerialExecutor(direct, 0, null));
-        assertEquals("budget must be >= 1: 0", e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new SingleProducerSerialExecutor(direct, -3, null));
-        assertThrows(IllegalArgumentException.class, () -> new KeyedSerialExecutor<String>(direct, 0, null));
-        IllegalArgumentException w =
-                assertThrows(IllegalArgumentException.class, () -> new KeyedSerialExecutor<String>(direct, 1, null, 0));
-        assertEquals("workers must be >= 1: 0", w.getMessage());
-        assertThrows(NullPointerException.class, () -> new MultiProducerSerialExecutor(null));
-        assertThrows(NullPointerException.class, () -> new MultiProducerSerialExecutor(direct).execute(null));
-        assertThrows(NullPointerException.class, () -> new KeyedSerialExecutor<String>(direct).execute(null, () -> {}));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> KeyedSerialExecutor.builder(direct).fairnessBudget(0));
+        assertEquals("fairnessBudget must be >= 1: 0", e.getMessage());
+        IllegalArgumentException w = assertThrows(
+                IllegalArgumentException.class,
+                () -> KeyedSerialExecutor.builder(direct).maxConcurrentKeys(0));
+        assertEquals("maxConcurrentKeys must be >= 1: 0", w.getMessage());
+        IllegalArgumentException q = assertThrows(
+                IllegalArgumentException.class,
+                () -> KeyedSerialExecutor.builder(direct).maxQueuedPerKey(-1));
+        assertEquals("maxQueuedPerKey must be >= 1: -1", q.getMessage());
+        assertThrows(NullPointerException.class, () -> KeyedSerialExecutor.create(null));
+        assertThrows(
+                NullPointerException.class,
+                () -> KeyedSerialExecutor.builder(direct).failureHandler(null));
+        KeyedSerialExecutor<String> keyed = KeyedSerialExecutor.create(direct);
+        assertThrows(NullPointerException.class, () -> keyed.execute(null, () -> {}));
+        assertThrows(NullPointerException.class, () -> keyed.execute("k", null));
+        assertThrows(NullPointerException.class, () -> keyed.flush(null));
+        assertThrows(NullPointerException.class, () -> keyed.executorFor(null));
     }
 
     private interface Executor extends java.util.concurrent.Executor {}
@@ -259,21 +274,18 @@ class SerialGuaranteesTest {
     @EnumSource(Variant.class)
     void aRejectedSubmissionIsReportedAndTheKeyStaysUsable(Variant variant) {
         Pools.Manual pool = new Pools.Manual();
-        Variant.Target target = variant.create(pool);
+        KeyedSerialExecutor<Integer> target = variant.create(pool);
         List<String> log = new ArrayList<>();
         pool.rejecting.set(true);
         assertThrows(RejectedExecutionException.class, () -> target.execute(9, () -> log.add("rejected")));
-        if (target.liveKeys() >= 0) {
-            assertEquals(0, target.liveKeys(), "a rejected key must not stay registered");
-        }
+        assertEquals(0, target.registeredKeys(), "a rejected key must not stay registered");
+        assertEquals(1, target.stats().rejectedTasks());
         pool.rejecting.set(false);
         target.execute(9, () -> log.add("a"));
         target.execute(9, () -> log.add("b"));
         pool.runAll();
         assertEquals(List.of("a", "b"), log);
-        if (target.liveKeys() >= 0) {
-            assertEquals(0, target.liveKeys(), "idle key still registered");
-        }
+        assertEquals(0, target.registeredKeys(), "idle key still registered");
     }
 
     /**
@@ -284,7 +296,7 @@ class SerialGuaranteesTest {
     @EnumSource(Variant.class)
     void tasksLinkedBehindARejectedOneStillRun(Variant variant) {
         Pools.Manual pool = new Pools.Manual();
-        Variant.Target target = variant.create(pool);
+        KeyedSerialExecutor<Integer> target = variant.create(pool);
         List<String> log = new ArrayList<>();
         pool.rejecting.set(true);
         // while the pool is deciding to reject "first", "second" gets linked behind it
@@ -302,7 +314,7 @@ class SerialGuaranteesTest {
     @EnumSource(Variant.class)
     void aRejectedHandOffKeepsDrainingInline(Variant variant) {
         Pools.Manual pool = new Pools.Manual();
-        Variant.Target target = variant.create(pool, 2, null);
+        KeyedSerialExecutor<Integer> target = variant.create(pool, 2, null);
         List<Integer> log = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
             int seq = i;
@@ -313,9 +325,7 @@ class SerialGuaranteesTest {
         pool.rejecting.set(true);
         drainer.run();
         assertEquals(List.of(0, 1, 2, 3, 4, 5, 6), log);
-        if (target.liveKeys() >= 0) {
-            assertEquals(0, target.liveKeys());
-        }
+        assertEquals(0, target.registeredKeys());
     }
 
     /** The last-run task (and what it captured) is unreachable from the executor once it ran. */
@@ -323,7 +333,7 @@ class SerialGuaranteesTest {
     @EnumSource(Variant.class)
     void aFinishedTaskIsNotRetained(Variant variant) throws Exception {
         Pools.Manual pool = new Pools.Manual();
-        Variant.Target target = variant.create(pool);
+        KeyedSerialExecutor<Integer> target = variant.create(pool);
         ReferenceQueue<Object> collected = new ReferenceQueue<>();
         WeakReference<Object> captured = submitTaskCapturing(target, collected);
         pool.runAll();
@@ -331,32 +341,12 @@ class SerialGuaranteesTest {
         Reference.reachabilityFence(target);
     }
 
-    private static WeakReference<Object> submitTaskCapturing(Variant.Target target, ReferenceQueue<Object> queue) {
+    private static WeakReference<Object> submitTaskCapturing(
+            KeyedSerialExecutor<Integer> target, ReferenceQueue<Object> queue) {
         Object payload = new byte[1 << 16];
         int[] sink = {0};
         target.execute(11, () -> sink[0] += payload.hashCode());
         return new WeakReference<>(payload, queue);
-    }
-
-    /** A group keeps no reference to its idle executors: a dropped executor is collected. */
-    @Test
-    void aGroupDoesNotRetainIdleExecutors() throws Exception {
-        Pools.Manual pool = new Pools.Manual();
-        SerialExecutorGroup group = new SerialExecutorGroup(pool, 16, null, 2);
-        ReferenceQueue<SerialExecutor> collected = new ReferenceQueue<>();
-        WeakReference<SerialExecutor> dropped = useAndDrop(group, collected);
-        pool.runAll();
-        assertTrue(awaitCollected(dropped, collected), "the group retains an idle executor");
-        Reference.reachabilityFence(group);
-    }
-
-    private static WeakReference<SerialExecutor> useAndDrop(
-            SerialExecutorGroup group, ReferenceQueue<SerialExecutor> queue) {
-        SerialExecutor executor = group.newSerialExecutor();
-        int[] sink = {0};
-        executor.execute(() -> sink[0]++);
-        executor.execute(() -> sink[0]++);
-        return new WeakReference<>(executor, queue);
     }
 
     /**
@@ -383,15 +373,15 @@ class SerialGuaranteesTest {
     @Test
     void idleKeysAreRemoved() throws Exception {
         ExecutorService pool = Pools.threadPool(2);
-        KeyedSerialExecutor<Integer> keyed = new KeyedSerialExecutor<>(pool);
+        KeyedSerialExecutor<Integer> keyed = KeyedSerialExecutor.create(pool);
         CountDownLatch done = new CountDownLatch(100_000);
         for (int i = 0; i < 100_000; i++) {
             keyed.execute(i % 10_000, done::countDown);
         }
         assertTrue(done.await(AWAIT_SECONDS, TimeUnit.SECONDS));
         Pools.shutdownAndAwait(pool); // the drainers retire lanes after their last task returns
-        assertEquals(0, keyed.activeKeys());
-        assertFalse(keyed.activeKeys() > 0);
+        assertEquals(0, keyed.registeredKeys());
+        assertEquals(0, keyed.stats().keysWithWork());
     }
 
     static void awaitUninterruptibly(CountDownLatch latch) {

@@ -26,7 +26,10 @@ class SharedPoolTest {
         int tasksPerKey = 10;
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
-            KeyedSerialExecutor<Integer> keyed = new KeyedSerialExecutor<>(pool, budget, null, 1);
+            KeyedSerialExecutor<Integer> keyed = KeyedSerialExecutor.builder(pool)
+                    .fairnessBudget(budget)
+                    .maxConcurrentKeys(1)
+                    .build();
             CountDownLatch gate = new CountDownLatch(1);
             pool.execute(() -> {
                 try {
@@ -82,7 +85,10 @@ class SharedPoolTest {
         int tasksPerKey = 10;
         ForkJoinPool pool = new ForkJoinPool(1);
         try {
-            KeyedSerialExecutor<Integer> keyed = new KeyedSerialExecutor<>(pool, budget, null, 1);
+            KeyedSerialExecutor<Integer> keyed = KeyedSerialExecutor.builder(pool)
+                    .fairnessBudget(budget)
+                    .maxConcurrentKeys(1)
+                    .build();
             AtomicInteger ran = new AtomicInteger();
             CountDownLatch all = new CountDownLatch(keys * tasksPerKey);
             int[] seenByOtherWork = {-1};
@@ -134,7 +140,10 @@ class SharedPoolTest {
                 },
                 false);
         try {
-            KeyedSerialExecutor<Integer> keyed = new KeyedSerialExecutor<>(pool, 16, null, 1);
+            KeyedSerialExecutor<Integer> keyed = KeyedSerialExecutor.builder(pool)
+                    .fairnessBudget(16)
+                    .maxConcurrentKeys(1)
+                    .build();
             CountDownLatch all = new CountDownLatch(keys * tasksPerKey);
             CountDownLatch queued = new CountDownLatch(1);
             for (int k = 0; k < keys; k++) {

@@ -1,0 +1,157 @@
+package io.tickwork.primitives.order;
+
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ThreadPoolExecutor;
+
+/**
+ * What the executor may learn about the pool it was given, beyond {@code execute}: how many tasks
+ * it can run at once, whether it is shut down, and whether it has other work waiting. One
+ * implementation per kind of pool, chosen once at construction, so the hot paths make one
+ * monomorphic call.
+ */
+abstract class PoolView {
+    /** No known limit: each ready key may get a pool thread of its own. */
+    static final int UNBOUNDED = Integer.MAX_VALUE;
+
+    final Executor pool;
+
+    private PoolView(Executor pool) {
+        this.pool = pool;
+    }
+
+    static PoolView of(Executor pool) {
+        if (pool instanceof ForkJoinPool fj) {
+            return new ForkJoin(fj);
+        }
+        if (pool instanceof ThreadPoolExecutor tpe) {
+            return new ThreadPool(tpe);
+        }
+        if (pool instanceof ExecutorService service) {
+            return new Service(service);
+        }
+        return new Plain(pool);
+    }
+
+    /**
+     * Tasks the pool runs at once, as configured at this call: a {@code ForkJoinPool}'s
+     * parallelism; a {@code ThreadPoolExecutor}'s maximum pool size, or its core size (at least 1)
+     * if its queue is unbounded, since such a pool never grows past its core; unbounded for
+     * anything else (a thread per task, virtual threads, an unknown executor).
+     */
+    abstract int capacity();
+
+    /** Whether the pool is an {@link ExecutorService} that was shut down; false if unknown. */
+    abstract boolean isShutdown();
+
+    /**
+     * Whether the pool has other work queued that a thread of ours could let run; false if
+     * unknown. A hint: lingering on a pool thread is only worth it when nothing else waits.
+     */
+    abstract boolean hasOtherQueuedWork();
+
+    @Override
+    public String toString() {
+        return pool.toString();
+    }
+
+    private static final class ForkJoin extends PoolView {
+        private final ForkJoinPool fj;
+
+        ForkJoin(ForkJoinPool fj) {
+            super(fj);
+            this.fj = fj;
+        }
+
+        @Override
+        int capacity() {
+            return Math.max(1, fj.getParallelism());
+        }
+
+        @Override
+        boolean isShutdown() {
+            return fj.isShutdown();
+        }
+
+        @Override
+        boolean hasOtherQueuedWork() {
+            return fj.hasQueuedSubmissions() || fj.getQueuedTaskCount() > 0;
+        }
+    }
+
+    private static final class ThreadPool extends PoolView {
+        private final ThreadPoolExecutor tpe;
+        private final BlockingQueue<Runnable> queue;
+
+        ThreadPool(ThreadPoolExecutor tpe) {
+            super(tpe);
+            this.tpe = tpe;
+            this.queue = tpe.getQueue();
+        }
+
+        @Override
+        int capacity() {
+            if (queue.remainingCapacity() == Integer.MAX_VALUE) {
+                return Math.max(1, tpe.getCorePoolSize());
+            }
+            return Math.max(1, tpe.getMaximumPoolSize());
+        }
+
+        @Override
+        boolean isShutdown() {
+            return tpe.isShutdown();
+        }
+
+        @Override
+        boolean hasOtherQueuedWork() {
+            return !queue.isEmpty();
+        }
+    }
+
+    private static final class Service extends PoolView {
+        private final ExecutorService service;
+
+        Service(ExecutorService service) {
+            super(service);
+            this.service = service;
+        }
+
+        @Override
+        int capacity() {
+            return UNBOUNDED;
+        }
+
+        @Override
+        boolean isShutdown() {
+            return service.isShutdown();
+        }
+
+        @Override
+        boolean hasOtherQueuedWork() {
+            return false;
+        }
+    }
+
+    private static final class Plain extends PoolView {
+        Plain(Executor pool) {
+            super(pool);
+        }
+
+        @Override
+        int capacity() {
+            return UNBOUNDED;
+        }
+
+        @Override
+        boolean isShutdown() {
+            return false;
+        }
+
+        @Override
+        boolean hasOtherQueuedWork() {
+            return false;
+        }
+    }
+}

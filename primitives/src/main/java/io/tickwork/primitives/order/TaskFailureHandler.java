@@ -1,0 +1,25 @@
+package io.tickwork.primitives.order;
+
+/**
+ * Receives the failures of a {@link KeyedSerialExecutor}'s tasks: the key, the task as it was
+ * passed to {@code execute}, and what it threw.
+ *
+ * <p>Called on the pool thread that ran the task, after the task and before the key's next task
+ * starts, so a handler sees a key's failures in order and may touch the key's state without a
+ * lock. Not called for a {@link VirtualMachineError}, which the executor rethrows instead (see
+ * {@link KeyedSerialExecutor}). A handler that throws does not stall the key: what it throws goes
+ * to the running thread's {@link Thread.UncaughtExceptionHandler}, with the task's failure
+ * attached as suppressed, and the key's next task runs.
+ *
+ * @param <K> the key type
+ */
+@FunctionalInterface
+public interface TaskFailureHandler<K> {
+    /**
+     * @param key the key the task was submitted under
+     * @param task the task that failed
+     * @param failure what it threw: an {@link Exception} or an {@link Error} that is not a
+     *     {@link VirtualMachineError}
+     */
+    void taskFailed(K key, Runnable task, Throwable failure);
+}

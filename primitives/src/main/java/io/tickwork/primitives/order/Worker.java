@@ -1,0 +1,411 @@
+package io.tickwork.primitives.order;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A resident drainer on one pool thread: takes ready keys from its {@link LaneDispatcher} and runs
+ * their tasks until none is left, then lingers briefly and gives the thread back.
+ *
+ * <p>Interrupts: each task starts with its thread's interrupt flag clear, so a task never sees an
+ * interrupt left by another key's task or aimed at the pool. An interrupt seen before a task (left
+ * by the previous task, or sent by the pool, say by {@code shutdownNow}) is remembered and set
+ * again when the worker gives its thread back, so the pool still sees its own interrupt. A task
+ * interrupted while it runs sees that interrupt, as it would on the pool.
+ *
+ * <p>Failures: a task's throwable goes to {@link TaskFailures}. A {@link VirtualMachineError} is
+ * not handled: the worker puts the key back in the ready queue (its remaining tasks still run),
+ * hands its slot to a fresh run of itself on the pool, and rethrows the error to the pool thread.
+ * If the pool refuses that hand-over, the worker drains what is queued on this thread first and
+ * rethrows when the queue is empty.
+ *
+ * <p>Idle keys: a worker remembers up to {@value #IDLE_SLOTS} keys it saw go idle and retires
+ * each one (if still idle) when it is evicted from that ring or when the worker leaves its pool
+ * thread, so idle keys are bounded while workers run and released when they stop.
+ *
+ * <p>Counts (tasks run and failed, keys gone idle) are kept in plain fields and handed to the
+ * shared counters when the worker gives its thread back, or at once after a shutdown, so the hot
+ * path writes nothing shared for them.
+ */
+final class Worker implements Runnable {
+    /**
+     * A worker with nothing queued spins this many times, then parks {@link #LINGER_PARKS} times
+     * for {@link #LINGER_PARK_NANOS} (at least; the OS timer slack may add up to 50 us), then
+     * leaves its pool thread; at once if the pool has other work waiting. Parking rather than
+     * spinning or yielding: when producers are the bottleneck (cheap tasks, few cores) a spinning
+     * worker takes a core from them, and a yield can hand the core to another process for a whole
+     * time slice. A parked worker costs producers nothing (they wake nobody, since it counts as an
+     * idle worker), and meanwhile keys stay busy and grow chains.
+     */
+    private static final int LINGER_SPINS = 32;
+
+    private static final int LINGER_PARKS = 4;
+    private static final long LINGER_PARK_NANOS = 20_000;
+
+    /**
+     * A worker whose drain of a key ended in a deferral after fewer nodes than this yields its
+     * thread once: such a visit means the workers are ahead of the producers (a poll and a
+     * re-queue, on cache lines every worker writes, for a handful of tasks). When producers and
+     * workers share cores, that time is better spent by a producer, and the keys' chains grow
+     * meanwhile, so the next visits run more tasks each. Must stay at most 127
+     * ({@link KeyLane#lastDrained} is a byte).
+     */
+    private static final int THIN_CHAIN = 16;
+
+    /** Idle keys a worker remembers before it retires the oldest; a power of 2. */
+    private static final int IDLE_SLOTS = 128;
+
+    private final LaneDispatcher dispatcher;
+
+    /** Inline worker after a rejection: the node whose task to drop if this worker pops it. */
+    TaskNode rejectable;
+
+    boolean droppedRejectable;
+
+    /** Whether this worker counts as idle in the dispatcher's control word. Born idle. */
+    private boolean idle = true;
+
+    /** Keys this worker saw go idle, to retire later if still idle: a ring, oldest evicted. */
+    private final KeyLane[] idleLanes = new KeyLane[IDLE_SLOTS];
+
+    private int idleNext;
+
+    /** Nodes visited since this worker last took a pool thread, for the fairness budget. */
+    private int visitedSinceHandBack;
+
+    private boolean interruptSeen;
+    private VirtualMachineError fatal;
+    private long ranLocal;
+    private long failedLocal;
+    private int idledLocal;
+
+    Worker(LaneDispatcher dispatcher) {
+        this.dispatcher = dispatcher;
+    }
+
+    /**
+     * Pool entry point. Declines, returning at once, when the pool runs it inside its own
+     * dispatcher's submission on this same thread (see {@link WorkerSlot}).
+     */
+    @Override
+    public void run() {
+        WorkerSlot slot = WorkerSlot.current();
+        if (slot.submitting == dispatcher) {
+            slot.declined = true;
+            return;
+        }
+        work(true);
+    }
+
+    /**
+     * Drains ready keys until none is left. On a pool thread ({@code onPool}) it lingers before
+     * leaving and gives the thread back after {@code budget} tasks; inline (in a producer, after
+     * a rejection or in a pool that runs tasks in the caller) it does neither. Holds a worker slot
+     * on entry; on return the slot is released or handed to a new run of this worker.
+     */
+    void work(boolean onPool) {
+        WorkerSlot slot = WorkerSlot.current();
+        LaneDispatcher outer = slot.draining;
+        slot.draining = dispatcher;
+        try {
+            loop(onPool);
+        } finally {
+            slot.draining = outer;
+        }
+    }
+
+    private void loop(boolean onPool) {
+        final LaneDispatcher d = dispatcher;
+        final int budget = d.budget;
+        visitedSinceHandBack = 0;
+        for (; ; ) {
+            KeyLane lane = d.poll();
+            if (lane == null) {
+                lane = onPool ? linger() : pollUntilQuiescent();
+                if (lane == null) {
+                    if (leave()) {
+                        return;
+                    }
+                    continue;
+                }
+            }
+            if (idle) {
+                idle = false;
+                d.addCtl(-LaneDispatcher.ONE_IDLE); // Dekker with producers: fence, then re-check below
+            }
+            if (onPool && !d.looksEmpty()) {
+                VirtualMachineError e = d.addWorker(true); // work is piling up: bring in help
+                if (e != null) {
+                    recordFatal(e);
+                }
+            }
+            TaskNode from = lane.continueAt;
+            lane.continueAt = null;
+            d.onPop(lane, from);
+            if (from == rejectable) {
+                from.task = null; // we own the popped lane, so nobody else can be running it
+                droppedRejectable = true;
+                rejectable = null;
+            }
+            TaskNode rest = drain(lane, from, budget);
+            if (rest != null) {
+                flushTaskCounts(); // the key may go idle under another worker, then terminate the executor
+                // read before the lane is queued: from then on another worker may own it
+                boolean thin = lane.deferState == KeyLane.DEFERRED && lane.lastDrained < THIN_CHAIN;
+                lane.continueAt = rest; // budget used, deferred, a stalled producer, or a fatal error
+                d.enqueue(lane);
+                if (thin && fatal == null) {
+                    Thread.yield(); // workers are ahead of the producers: see THIN_CHAIN
+                }
+            } else {
+                deferRetire(lane);
+            }
+            if (fatal != null && onPool) {
+                VirtualMachineError e = takeFatal(); // read before a new run of this worker may start
+                if (handOver()) {
+                    throw e; // the keys go on with that new run
+                }
+                fatal = e; // refused: drain here, rethrow on leaving
+            }
+            // Tasks, not keys: the pool gets its thread back after about budget tasks, so
+            // other work queued on a shared pool runs between them.
+            if (onPool && fatal == null && visitedSinceHandBack >= budget) {
+                if (ForkJoinHandOff.runOneOther(d.pool.pool) != ForkJoinHandOff.Outcome.NOT_HERE) {
+                    visitedSinceHandBack = 0; // a ForkJoinPool thread: the pool's next task ran here, or none waits
+                    continue;
+                }
+                if (handOver()) {
+                    return;
+                }
+                visitedSinceHandBack = 0; // the pool will not take us back: keep working here
+            }
+        }
+    }
+
+    /**
+     * Gives this thread back to the pool, keeping the slot: submits this worker again, counted
+     * idle until it polls. Returns false, and goes on as before, if the pool refuses or would run
+     * it in place. A pending fatal error must be taken out first: once the pool has this worker,
+     * another thread may run it.
+     */
+    private boolean handOver() {
+        final LaneDispatcher d = dispatcher;
+        flushCounts();
+        boolean restore = interruptSeen;
+        interruptSeen = false;
+        if (!idle) {
+            idle = true;
+            d.addCtl(LaneDispatcher.ONE_IDLE);
+        }
+        boolean taken;
+        try {
+            taken = d.submit(this);
+        } catch (Throwable refused) {
+            taken = false;
+        }
+        if (taken) {
+            // another thread may run this worker from now on: touch no field of it
+            if (restore) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        }
+        interruptSeen = restore;
+        return false;
+    }
+
+    /**
+     * Releases this worker's slot if the queue is still empty after the release; returns false
+     * (and holds a slot again) if a key arrived meanwhile. Retires remembered idle keys and hands
+     * the counts over first; rethrows a pending fatal error after the release.
+     */
+    private boolean leave() {
+        final LaneDispatcher d = dispatcher;
+        retireAllIdle(); // leaving: no idle key stays registered because of us
+        flushCounts();
+        d.addCtl(-1 - (idle ? LaneDispatcher.ONE_IDLE : 0)); // Dekker with schedule(): fence, then re-check
+        idle = false;
+        if (!d.looksEmpty()) {
+            d.addCtl(1);
+            return false;
+        }
+        if (interruptSeen) {
+            interruptSeen = false;
+            Thread.currentThread().interrupt();
+        }
+        if (fatal != null) {
+            throw takeFatal();
+        }
+        return true;
+    }
+
+    private VirtualMachineError takeFatal() {
+        VirtualMachineError e = fatal;
+        fatal = null;
+        return e;
+    }
+
+    private void recordFatal(VirtualMachineError e) {
+        if (fatal == null) {
+            fatal = e;
+        } else if (fatal != e) {
+            try {
+                fatal.addSuppressed(e);
+            } catch (Throwable ignored) {
+                // out of memory for the suppressed list: the first error is the one to report
+            }
+        }
+    }
+
+    /**
+     * Runs {@code lane}'s tasks from {@code node} on, at most {@code budget} nodes. Returns null
+     * if the lane went idle; otherwise the node to resume at when the lane is next popped: the
+     * first node not yet run (budget used), or the last node run, its task already cleared (a
+     * deferral, a producer still linking, or a fatal error).
+     */
+    private TaskNode drain(KeyLane lane, TaskNode node, int budget) {
+        final LaneDispatcher d = dispatcher;
+        final boolean exact = d.exactStarts;
+        for (int visited = 1; ; visited++) {
+            Runnable task = node.task;
+            if (task != null) {
+                node.task = null; // no retention: the last node may stay reachable as the lane's tail
+                if (exact) {
+                    lane.publishStarted(node.seq);
+                }
+                if (Thread.interrupted()) {
+                    interruptSeen = true; // see the class comment: restored when the thread goes back
+                }
+                try {
+                    task.run();
+                } catch (Throwable failure) {
+                    failedLocal++;
+                    VirtualMachineError e = d.failures.report(lane.key, task, failure);
+                    if (e != null) {
+                        ranLocal++;
+                        recordFatal(e);
+                        lane.publishStarted(node.seq);
+                        visitedSinceHandBack += visited;
+                        return node; // back to the queue: the key's next tasks run after this error
+                    }
+                }
+                if (!(task instanceof KeyedSerialExecutor.FlushMarker)) {
+                    ranLocal++;
+                }
+            }
+            TaskNode successor = node.successor();
+            if (successor == null
+                    && (successor = d.awaitSuccessor(lane, node)) == null
+                    && (successor = lane.close(node)) == null) {
+                visitedSinceHandBack += visited;
+                idledLocal++;
+                if (!d.lifecycle.isRunning()) {
+                    flushCounts(); // shutting down: termination waits for this count
+                }
+                return null;
+            }
+            if (successor == node) {
+                lane.lastDrained = (byte) Math.min(visited, Byte.MAX_VALUE); // for THIN_CHAIN
+                lane.publishStarted(node.seq);
+                visitedSinceHandBack += visited;
+                return node; // the lane defers going idle: it resumes here (this task already ran)
+            }
+            if (visited >= budget) {
+                lane.publishStarted(node.seq);
+                visitedSinceHandBack += visited;
+                return successor;
+            }
+            node = successor;
+        }
+    }
+
+    /** Hands this worker's counts to the shared counters: tasks first, then idle keys (termination). */
+    private void flushCounts() {
+        flushTaskCounts();
+        if (idledLocal != 0) {
+            int n = idledLocal;
+            idledLocal = 0;
+            dispatcher.lifecycle.busyEnded(n);
+        }
+    }
+
+    /**
+     * Hands over the counts of tasks run and failed. Done before a key leaves this worker busy,
+     * and before any key's idle count: so once the executor terminates, every task is counted.
+     */
+    private void flushTaskCounts() {
+        final LaneDispatcher d = dispatcher;
+        if (ranLocal != 0) {
+            d.completed.add(ranLocal);
+            ranLocal = 0;
+        }
+        if (failedLocal != 0) {
+            d.failed.add(failedLocal);
+            failedLocal = 0;
+        }
+    }
+
+    private void deferRetire(KeyLane lane) {
+        if (!lane.markRetirePending()) {
+            return; // another worker will check it
+        }
+        KeyLane evicted = idleLanes[idleNext];
+        idleLanes[idleNext] = lane;
+        idleNext = (idleNext + 1) & (IDLE_SLOTS - 1);
+        if (evicted != null) {
+            dispatcher.retireIfIdle(evicted);
+        }
+    }
+
+    private void retireAllIdle() {
+        for (int i = 0; i < IDLE_SLOTS; i++) {
+            KeyLane lane = idleLanes[i];
+            if (lane != null) {
+                idleLanes[i] = null;
+                dispatcher.retireIfIdle(lane);
+            }
+        }
+    }
+
+    /** Waits briefly for work with nothing queued; counted idle meanwhile. */
+    private KeyLane linger() {
+        final LaneDispatcher d = dispatcher;
+        if (!idle) {
+            idle = true;
+            d.addCtl(LaneDispatcher.ONE_IDLE); // a producer that sees us idle leaves its key to us
+        }
+        if (Thread.interrupted()) {
+            interruptSeen = true; // a task's leftover interrupt must not cut the parks short
+        }
+        if (!d.pool.hasOtherQueuedWork()) {
+            for (int i = 0; i < LINGER_SPINS + LINGER_PARKS; i++) {
+                if (!d.looksEmpty()) {
+                    KeyLane lane = d.poll();
+                    if (lane != null) {
+                        return lane;
+                    }
+                }
+                if (i < LINGER_SPINS) {
+                    Thread.onSpinWait();
+                } else {
+                    LockSupport.parkNanos(this, LINGER_PARK_NANOS);
+                    if (d.pool.hasOtherQueuedWork()) {
+                        break; // the pool's other work gets this thread
+                    }
+                }
+            }
+        }
+        return pollUntilQuiescent();
+    }
+
+    /** Polls while a producer is mid-queue (the queue is not empty but nothing can be popped yet). */
+    private KeyLane pollUntilQuiescent() {
+        final LaneDispatcher d = dispatcher;
+        for (int step = 1; ; step++) {
+            KeyLane lane = d.poll();
+            if (lane != null || d.looksEmpty()) {
+                return lane;
+            }
+            LaneDispatcher.backOff(step); // the producer between its XCHG and its link may be descheduled
+        }
+    }
+}

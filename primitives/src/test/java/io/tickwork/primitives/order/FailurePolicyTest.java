@@ -1,0 +1,125 @@
+package io.tickwork.primitives.order;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which throwables go to the failure handler and which are rethrown: a {@link VirtualMachineError}
+ * reaches the pool thread, is never passed to the handler, and the key's remaining tasks still run.
+ */
+class FailurePolicyTest {
+    private static final long AWAIT_SECONDS = 60;
+
+    /** A 2-thread pool whose threads report uncaught throwables to {@code uncaught}, counting {@code reported} down. */
+    private static ExecutorService poolReportingTo(List<Throwable> uncaught, CountDownLatch reported) {
+        return new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r);
+            t.setUncaughtExceptionHandler((thread, e) -> {
+                uncaught.add(e);
+                reported.countDown();
+            });
+            return t;
+        });
+    }
+
+    private static int recurse(int depth) {
+        return depth == Integer.MAX_VALUE ? depth : recurse(depth + 1) + 1;
+    }
+
+    @Test
+    void aStackOverflowReachesThePoolThreadAndTheKeysNextTasksRun() throws Exception {
+        List<Throwable> uncaught = Collections.synchronizedList(new ArrayList<>());
+        List<Throwable> handled = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch reported = new CountDownLatch(2);
+        ExecutorService pool = poolReportingTo(uncaught, reported);
+        try {
+            KeyedSerialExecutor<String> keyed = KeyedSerialExecutor.builder(pool)
+                    .failureHandler((String key, Runnable task, Throwable e) -> handled.add(e))
+                    .build();
+            List<Integer> log = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch after = new CountDownLatch(1);
+            keyed.execute("k", () -> log.add(recurse(0)));
+            keyed.execute("k", () -> log.add(1));
+            keyed.execute("k", () -> {
+                throw new OutOfMemoryError("simulated");
+            });
+            keyed.execute("k", () -> {
+                log.add(2);
+                after.countDown();
+            });
+            assertTrue(after.await(AWAIT_SECONDS, TimeUnit.SECONDS), "the key stalled after a VirtualMachineError");
+            keyed.close();
+            assertEquals(List.of(1, 2), log);
+            assertEquals(List.of(), handled, "a VirtualMachineError went to the handler");
+            assertTrue(
+                    reported.await(AWAIT_SECONDS, TimeUnit.SECONDS), () -> "rethrown to the pool threads: " + uncaught);
+            List<String> kinds = new ArrayList<>();
+            for (Throwable t : uncaught) {
+                kinds.add(t.getClass().getSimpleName());
+            }
+            Collections.sort(kinds);
+            assertEquals(List.of("OutOfMemoryError", "StackOverflowError"), kinds);
+            assertEquals(2, keyed.stats().failedTasks());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** If the pool refuses to take the key's work over, the worker drains it first, then rethrows. */
+    @Test
+    void whenThePoolRefusesTheHandOverTheWorkerDrainsThenRethrows() {
+        Pools.Manual pool = new Pools.Manual();
+        KeyedSerialExecutor<String> keyed = KeyedSerialExecutor.create(pool);
+        List<String> log = new ArrayList<>();
+        OutOfMemoryError simulated = new OutOfMemoryError("simulated");
+        keyed.execute("k", () -> {
+            throw simulated;
+        });
+        keyed.execute("k", () -> log.add("after"));
+        keyed.execute("other", () -> log.add("other"));
+        Runnable worker = pool.take();
+        pool.rejecting.set(true);
+        OutOfMemoryError thrown = assertThrows(OutOfMemoryError.class, worker::run);
+        assertSame(simulated, thrown);
+        assertEquals(List.of("other", "after"), log); // the key went back behind "other"
+        assertEquals(0, keyed.registeredKeys());
+    }
+
+    @Test
+    void aThrowingHandlersFailureGoesToTheThreadWithTheTasksFailureSuppressed() throws Exception {
+        List<Throwable> uncaught = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService pool = poolReportingTo(uncaught, new CountDownLatch(1));
+        try {
+            IllegalStateException handlerFailure = new IllegalStateException("handler");
+            KeyedSerialExecutor<String> keyed = KeyedSerialExecutor.builder(pool)
+                    .failureHandler((String key, Runnable task, Throwable e) -> {
+                        throw handlerFailure;
+                    })
+                    .build();
+            RuntimeException taskFailure = new RuntimeException("task");
+            CountDownLatch next = new CountDownLatch(1);
+            keyed.execute("k", () -> {
+                throw taskFailure;
+            });
+            keyed.execute("k", next::countDown);
+            assertTrue(next.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+            keyed.close();
+            assertEquals(List.of(handlerFailure), uncaught);
+            assertEquals(List.of(taskFailure), List.of(handlerFailure.getSuppressed()));
+        } finally {
+            Pools.shutdownAndAwait(pool);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.tickwork.primitives.order;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** {@code maxQueuedPerKey}: the tasks waiting behind a key's running task are bounded, exactly. */
+class QueueBoundTest {
+    private static final long AWAIT_SECONDS = 60;
+
+    @Test
+    void theTaskOverTheBoundIsRejectedAndOtherKeysAreNotAffected() throws Exception {
+        ExecutorService pool = Pools.threadPool(2);
+        try {
+            KeyedSerialExecutor<String> keyed =
+                    KeyedSerialExecutor.builder(pool).maxQueuedPerKey(3).build();
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicInteger ran = new AtomicInteger();
+            keyed.execute("slow", () -> {
+                started.countDown();
+                SerialGuaranteesTest.awaitUninterruptibly(release);
+            });
+            assertTrue(started.await(AWAIT_SECONDS, TimeUnit.SECONDS)); // running: not counted
+            for (int i = 0; i < 3; i++) {
+                keyed.execute("slow", ran::incrementAndGet);
+            }
+            RejectedExecutionException e =
+                    assertThrows(RejectedExecutionException.class, () -> keyed.execute("slow", ran::incrementAndGet));
+            assertEquals("key slow has 3 tasks waiting (maxQueuedPerKey)", e.getMessage());
+            for (int i = 0; i < 3; i++) {
+                keyed.execute("other " + i, ran::incrementAndGet);
+            }
+            KeyedSerialExecutor.Stats stats = keyed.stats();
+            assertEquals(3, stats.deepestQueue(), keyed::toString);
+            assertTrue(keyed.toString().contains("deepest 3 of 3"), keyed::toString);
+            assertEquals(1, stats.rejectedTasks());
+            release.countDown();
+            keyed.flush("slow").get(AWAIT_SECONDS, TimeUnit.SECONDS);
+            keyed.execute("slow", ran::incrementAndGet); // room again
+            keyed.close();
+            assertEquals(7, ran.get());
+        } finally {
+            Pools.shutdownAndAwait(pool);
+        }
+    }
+
+    /** Producers racing for the last places: exactly the bound's worth is accepted, never more. */
+    @Test
+    void concurrentProducersGetExactlyTheBound() throws Exception {
+        ExecutorService pool = Pools.threadPool(1);
+        ExecutorService producers = Pools.threadPool(4);
+        try {
+            int bound = 1_000;
+            KeyedSerialExecutor<String> keyed =
+                    KeyedSerialExecutor.builder(pool).maxQueuedPerKey(bound).build();
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            keyed.execute("k", () -> {
+                started.countDown();
+                SerialGuaranteesTest.awaitUninterruptibly(release);
+            });
+            assertTrue(started.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+            AtomicInteger accepted = new AtomicInteger();
+            AtomicInteger ran = new AtomicInteger();
+            CyclicBarrier go = new CyclicBarrier(4);
+            List<Future<?>> all = new ArrayList<>();
+            for (int p = 0; p < 4; p++) {
+                all.add(producers.submit(() -> {
+                    go.await();
+                    for (int i = 0; i < bound; i++) {
+                        try {
+                            keyed.execute("k", ran::incrementAndGet);
+                            accepted.incrementAndGet();
+                        } catch (RejectedExecutionException full) {
+                            // expected for 3 of every 4 attempts
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : all) {
+                f.get(AWAIT_SECONDS, TimeUnit.SECONDS);
+            }
+            assertEquals(bound, accepted.get());
+            assertEquals(bound, keyed.stats().queuedTasks());
+            release.countDown();
+            keyed.close();
+            assertEquals(bound, ran.get());
+            assertEquals(3L * bound, keyed.stats().rejectedTasks());
+        } finally {
+            Pools.shutdownAndAwait(pool);
+            Pools.shutdownAndAwait(producers);
+        }
+    }
+}
