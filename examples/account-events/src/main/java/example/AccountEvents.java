@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -83,7 +82,7 @@ public final class AccountEvents {
         int[] seqOf = new int[ACCOUNTS];
         TimerQueue<Integer> timeouts = TimerKind.WHEEL_LINKED_ARRAY.create();
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        KeyedSerialExecutor<Integer> perAccount = new KeyedSerialExecutor<>(pool);
+        KeyedSerialExecutor<Integer> perAccount = KeyedSerialExecutor.create(pool);
         int[] closes = {0};
 
         long started = System.nanoTime();
@@ -125,13 +124,11 @@ public final class AccountEvents {
             perAccount.execute(account, () -> accounts[account].idleCloses++);
         });
 
-        // Wait for every lane to drain: one last task per account counts down when it has run.
-        CountDownLatch drained = new CountDownLatch(ACCOUNTS);
-        for (int id = 0; id < ACCOUNTS; id++) {
-            perAccount.execute(id, drained::countDown);
-        }
-        if (!drained.await(60, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the lanes did not drain within 60 s");
+        // close(): no more tasks are accepted, and it returns when every accepted one has run.
+        perAccount.close();
+        KeyedSerialExecutor.Stats stats = perAccount.stats();
+        if (stats.completedTasks() != EVENTS + closes[0] || stats.failedTasks() != 0 || stats.rejectedTasks() != 0) {
+            throw new IllegalStateException("tasks lost or failed: " + perAccount);
         }
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
         pool.shutdown();

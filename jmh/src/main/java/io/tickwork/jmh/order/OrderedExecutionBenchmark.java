@@ -4,9 +4,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,7 +25,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Ordered execution, end to end: tasks completed per second when 1 or 2 producer threads submit
- * to K keys (1, 64, 100000) and a 2-thread pool (ThreadPoolExecutor or ForkJoinPool) runs them,
+ * to K keys (1, 64, 100000) and a pool (by default a 2-thread ThreadPoolExecutor or ForkJoinPool) runs them,
  * each variant beside the peers in one {@code @Param} sweep.
  *
  * <p>One operation = one producer submits {@value #BATCH} tasks round-robin over the keys, then
@@ -50,8 +47,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * keeps pool threads after its queue runs dry (spinning or parking resident workers) shows here
  * as fewer background chunks, beside the same variant's tasks per second.
  *
- * <p>{@code singleProducerLinking} is skipped (its setup refuses) with 2 producers: concurrent
- * producers are outside its contract. {@code striped} uses its own 2 threads and ignores {@code pool}.
+ * <p>{@code striped} uses its own 2 threads and ignores {@code pool}. The pools by default are the
+ * two 2-thread pools; {@code -p pool=cached,virtual} runs the same rows on a cached pool and on
+ * virtual threads (JDK 21+), where the executors' concurrency is not capped by the pool. Blocking
+ * tasks: {@link OrderedBlockingBenchmark}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -59,21 +58,13 @@ import org.openjdk.jmh.infra.Blackhole;
 public class OrderedExecutionBenchmark {
     static final int BATCH = 8192;
 
-    @Param({
-        "keyed",
-        "group",
-        "multiProducer",
-        "singleProducerLinking",
-        "guavaSequential",
-        "clqDrainer",
-        "jctoolsMailbox",
-        "striped"
-    })
+    @Param({"keyed", "guavaSequential", "clqDrainer", "jctoolsMailbox", "striped"})
     public String variant;
 
     @Param({"1", "64", "100000"})
     public int keys;
 
+    /** {@code threadPool2}, {@code forkJoin2}; also {@code cached}, {@code virtual} (JDK 21+): see {@link BenchPools}. */
     @Param({"threadPool2", "forkJoin2"})
     public String pool;
 
@@ -93,11 +84,7 @@ public class OrderedExecutionBenchmark {
             throw new IllegalStateException(
                     variant + " is single-producer: skipped with " + params.getThreads() + " producers");
         }
-        executorPool = switch (pool) {
-            case "threadPool2" -> new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
-            case "forkJoin2" -> new ForkJoinPool(2);
-            default -> throw new IllegalArgumentException("pool must be threadPool2 or forkJoin2: " + pool);
-        };
+        executorPool = BenchPools.create(pool);
         target = v.create(executorPool, keys);
         job = switch (background) {
             case "none" -> null;

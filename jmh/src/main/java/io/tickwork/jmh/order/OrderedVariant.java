@@ -2,9 +2,6 @@ package io.tickwork.jmh.order;
 
 import com.google.common.util.concurrent.MoreExecutors;
 import io.tickwork.primitives.order.KeyedSerialExecutor;
-import io.tickwork.primitives.order.MultiProducerSerialExecutor;
-import io.tickwork.primitives.order.SerialExecutorGroup;
-import io.tickwork.primitives.order.SingleProducerSerialExecutor;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -21,51 +18,42 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * state is created and retired on demand by design.
  */
 enum OrderedVariant {
-    /** Ours, single producer: {@link SingleProducerSerialExecutor} (link CAS, self-link tombstone) per key. */
-    singleProducerLinking(false) {
-        @Override
-        Keyed create(Executor pool, int keys) {
-            return perKey(keys, k -> new SingleProducerSerialExecutor(pool)::execute);
-        }
-    },
-    /** Ours: {@link MultiProducerSerialExecutor} per key. */
-    multiProducer(true) {
-        @Override
-        Keyed create(Executor pool, int keys) {
-            return perKey(keys, k -> new MultiProducerSerialExecutor(pool)::execute);
-        }
-    },
-    /** Ours: one executor per key from one {@link SerialExecutorGroup} (shared resident workers). */
-    group(true) {
-        @Override
-        Keyed create(Executor pool, int keys) {
-            SerialExecutorGroup group = new SerialExecutorGroup(pool);
-            return perKey(keys, k -> group.newSerialExecutor()::execute);
-        }
-    },
-    /** Ours: one {@link KeyedSerialExecutor}; keys are looked up per task, idle keys retired. */
+    /**
+     * Ours: one {@link KeyedSerialExecutor} with its defaults; keys are looked up per task, idle
+     * keys retired. Closing it waits until every task ran.
+     */
     keyed(true) {
         @Override
-        Keyed create(Executor pool, int keys) {
-            KeyedSerialExecutor<Integer> executor = new KeyedSerialExecutor<>(pool);
+        Keyed create(Executor pool, int keys, int stripes) {
+            KeyedSerialExecutor<Integer> executor = KeyedSerialExecutor.create(pool);
             Integer[] boxed = new Integer[keys];
             for (int k = 0; k < keys; k++) {
                 boxed[k] = k; // boxed up front: the benchmark must not measure Integer.valueOf
             }
-            return (key, task) -> executor.execute(boxed[key], task);
+            return new Keyed() {
+                @Override
+                public void execute(int key, Runnable task) {
+                    executor.execute(boxed[key], task);
+                }
+
+                @Override
+                public void close() {
+                    executor.close();
+                }
+            };
         }
     },
     /** Peer: Guava {@code MoreExecutors.newSequentialExecutor(pool)} per key. */
     guavaSequential(true) {
         @Override
-        Keyed create(Executor pool, int keys) {
+        Keyed create(Executor pool, int keys, int stripes) {
             return perKey(keys, k -> MoreExecutors.newSequentialExecutor(pool)::execute);
         }
     },
     /** Peer: per key, a ConcurrentLinkedQueue and an AtomicBoolean "scheduled" flag. */
     clqDrainer(true) {
         @Override
-        Keyed create(Executor pool, int keys) {
+        Keyed create(Executor pool, int keys, int stripes) {
             return perKey(keys, k -> new FlagDrainer(new ConcurrentLinkedQueue<>(), pool)::execute);
         }
     },
@@ -82,30 +70,31 @@ enum OrderedVariant {
      */
     jctoolsMailbox(true) {
         @Override
-        Keyed create(Executor pool, int keys) {
+        Keyed create(Executor pool, int keys, int stripes) {
             return perKey(keys, k -> new FlagDrainer(new MpscUnboundedXaddArrayQueue<>(1024), pool)::execute);
         }
     },
     /**
-     * Peer: key hash picks one of {@link #STRIPES} single-thread executors. Ignores the pool (it
+     * Peer: key hash picks one of {@code stripes} single-thread executors. Ignores the pool (it
      * is its own pool), and blocks unrelated keys behind a slow one: fast, but not the same contract.
      */
     striped(true) {
         @Override
-        Keyed create(Executor pool, int keys) {
-            ExecutorService[] stripes = new ExecutorService[STRIPES];
-            for (int i = 0; i < STRIPES; i++) {
-                stripes[i] = Executors.newSingleThreadExecutor();
+        Keyed create(Executor pool, int keys, int stripes) {
+            int n = stripes;
+            ExecutorService[] singles = new ExecutorService[n];
+            for (int i = 0; i < n; i++) {
+                singles[i] = Executors.newSingleThreadExecutor();
             }
             return new Keyed() {
                 @Override
                 public void execute(int key, Runnable task) {
-                    stripes[key % STRIPES].execute(task);
+                    singles[key % n].execute(task);
                 }
 
                 @Override
                 public void close() {
-                    for (ExecutorService s : stripes) {
+                    for (ExecutorService s : singles) {
                         s.shutdownNow();
                     }
                 }
@@ -113,7 +102,7 @@ enum OrderedVariant {
         }
     };
 
-    /** As many stripes as the pools have threads. */
+    /** Stripes of the {@code striped} peer by default: as many as the fixed pools have threads. */
     static final int STRIPES = 2;
 
     final boolean concurrentProducers;
@@ -122,7 +111,12 @@ enum OrderedVariant {
         this.concurrentProducers = concurrentProducers;
     }
 
-    abstract Keyed create(Executor pool, int keys);
+    /** The variant on {@code pool} for {@code keys} keys; {@code striped} uses {@code stripes} threads of its own. */
+    abstract Keyed create(Executor pool, int keys, int stripes);
+
+    Keyed create(Executor pool, int keys) {
+        return create(pool, keys, STRIPES);
+    }
 
     interface Keyed {
         void execute(int key, Runnable task);

@@ -7,9 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,8 +16,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every variant of the ordered-execution benchmark, ours and each peer's adapter, on both pools
- * the benchmark uses: each key's tasks run exactly once, one at a time, and in the order each
+ * Every variant of the ordered-execution benchmarks, ours and each peer's adapter, on the pools
+ * the benchmarks use (virtual threads need JDK 21, and run in the primitives' JDK 21 checks): each key's tasks run exactly once, one at a time, and in the order each
  * producer submitted them. The benchmark's plain-increment task relies on exactly this, so a
  * variant that broke it would be measured doing less work than the others.
  */
@@ -31,7 +28,7 @@ class OrderedVariantsTest {
     static Stream<Arguments> variantsAndPools() {
         Stream.Builder<Arguments> cases = Stream.builder();
         for (OrderedVariant v : OrderedVariant.values()) {
-            for (String pool : new String[] {"threadPool2", "forkJoin2"}) {
+            for (String pool : new String[] {"threadPool2", "forkJoin2", "cached"}) {
                 for (int keys : new int[] {1, 7, 1000}) {
                     cases.add(Arguments.of(v, pool, keys));
                 }
@@ -50,9 +47,7 @@ class OrderedVariantsTest {
     @ParameterizedTest(name = "{0} on {1}, {2} keys")
     @MethodSource("variantsAndPools")
     void eachKeysTasksRunOnceInSubmissionOrder(OrderedVariant variant, String poolName, int keys) throws Exception {
-        ExecutorService pool = "forkJoin2".equals(poolName)
-                ? new ForkJoinPool(2)
-                : new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+        ExecutorService pool = BenchPools.create(poolName);
         OrderedVariant.Keyed target = variant.create(pool, keys);
         int producers = variant.concurrentProducers ? 2 : 1;
         KeyLog[] logs = new KeyLog[keys];

@@ -288,7 +288,10 @@ public final class HttpServer implements AutoCloseable {
     /** The one ordered executor all loops share in worker mode (created on first use, at construction). */
     synchronized KeyedSerialExecutor<Connection> keyedExecutor() {
         if (keyed == null) {
-            keyed = new KeyedSerialExecutor<>(config.workers, 64, (t, e) -> log("worker task failed: " + e));
+            keyed = KeyedSerialExecutor.builder(config.workers)
+                    .fairnessBudget(64)
+                    .failureHandler((Connection c, Runnable task, Throwable e) -> log("worker task failed: " + e))
+                    .build();
         }
         return keyed;
     }
@@ -388,6 +391,11 @@ public final class HttpServer implements AutoCloseable {
             listener.close();
         } catch (IOException ignored) {
             // nothing more to release
+        }
+        synchronized (this) {
+            if (keyed != null) {
+                keyed.shutdown(); // the loops are gone: a late worker task has nobody to answer
+            }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
