@@ -31,10 +31,12 @@ import java.util.concurrent.atomic.LongAdder;
  * others. {@link #ctl} counts the slots held (low 32 bits) and, of those, the workers that are
  * idle (high 32 bits): started but not yet polling, lingering, or queued in the pool after giving
  * their thread back; an idle worker will poll again. A producer that makes a key ready starts a
- * worker if none holds a slot, or if none is idle and a slot is free; a worker that takes a key
- * and still sees keys queued does the same. So a ready key always has a worker coming, and at most
- * one spare worker is on its way at a time, which keeps cheap tasks on an unbounded pool from
- * starting a thread per key.
+ * worker if none holds a slot, or if a slot is free and fewer workers are idle than keys wait in
+ * the queue ({@link #backlog()}, queued minus taken, two counters on lines the queue writes
+ * anyway); a worker that takes a key and still sees keys queued does the same. So a ready key
+ * always has a worker coming, a burst of keys whose tasks block gets a worker each at once, and
+ * cheap tasks, which the running workers take before spares are needed, do not start a thread per
+ * key on an unbounded pool. Only one idle worker lingers; the others leave at once.
  *
  * <p>Why no ready key is stranded: a producer XCHGes the queue tail, then reads {@link #ctl}; a
  * worker that stops being idle, or leaves, changes {@link #ctl} (a full fence), then re-checks
@@ -55,6 +57,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class LaneDispatcher extends DispatcherPad3 {
     private static final VarHandle TAIL;
+    private static final VarHandle ENQUEUED;
     private static final VarHandle HEAD;
     private static final VarHandle POLLING;
     private static final VarHandle CTL;
@@ -64,6 +67,7 @@ final class LaneDispatcher extends DispatcherPad3 {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             TAIL = lookup.findVarHandle(DispatcherTail.class, "tail", KeyLane.class);
+            ENQUEUED = lookup.findVarHandle(DispatcherTail.class, "enqueued", int.class);
             HEAD = lookup.findVarHandle(DispatcherHead.class, "head", KeyLane.class);
             POLLING = lookup.findVarHandle(DispatcherHead.class, "polling", int.class);
             CTL = lookup.findVarHandle(DispatcherCtl.class, "ctl", long.class);
@@ -125,7 +129,7 @@ final class LaneDispatcher extends DispatcherPad3 {
         int held = (int) c;
         if (held == 0) {
             startFirstWorker(head);
-        } else if ((int) (c >>> 32) == 0 && held < parallelism) {
+        } else if (held < parallelism && (int) (c >>> 32) < backlog()) {
             addWorker(false);
         }
     }
@@ -134,6 +138,23 @@ final class LaneDispatcher extends DispatcherPad3 {
         READY_NEXT.set(lane, (KeyLane) null);
         KeyLane previous = (KeyLane) TAIL.getAndSet(this, lane);
         READY_NEXT.setRelease(previous, lane);
+        ENQUEUED.getAndAdd(this, 1);
+    }
+
+    private void enqueueStub() {
+        READY_NEXT.set(stub, (KeyLane) null);
+        KeyLane previous = (KeyLane) TAIL.getAndSet(this, stub);
+        READY_NEXT.setRelease(previous, stub);
+    }
+
+    /** Keys queued and not yet taken by a worker; a hint (the two counts are read apart). */
+    int backlog() {
+        return Math.max(0, enqueued - taken);
+    }
+
+    /** Idle workers now (lingering, starting, or queued in the pool to resume). */
+    int idleWorkers() {
+        return (int) (ctl >>> 32);
     }
 
     /** Slots held by workers now. */
@@ -183,12 +204,13 @@ final class LaneDispatcher extends DispatcherPad3 {
     }
 
     /**
-     * Starts one more worker if fewer than {@code parallelism} hold a slot and none is idle.
+     * Starts one more worker if fewer than {@code parallelism} hold a slot and fewer workers are
+     * idle than keys wait in the queue.
      * Returns a {@link VirtualMachineError} that the pool threw, for the caller to rethrow at a
      * safe point; any other refusal just means fewer workers (the caller still runs).
      */
     VirtualMachineError addWorker(boolean fromWorker) {
-        for (long c; (int) (c = ctl) < parallelism && (int) (c >>> 32) == 0; ) {
+        for (long c; (int) (c = ctl) < parallelism && (int) (c >>> 32) < backlog(); ) {
             if (CTL.compareAndSet(this, c, c + 1 + ONE_IDLE)) {
                 try {
                     if (submit(new Worker(this))) {
@@ -275,15 +297,17 @@ final class LaneDispatcher extends DispatcherPad3 {
             }
             if (next != null) {
                 HEAD.setOpaque(this, next);
+                taken++;
                 return h;
             }
             if (h != tail) {
                 return null; // a producer is between its XCHG and its link: not empty, retry later
             }
-            enqueue(stub); // h is the last lane: put the stub behind it so h can leave
+            enqueueStub(); // h is the last lane: put the stub behind it so h can leave
             next = h.readyNext;
             if (next != null) {
                 HEAD.setOpaque(this, next);
+                taken++;
                 return h;
             }
             return null; // another producer got between h and the stub: retry later
@@ -305,9 +329,11 @@ final class LaneDispatcher extends DispatcherPad3 {
      * A drained lane is about to go idle. If no other lane is waiting for this worker, spin
      * briefly for the producer's next link: under a steady single-key stream this turns an
      * idle/restart cycle per task (close, queue, poll) into one volatile read. If other lanes
-     * are waiting and this lane is hot (see {@link #HOT_GAP}), defer: the lane goes to the back of
-     * the ready queue still open (not closed), so producers keep linking to it instead of
-     * restarting it, and by the time the worker comes back its chain has grown. A deferred lane
+     * are waiting, this lane is hot (see {@link #HOT_GAP}) and every worker slot is taken, defer:
+     * the lane goes to the back of the ready queue still open (not closed), so producers keep
+     * linking to it instead of restarting it, and by the time the worker comes back its chain has
+     * grown. With a slot free there is no point: another worker can be added for the waiting
+     * lanes, and a deferral would only make this lane wait behind them. A deferred lane
      * that finds no successor when it comes back goes idle then; it defers again only if it
      * found one, so a lane whose producers stopped is deferred at most once.
      *
@@ -316,7 +342,7 @@ final class LaneDispatcher extends DispatcherPad3 {
      */
     TaskNode awaitSuccessor(KeyLane lane, TaskNode last) {
         if (!looksEmpty()) {
-            if (lane.deferState == KeyLane.MAY_DEFER) {
+            if (lane.deferState == KeyLane.MAY_DEFER && (int) ctl >= parallelism) {
                 lane.deferState = KeyLane.DEFERRED;
                 return last; // back of the queue, open: producers keep linking, no restart
             }
@@ -383,6 +409,8 @@ abstract class DispatcherPad0 {
 
 abstract class DispatcherTail extends DispatcherPad0 {
     volatile KeyLane tail;
+    /** Lanes queued so far (the stub not counted); on the tail's line, which queueing owns anyway. */
+    volatile int enqueued;
 }
 
 @SuppressWarnings("unused")
@@ -398,6 +426,8 @@ abstract class DispatcherHead extends DispatcherPad1 {
     volatile int polling;
     /** Polls so far, counted under the polling lock; read racily as a clock for hot lanes. */
     int pops;
+    /** Lanes taken off the queue so far, counted under the polling lock; read racily. */
+    int taken;
 }
 
 @SuppressWarnings("unused")
