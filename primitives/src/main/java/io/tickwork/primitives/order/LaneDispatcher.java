@@ -31,12 +31,13 @@ import java.util.concurrent.atomic.LongAdder;
  * others. {@link #ctl} counts the slots held (low 32 bits) and, of those, the workers that are
  * idle (high 32 bits): started but not yet polling, lingering, or queued in the pool after giving
  * their thread back; an idle worker will poll again. A producer that makes a key ready starts a
- * worker if none holds a slot, or if a slot is free and fewer workers are idle than keys wait in
- * the queue ({@link #backlog()}, queued minus taken, two counters on lines the queue writes
- * anyway); a worker that takes a key and still sees keys queued does the same. So a ready key
- * always has a worker coming, a burst of keys whose tasks block gets a worker each at once, and
- * cheap tasks, which the running workers take before spares are needed, do not start a thread per
- * key on an unbounded pool. Only one idle worker lingers; the others leave at once.
+ * worker if none holds a slot, or if a slot is free and no worker is idle; a worker that takes a
+ * key and still sees keys queued does the same. On a pool without a thread limit (a thread or a
+ * virtual thread per task) the rule is the backlog instead: a worker is added while fewer are idle
+ * than keys wait in the queue (queued minus taken, two counters on lines the queue writes anyway),
+ * so a burst of keys whose tasks block gets a worker each at once; there only one idle worker
+ * lingers, and keys do not defer going idle ({@link #awaitSuccessor}). With a thread limit the
+ * pool's threads are the scarce resource, and the workers that hold them stay resident.
  *
  * <p>Why no ready key is stranded: a producer XCHGes the queue tail, then reads {@link #ctl}; a
  * worker that stops being idle, or leaves, changes {@link #ctl} (a full fence), then re-checks
@@ -82,6 +83,14 @@ final class LaneDispatcher extends DispatcherPad3 {
 
     final PoolView pool;
     final int parallelism;
+    /**
+     * Whether the pool has no thread limit (parallelism {@link PoolView#UNBOUNDED}): then workers
+     * are added by the backlog of ready keys, only one idle worker lingers, and keys never defer
+     * going idle. With a limit the pool's threads are the scarce resource, and the workers that
+     * hold them stay resident: added when none is idle, all lingering, keys deferring.
+     */
+    final boolean unbounded;
+
     final int budget;
     /** Whether drainers publish each task's start at once (per-key queues are bounded). */
     final boolean exactStarts;
@@ -105,6 +114,7 @@ final class LaneDispatcher extends DispatcherPad3 {
             ConcurrentHashMap<?, KeyLane> lanes) {
         this.pool = pool;
         this.parallelism = parallelism;
+        this.unbounded = parallelism == PoolView.UNBOUNDED;
         this.budget = budget;
         this.exactStarts = exactStarts;
         this.failures = failures;
@@ -129,7 +139,7 @@ final class LaneDispatcher extends DispatcherPad3 {
         int held = (int) c;
         if (held == 0) {
             startFirstWorker(head);
-        } else if (held < parallelism && (int) (c >>> 32) < backlog()) {
+        } else if (held < parallelism && (int) (c >>> 32) < spareNeed()) {
             addWorker(false);
         }
     }
@@ -138,7 +148,9 @@ final class LaneDispatcher extends DispatcherPad3 {
         READY_NEXT.set(lane, (KeyLane) null);
         KeyLane previous = (KeyLane) TAIL.getAndSet(this, lane);
         READY_NEXT.setRelease(previous, lane);
-        ENQUEUED.getAndAdd(this, 1);
+        if (unbounded) {
+            ENQUEUED.getAndAdd(this, 1);
+        }
     }
 
     private void enqueueStub() {
@@ -147,9 +159,12 @@ final class LaneDispatcher extends DispatcherPad3 {
         READY_NEXT.setRelease(previous, stub);
     }
 
-    /** Keys queued and not yet taken by a worker; a hint (the two counts are read apart). */
-    int backlog() {
-        return Math.max(0, enqueued - taken);
+    /**
+     * How many idle workers the ready keys need: on an unbounded pool, the keys queued and not yet
+     * taken (a hint: the two counts are read apart); with a thread limit, one.
+     */
+    private int spareNeed() {
+        return unbounded ? enqueued - taken : 1;
     }
 
     /** Idle workers now (lingering, starting, or queued in the pool to resume). */
@@ -210,7 +225,7 @@ final class LaneDispatcher extends DispatcherPad3 {
      * safe point; any other refusal just means fewer workers (the caller still runs).
      */
     VirtualMachineError addWorker(boolean fromWorker) {
-        for (long c; (int) (c = ctl) < parallelism && (int) (c >>> 32) < backlog(); ) {
+        for (long c; (int) (c = ctl) < parallelism && (int) (c >>> 32) < spareNeed(); ) {
             if (CTL.compareAndSet(this, c, c + 1 + ONE_IDLE)) {
                 try {
                     if (submit(new Worker(this))) {
@@ -297,7 +312,9 @@ final class LaneDispatcher extends DispatcherPad3 {
             }
             if (next != null) {
                 HEAD.setOpaque(this, next);
-                taken++;
+                if (unbounded) {
+                    taken++;
+                }
                 return h;
             }
             if (h != tail) {
@@ -307,7 +324,9 @@ final class LaneDispatcher extends DispatcherPad3 {
             next = h.readyNext;
             if (next != null) {
                 HEAD.setOpaque(this, next);
-                taken++;
+                if (unbounded) {
+                    taken++;
+                }
                 return h;
             }
             return null; // another producer got between h and the stub: retry later
@@ -329,11 +348,11 @@ final class LaneDispatcher extends DispatcherPad3 {
      * A drained lane is about to go idle. If no other lane is waiting for this worker, spin
      * briefly for the producer's next link: under a steady single-key stream this turns an
      * idle/restart cycle per task (close, queue, poll) into one volatile read. If other lanes
-     * are waiting, this lane is hot (see {@link #HOT_GAP}) and every worker slot is taken, defer:
-     * the lane goes to the back of the ready queue still open (not closed), so producers keep
-     * linking to it instead of restarting it, and by the time the worker comes back its chain has
-     * grown. With a slot free there is no point: another worker can be added for the waiting
-     * lanes, and a deferral would only make this lane wait behind them. A deferred lane
+     * are waiting and this lane is hot (see {@link #HOT_GAP}), defer: the lane goes to the back of
+     * the ready queue still open (not closed), so producers keep linking to it instead of
+     * restarting it, and by the time the worker comes back its chain has grown. Not on a pool
+     * without a thread limit: there another worker is added for the waiting lanes, and a deferral
+     * would only make this lane wait behind them. A deferred lane
      * that finds no successor when it comes back goes idle then; it defers again only if it
      * found one, so a lane whose producers stopped is deferred at most once.
      *
@@ -342,7 +361,7 @@ final class LaneDispatcher extends DispatcherPad3 {
      */
     TaskNode awaitSuccessor(KeyLane lane, TaskNode last) {
         if (!looksEmpty()) {
-            if (lane.deferState == KeyLane.MAY_DEFER && (int) ctl >= parallelism) {
+            if (lane.deferState == KeyLane.MAY_DEFER && !unbounded) {
                 lane.deferState = KeyLane.DEFERRED;
                 return last; // back of the queue, open: producers keep linking, no restart
             }

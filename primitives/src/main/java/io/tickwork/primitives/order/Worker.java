@@ -30,8 +30,9 @@ final class Worker implements Runnable {
     /**
      * A worker with nothing queued spins this many times, then parks {@link #LINGER_PARKS} times
      * for {@link #LINGER_PARK_NANOS} (at least; the OS timer slack may add up to 50 us), then
-     * leaves its pool thread; at once if the pool has other work waiting or another worker is
-     * already idle (one lingering worker catches the next key as well as many). Parking rather than
+     * leaves its pool thread; at once if the pool has other work waiting, or, on a pool without a
+     * thread limit, if another worker is already idle (one lingering worker catches the next key as
+     * well as many). Parking rather than
      * spinning or yielding: when producers are the bottleneck (cheap tasks, few cores) a spinning
      * worker takes a core from them, and a yield can hand the core to another process for a whole
      * time slice. A parked worker costs producers nothing (they wake nobody, since it counts as an
@@ -370,7 +371,8 @@ final class Worker implements Runnable {
     /** Waits briefly for work with nothing queued; counted idle meanwhile. */
     private KeyLane linger() {
         final LaneDispatcher d = dispatcher;
-        boolean alone = d.idleWorkers() == 0; // one lingering worker is enough to catch the next key
+        // on an unbounded pool one lingering worker is enough to catch the next key
+        boolean linger = !d.unbounded || d.idleWorkers() == 0;
         if (!idle) {
             idle = true;
             d.addCtl(LaneDispatcher.ONE_IDLE); // a producer that sees us idle leaves its key to us
@@ -378,7 +380,7 @@ final class Worker implements Runnable {
         if (Thread.interrupted()) {
             interruptSeen = true; // a task's leftover interrupt must not cut the parks short
         }
-        if (alone && !d.pool.hasOtherQueuedWork()) {
+        if (linger && !d.pool.hasOtherQueuedWork()) {
             for (int i = 0; i < LINGER_SPINS + LINGER_PARKS; i++) {
                 if (!d.looksEmpty()) {
                     KeyLane lane = d.poll();
