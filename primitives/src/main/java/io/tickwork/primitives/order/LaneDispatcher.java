@@ -62,6 +62,7 @@ final class LaneDispatcher extends DispatcherPad3 {
     private static final VarHandle HEAD;
     private static final VarHandle POLLING;
     private static final VarHandle CTL;
+    private static final VarHandle IN_POOL;
     private static final VarHandle READY_NEXT;
 
     static {
@@ -72,6 +73,7 @@ final class LaneDispatcher extends DispatcherPad3 {
             HEAD = lookup.findVarHandle(DispatcherHead.class, "head", KeyLane.class);
             POLLING = lookup.findVarHandle(DispatcherHead.class, "polling", int.class);
             CTL = lookup.findVarHandle(DispatcherCtl.class, "ctl", long.class);
+            IN_POOL = lookup.findVarHandle(DispatcherCtl.class, "inPool", int.class);
             READY_NEXT = lookup.findVarHandle(KeyLane.class, "readyNext", KeyLane.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -256,14 +258,31 @@ final class LaneDispatcher extends DispatcherPad3 {
         LaneDispatcher outer = slot.submitting;
         slot.submitting = this;
         slot.declined = false;
+        IN_POOL.getAndAdd(this, 1);
         try {
             pool.pool.execute(worker);
+        } catch (Throwable refused) {
+            IN_POOL.getAndAdd(this, -1);
+            throw refused;
         } finally {
             slot.submitting = outer;
         }
         boolean declined = slot.declined;
         slot.declined = false;
+        if (declined) {
+            IN_POOL.getAndAdd(this, -1);
+        }
         return !declined;
+    }
+
+    /** A worker this dispatcher handed to the pool starts running. */
+    void started() {
+        IN_POOL.getAndAdd(this, -1);
+    }
+
+    /** Whether the pool has work queued besides this dispatcher's own workers; a hint. */
+    boolean poolHasOtherWork() {
+        return pool.queuedTasks() > inPool;
     }
 
     static RejectedExecutionException rejection(Throwable refused) {
@@ -460,6 +479,8 @@ abstract class DispatcherPad2 extends DispatcherHead {
 abstract class DispatcherCtl extends DispatcherPad2 {
     /** Low 32 bits: worker slots held; high 32 bits: idle workers among them. */
     volatile long ctl;
+    /** Workers handed to the pool and not yet running: queued work of ours, not the pool's other work. */
+    volatile int inPool;
 }
 
 @SuppressWarnings("unused")

@@ -47,10 +47,10 @@ abstract class PoolView {
     abstract boolean isShutdown();
 
     /**
-     * Whether the pool has other work queued that a thread of ours could let run; false if
-     * unknown. A hint: lingering on a pool thread is only worth it when nothing else waits.
+     * Tasks queued in the pool and not yet running, an estimate; 0 if unknown. A hint: lingering
+     * on a pool thread, or keeping it for long, is only worth it when nothing else waits.
      */
-    abstract boolean hasOtherQueuedWork();
+    abstract long queuedTasks();
 
     @Override
     public String toString() {
@@ -76,8 +76,8 @@ abstract class PoolView {
         }
 
         @Override
-        boolean hasOtherQueuedWork() {
-            return fj.hasQueuedSubmissions() || fj.getQueuedTaskCount() > 0;
+        long queuedTasks() {
+            return fj.getQueuedSubmissionCount() + fj.getQueuedTaskCount();
         }
     }
 
@@ -105,8 +105,8 @@ abstract class PoolView {
         }
 
         @Override
-        boolean hasOtherQueuedWork() {
-            return !queue.isEmpty();
+        long queuedTasks() {
+            return queue.size();
         }
     }
 
@@ -129,8 +129,8 @@ abstract class PoolView {
         }
 
         @Override
-        boolean hasOtherQueuedWork() {
-            return false;
+        long queuedTasks() {
+            return 0;
         }
     }
 
@@ -150,8 +150,8 @@ abstract class PoolView {
         }
 
         @Override
-        boolean hasOtherQueuedWork() {
-            return false;
+        long queuedTasks() {
+            return 0;
         }
     }
 }

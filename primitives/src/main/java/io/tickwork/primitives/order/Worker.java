@@ -53,6 +53,13 @@ final class Worker implements Runnable {
      */
     private static final int THIN_CHAIN = 16;
 
+    /**
+     * Tasks a worker runs before it lets the pool's other queued work have its thread, if any
+     * waits: about the share a task submitted per key would get in a FIFO pool, without giving the
+     * thread back after every key.
+     */
+    private static final int FAIR_SHARE = 64;
+
     /** Idle keys a worker remembers before it retires the oldest; a power of 2. */
     private static final int IDLE_SLOTS = 128;
 
@@ -95,6 +102,7 @@ final class Worker implements Runnable {
             slot.declined = true;
             return;
         }
+        dispatcher.started();
         work(true);
     }
 
@@ -168,9 +176,11 @@ final class Worker implements Runnable {
                 }
                 fatal = e; // refused: drain here, rethrow on leaving
             }
-            // Tasks, not keys: the pool gets its thread back after about budget tasks, so
-            // other work queued on a shared pool runs between them.
-            if (onPool && fatal == null && visitedSinceHandBack >= budget) {
+            // Tasks, not keys: the pool gets its thread back after about budget tasks, or after
+            // FAIR_SHARE if other work waits in the pool, so it runs between them.
+            if (onPool
+                    && fatal == null
+                    && (visitedSinceHandBack >= budget || visitedSinceHandBack >= FAIR_SHARE && d.poolHasOtherWork())) {
                 if (ForkJoinHandOff.runOneOther(d.pool.pool) != ForkJoinHandOff.Outcome.NOT_HERE) {
                     visitedSinceHandBack = 0; // a ForkJoinPool thread: the pool's next task ran here, or none waits
                     continue;
@@ -380,7 +390,7 @@ final class Worker implements Runnable {
         if (Thread.interrupted()) {
             interruptSeen = true; // a task's leftover interrupt must not cut the parks short
         }
-        if (linger && !d.pool.hasOtherQueuedWork()) {
+        if (linger && !d.poolHasOtherWork()) {
             for (int i = 0; i < LINGER_SPINS + LINGER_PARKS; i++) {
                 if (!d.looksEmpty()) {
                     KeyLane lane = d.poll();
@@ -392,7 +402,7 @@ final class Worker implements Runnable {
                     Thread.onSpinWait();
                 } else {
                     LockSupport.parkNanos(this, LINGER_PARK_NANOS);
-                    if (d.pool.hasOtherQueuedWork()) {
+                    if (d.poolHasOtherWork()) {
                         break; // the pool's other work gets this thread
                     }
                 }
