@@ -2,9 +2,10 @@ package example;
 
 import io.tickwork.primitives.order.KeyedSerialExecutor;
 import io.tickwork.primitives.search.ByteKeyIndex;
-import io.tickwork.primitives.timer.TimerKind;
+import io.tickwork.primitives.timer.LongTimerQueue;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -23,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>it finds the account from the name's bytes with a {@link ByteKeyIndex}, without building a
  *       {@code String} per event;</li>
- *   <li>it re-arms the account's idle timeout on a {@link TimerQueue} (a timing wheel it owns, on
+ *   <li>it re-arms the account's idle timeout on a {@link LongTimerQueue} (a timing wheel it owns, on
  *       the events' own clock) and expires the timeouts that are due;</li>
  *   <li>it hands the event to a {@link KeyedSerialExecutor} keyed by account, which applies each
  *       account's events one at a time, in arrival order, on a shared pool of two threads, so the
@@ -80,7 +81,12 @@ public final class AccountEvents {
         }
         long[] timerOf = new long[ACCOUNTS]; // the handle of each account's armed timeout, 0 if none
         int[] seqOf = new int[ACCOUNTS];
-        TimerQueue<Integer> timeouts = TimerKind.WHEEL_LINKED_ARRAY.create();
+        // The events' clock is in milliseconds from 0; 1 ms ticks over 64 s keep every 30 s timeout
+        // on the wheel. Timers are keyed by account number: long payloads, nothing boxed.
+        LongTimerQueue timeouts = TimerQueue.builder(TimeUnit.MILLISECONDS, 0)
+                .tick(Duration.ofMillis(1))
+                .span(Duration.ofSeconds(64))
+                .buildLong();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         KeyedSerialExecutor<Integer> perAccount = KeyedSerialExecutor.create(pool);
         int[] closes = {0};
@@ -96,15 +102,15 @@ public final class AccountEvents {
             long amount = Long.parseLong(new String(line, space + 1, line.length - space - 1, StandardCharsets.US_ASCII));
 
             // Timeouts first: an account idle for 30 s before this event is closed before it.
-            timeouts.expire(times[e], account -> {
+            timeouts.expire(times[e], expired -> {
+                int account = (int) expired;
                 timerOf[account] = 0;
                 closes[0]++;
                 perAccount.execute(account, () -> accounts[account].idleCloses++);
             });
-            if (timerOf[id] != 0) {
-                timeouts.cancel(timerOf[id]);
+            if (timerOf[id] == 0 || !timeouts.reschedule(timerOf[id], times[e] + IDLE_TIMEOUT_MS)) {
+                timerOf[id] = timeouts.schedule(times[e] + IDLE_TIMEOUT_MS, id);
             }
-            timerOf[id] = timeouts.schedule(times[e] + IDLE_TIMEOUT_MS, id);
 
             int seq = seqOf[id]++;
             Account account = accounts[id];
@@ -118,7 +124,8 @@ public final class AccountEvents {
         }
 
         // Shutting down closes every account that is still open.
-        timeouts.expire(Long.MAX_VALUE, account -> {
+        timeouts.expire(Long.MAX_VALUE, expired -> {
+            int account = (int) expired;
             timerOf[account] = 0;
             closes[0]++;
             perAccount.execute(account, () -> accounts[account].idleCloses++);

@@ -37,8 +37,6 @@ final class Timers {
 
     static Supplier<? extends TimerQueue<Object>> factory(String name) {
         TimerKind kind = TimerKind.parse(name);
-        return () -> kind.create(
-                io.tickwork.server.http.HttpServer.TIMER_TICK_MILLIS,
-                io.tickwork.server.http.HttpServer.TIMER_TICKS_PER_WHEEL);
+        return () -> io.tickwork.server.http.HttpServer.loopTimers(kind);
     }
 }

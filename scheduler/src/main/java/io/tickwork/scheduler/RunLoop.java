@@ -352,12 +352,12 @@ final class RunLoop implements Runnable {
         long deadline = when == Long.MAX_VALUE ? when : when + 1;
         if (timer instanceof LoopTimer) {
             LoopTimer lt = (LoopTimer) timer;
-            if (lt.handle != 0) {
-                timers.cancel(lt.handle); // Mailbox.get(timeout) re-arms the same timer
-            } else {
+            if (lt.handle == 0) {
                 armed++;
+                lt.handle = timers.schedule(deadline, timer);
+            } else if (!timers.reschedule(lt.handle, deadline)) { // Mailbox.get(timeout) re-arms the same timer
+                lt.handle = timers.schedule(deadline, timer);
             }
-            lt.handle = timers.schedule(deadline, timer);
         } else {
             timers.schedule(deadline, timer);
         }

@@ -9,6 +9,7 @@ import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -432,12 +433,17 @@ public final class RunLoopScheduler extends Scheduler {
         }
 
         /**
-         * One timer queue of this kind per loop, with a 1 ms tick (Kilim deadlines are
-         * {@code currentTimeMillis()} values) and the kind's default wheel size.
+         * One timer queue of this kind per loop on the loops' clock ({@code currentTimeMillis()},
+         * which Kilim's deadlines use), counted from the loop's creation: 1 ms ticks over 4 s, so
+         * sleeps and timeouts up to 4 s stay on the wheel and longer ones wait in its overflow heap.
          */
         public Builder timers(TimerKind kind) {
             Objects.requireNonNull(kind, "kind");
-            return timers(() -> kind.<Timer>create());
+            return timers(() -> TimerQueue.builder(TimeUnit.MILLISECONDS, System.currentTimeMillis())
+                    .kind(kind)
+                    .tick(Duration.ofMillis(1))
+                    .span(Duration.ofSeconds(4))
+                    .<Timer>build());
         }
 
         /** {@link #timers(TimerKind)} by name, as {@link TimerKind#parse} reads it ("wheel-ring"). */

@@ -13,6 +13,7 @@ final class CountingTimerQueue<T> implements TimerQueue<T> {
     final AtomicInteger size = new AtomicInteger();
     final AtomicInteger scheduled = new AtomicInteger();
     final AtomicInteger cancelled = new AtomicInteger();
+    final AtomicInteger rescheduled = new AtomicInteger();
     final AtomicInteger fired = new AtomicInteger();
 
     CountingTimerQueue(TimerQueue<T> inner) {
@@ -38,8 +39,22 @@ final class CountingTimerQueue<T> implements TimerQueue<T> {
     }
 
     @Override
+    public boolean reschedule(long handle, long deadline) {
+        boolean moved = inner.reschedule(handle, deadline);
+        if (moved) {
+            rescheduled.incrementAndGet();
+        }
+        return moved;
+    }
+
+    @Override
     public int expire(long now, Consumer<? super T> consumer) {
-        int n = inner.expire(now, consumer);
+        return expire(now, consumer, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public int expire(long now, Consumer<? super T> consumer, int limit) {
+        int n = inner.expire(now, consumer, limit);
         fired.addAndGet(n);
         size.set(inner.size());
         return n;

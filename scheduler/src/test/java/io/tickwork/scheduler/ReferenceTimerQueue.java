@@ -15,20 +15,25 @@ final class ReferenceTimerQueue<T> implements TimerQueue<T> {
     private static final class Entry<T> {
         final long deadline;
         final long handle;
+        /** Order of (re)scheduling: entries (re)scheduled by a running expire wait for the next. */
+        final long seq;
+
         final T payload;
         boolean cancelled;
 
-        Entry(long deadline, long handle, T payload) {
+        Entry(long deadline, long handle, long seq, T payload) {
             this.deadline = deadline;
             this.handle = handle;
+            this.seq = seq;
             this.payload = payload;
         }
     }
 
-    private final PriorityQueue<Entry<T>> heap = new PriorityQueue<>((a, b) ->
-            a.deadline != b.deadline ? Long.compare(a.deadline, b.deadline) : Long.compare(a.handle, b.handle));
+    private final PriorityQueue<Entry<T>> heap = new PriorityQueue<>(
+            (a, b) -> a.deadline != b.deadline ? Long.compare(a.deadline, b.deadline) : Long.compare(a.seq, b.seq));
     private final Map<Long, Entry<T>> live = new HashMap<>();
     private long nextHandle = 1;
+    private long nextSeq = 1;
     private long maxNow = Long.MIN_VALUE;
 
     @Override
@@ -36,10 +41,23 @@ final class ReferenceTimerQueue<T> implements TimerQueue<T> {
         if (payload == null) {
             throw new NullPointerException("payload");
         }
-        Entry<T> e = new Entry<>(deadline, nextHandle++, payload);
+        Entry<T> e = new Entry<>(deadline, nextHandle++, nextSeq++, payload);
         heap.add(e);
         live.put(e.handle, e);
         return e.handle;
+    }
+
+    @Override
+    public boolean reschedule(long handle, long deadline) {
+        Entry<T> e = live.get(handle);
+        if (e == null) {
+            return false;
+        }
+        e.cancelled = true;
+        Entry<T> moved = new Entry<>(deadline, handle, nextSeq++, e.payload);
+        heap.add(moved);
+        live.put(handle, moved);
+        return true;
     }
 
     @Override
@@ -54,16 +72,21 @@ final class ReferenceTimerQueue<T> implements TimerQueue<T> {
 
     @Override
     public int expire(long now, Consumer<? super T> consumer) {
+        return expire(now, consumer, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public int expire(long now, Consumer<? super T> consumer, int max) {
         maxNow = Math.max(maxNow, now);
-        long limit = nextHandle; // timers scheduled from the consumer wait for the next call
+        long limit = nextSeq; // timers (re)scheduled from the consumer wait for the next call
         int n = 0;
         java.util.ArrayList<Entry<T>> later = new java.util.ArrayList<>();
-        while (!heap.isEmpty() && heap.peek().deadline <= maxNow) {
+        while (n < max && !heap.isEmpty() && heap.peek().deadline <= maxNow) {
             Entry<T> e = heap.poll();
             if (e.cancelled) {
                 continue;
             }
-            if (e.handle >= limit) {
+            if (e.seq >= limit) {
                 later.add(e);
                 continue;
             }

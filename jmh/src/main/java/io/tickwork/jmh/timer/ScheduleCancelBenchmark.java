@@ -14,23 +14,24 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * W3, cancellation beside 200,000 live timers: the idle-timeout pattern, where most timers are
- * cancelled (the connection was active) long before they are due. The clock does not move, so
- * nothing expires. Score: schedule+cancel pairs per second, 256 pairs per invocation to keep the
- * harness's per-invocation cost out of a ~20 ns operation.
+ * W3, cancellation beside {@code live} live timers (256 to 1 M): the idle-timeout pattern, where
+ * most timers are cancelled or re-armed (the connection was active) long before they are due. The
+ * clock does not move, so nothing expires. Score: operations per second, 256 per invocation to keep
+ * the harness's per-invocation cost out of a ~20 ns operation. Deadlines are
+ * {@code now + random(1..horizon)} ticks, 256 by default (a quarter of the 1,024-tick wheels).
  *
- * <p>{@code cancel} picks which timer each pair cancels:
+ * <p>{@code cancel} picks the pattern:
  * <ul>
- *   <li>{@code NEWEST}: schedule a timer at {@code now + random(1..1000)}, then cancel it. The
- *       newest timer is the cheapest to remove in most structures (a free-id stack, the last
- *       entry of a slot), so this is the best case.</li>
- *   <li>{@code RANDOM_LIVE}: cancel a uniformly random live timer, then schedule its replacement
- *       at {@code now + random(1..1000)}: a connection's idle timeout re-armed on activity. It
+ *   <li>{@code NEWEST}: schedule a timer, then cancel it. The newest timer is the cheapest to remove
+ *       in most structures (a free-id stack, the last entry of a slot), so this is the best case.</li>
+ *   <li>{@code RANDOM_LIVE}: cancel a uniformly random live timer, then schedule its replacement:
  *       removes timers from the middle of slots and trees, so tombstones, compaction and
  *       rebalancing are timed too.</li>
+ *   <li>{@code RESCHEDULE}: move a uniformly random live timer to a new deadline: tickwork's
+ *       {@code reschedule}, the peers' cancel plus schedule ({@link TimerAdapter#reschedule}).</li>
  * </ul>
  *
- * <p>Not measured: filling the 200,000 live timers ({@code @Setup}), drawing random numbers (a
+ * <p>Not measured: filling the live timers ({@code @Setup}), drawing random numbers (a
  * precomputed ring of offsets and of live-timer indexes).
  */
 @State(Scope.Thread)
@@ -38,15 +39,14 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class ScheduleCancelBenchmark {
 
-    static final int LIVE = 200_000;
-    static final int SPAN = 1000;
     static final int BATCH = 256;
     static final int RANDOMS = 1 << 16;
 
-    /** Which live timer a schedule+cancel pair cancels. */
+    /** Which live timer an operation cancels or moves. */
     public enum Cancel {
         NEWEST,
-        RANDOM_LIVE
+        RANDOM_LIVE,
+        RESCHEDULE
     }
 
     @Param
@@ -55,10 +55,16 @@ public class ScheduleCancelBenchmark {
     @Param
     Cancel cancel;
 
+    @Param({"256", "4096", "65536", "1048576"})
+    int live;
+
+    @Param({"256"})
+    int horizon;
+
     private TimerAdapter timers;
     private long[] offsets;
     private int[] victims;
-    private long[] live;
+    private long[] handles;
     private int next;
     private final long now = 1_000_000;
 
@@ -70,12 +76,12 @@ public class ScheduleCancelBenchmark {
         offsets = new long[RANDOMS];
         victims = new int[RANDOMS];
         for (int i = 0; i < RANDOMS; i++) {
-            offsets[i] = 1 + rnd.nextInt(SPAN);
-            victims[i] = rnd.nextInt(LIVE);
+            offsets[i] = 1 + rnd.nextInt(horizon);
+            victims[i] = rnd.nextInt(live);
         }
-        live = new long[LIVE];
-        for (int i = 0; i < LIVE; i++) {
-            live[i] = timers.schedule(now + offsets[i & (RANDOMS - 1)], Subject.PAYLOAD);
+        handles = new long[live];
+        for (int i = 0; i < live; i++) {
+            handles[i] = timers.schedule(now + 1 + rnd.nextInt(horizon), Subject.PAYLOAD);
         }
     }
 
@@ -91,14 +97,22 @@ public class ScheduleCancelBenchmark {
                 long h = t.schedule(now + off[n++ & (RANDOMS - 1)], Subject.PAYLOAD);
                 all &= t.cancel(h);
             }
-        } else {
-            long[] handles = live;
+        } else if (cancel == Cancel.RANDOM_LIVE) {
+            long[] hs = handles;
             int[] victim = victims;
             for (int i = 0; i < BATCH; i++) {
                 int k = n++ & (RANDOMS - 1);
                 int v = victim[k];
-                all &= t.cancel(handles[v]);
-                handles[v] = t.schedule(now + off[k], Subject.PAYLOAD);
+                all &= t.cancel(hs[v]);
+                hs[v] = t.schedule(now + off[k], Subject.PAYLOAD);
+            }
+        } else {
+            long[] hs = handles;
+            int[] victim = victims;
+            for (int i = 0; i < BATCH; i++) {
+                int k = n++ & (RANDOMS - 1);
+                int v = victim[k];
+                hs[v] = t.reschedule(hs[v], now + off[k], Subject.PAYLOAD);
             }
         }
         next = n;

@@ -15,15 +15,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * W2, steady state: {@code timersPerTick × 500} live timers; each invocation advances the virtual
- * clock by one tick, expires the due timers and schedules each again at
- * {@code now + random(1..1000)}, so about {@code timersPerTick} timers expire per tick (the mean
- * offset is 500.5 ticks). The primary score is ticks per second; the auxiliary
- * {@code expirations} score is expired-and-rescheduled timers per second, the number to compare
- * (every subject expires exactly the same number per tick: timers are interchangeable and the
- * random offsets are one shared sequence, so only the order within a tick differs).
- * {@code gc.alloc.rate.norm} is bytes per tick: divide by {@code timersPerTick} for bytes per
- * timer.
+ * W2, steady state: each invocation advances the virtual clock by one tick, expires the due timers
+ * and schedules each again, so about {@code timersPerTick} timers expire per tick. Where again:
+ * {@code rearm = SPREAD}, at {@code now + random(1..1000)} ({@code timersPerTick × 500} live, the
+ * whole 1,024-tick wheel in use); {@code rearm = AHEAD_256}, at exactly {@code now + 256}
+ * ({@code timersPerTick × 256} live, well inside the wheel, every tick's timers in one slot). The
+ * primary score is ticks per second; the auxiliary {@code expirations} score is
+ * expired-and-rescheduled timers per second, the number to compare (every subject expires exactly
+ * the same number per tick). {@code gc.alloc.rate.norm} is bytes per tick: divide by
+ * {@code timersPerTick} for bytes per timer.
  *
  * <p>Not measured: filling the live timers and 2,000 ticks of warm-up to reach the steady-state
  * deadline distribution ({@code @Setup}), drawing random numbers (a precomputed ring of offsets).
@@ -34,13 +34,23 @@ import org.openjdk.jmh.infra.Blackhole;
 public class SteadyStateBenchmark {
 
     static final int SPAN = 1000;
+    static final int AHEAD = 256;
     static final int OFFSETS = 1 << 20;
+
+    /** Where an expired timer is scheduled again. */
+    public enum Rearm {
+        SPREAD,
+        AHEAD_256
+    }
 
     @Param
     Subject subject;
 
     @Param({"1", "16", "256", "4096"})
     int timersPerTick;
+
+    @Param
+    Rearm rearm;
 
     private TimerAdapter timers;
     private long[] offsets;
@@ -65,10 +75,18 @@ public class SteadyStateBenchmark {
         SplittableRandom rnd = new SplittableRandom(42);
         offsets = new long[OFFSETS];
         for (int i = 0; i < OFFSETS; i++) {
-            offsets[i] = 1 + rnd.nextInt(SPAN);
+            offsets[i] = rearm == Rearm.SPREAD ? 1 + rnd.nextInt(SPAN) : AHEAD;
         }
-        for (int i = 0, live = timersPerTick * SPAN / 2; i < live; i++) {
-            timers.schedule(now + offsets[next++ & (OFFSETS - 1)], Subject.PAYLOAD);
+        if (rearm == Rearm.SPREAD) {
+            for (int i = 0, live = timersPerTick * SPAN / 2; i < live; i++) {
+                timers.schedule(now + offsets[next++ & (OFFSETS - 1)], Subject.PAYLOAD);
+            }
+        } else {
+            for (int tick = 1; tick <= AHEAD; tick++) {
+                for (int i = 0; i < timersPerTick; i++) {
+                    timers.schedule(now + tick, Subject.PAYLOAD);
+                }
+            }
         }
         for (int i = 0; i < 2 * SPAN; i++) {
             tick();

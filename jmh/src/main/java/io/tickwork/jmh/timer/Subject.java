@@ -3,13 +3,12 @@ package io.tickwork.jmh.timer;
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.agrona.DeadlineTimerWheel;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -17,8 +16,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * peers a user would otherwise pick. All run on a virtual clock with one time unit per tick.
  *
  * <p>Configuration, the same for every wheel where the design allows: 1 unit per tick, 1,024 ticks
- * per wheel (one revolution covers the workloads' 1..1,000-tick deadlines, so no subject pays for
- * far timers). tickwork ring and chunk capacity 512 per slot (a tick holds about 200 timers in W1
+ * per wheel (one revolution covers the workloads' deadlines, at most 1,000 ticks ahead, so no
+ * subject pays for far timers). A re-arm is tickwork's {@code reschedule} (same handle) and the
+ * peers' cancel plus schedule ({@link TimerAdapter#reschedule}). tickwork ring and chunk capacity 512 per slot (a tick holds about 200 timers in W1
  * and 400 in W2 at the default density; a denser tick spills to the slot's overflow, as it would
  * for a user who sized the wheel once). Agrona starts with its default 16 timers per tick and
  * grows. Kafka runs with its own defaults (1 ms ticks, 20 per level, overflow levels as needed), as
@@ -95,6 +95,14 @@ public enum Subject {
         }
 
         @Override
+        public long reschedule(long handle, long deadline, Object payload) {
+            if (!queue.reschedule(handle, deadline)) {
+                throw new IllegalStateException("reschedule of a timer that is not live");
+            }
+            return handle;
+        }
+
+        @Override
         public int expire(long now) {
             return queue.expire(now, sink);
         }
@@ -109,12 +117,13 @@ public enum Subject {
      * Agrona's {@code DeadlineTimerWheel}, polled as its run loops poll it. Its handler receives a
      * timer id, not a payload: with the benchmarks' shared {@link #PAYLOAD} nothing is looked up
      * (so Agrona does less work per timer than the others, which hand out a stored reference);
-     * payloads of a test's own go through a map from id to payload.
+     * payloads of a benchmark's or test's own go through Agrona's own {@code Long2ObjectHashMap}
+     * from id to payload, as its users keep them.
      */
     static final class Agrona implements TimerAdapter {
         private final DeadlineTimerWheel wheel = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, 0, 1, TICKS_PER_WHEEL);
         private final DeadlineTimerWheel.TimerHandler handler;
-        private Map<Long, Object> payloads; // only for payloads other than PAYLOAD
+        private Long2ObjectHashMap<Object> payloads; // only for payloads other than PAYLOAD
 
         Agrona(Consumer<Object> sink) {
             handler = (unit, now, timerId) -> {
@@ -128,7 +137,7 @@ public enum Subject {
             long id = wheel.scheduleTimer(deadline);
             if (payload != PAYLOAD) {
                 if (payloads == null) {
-                    payloads = new HashMap<>();
+                    payloads = new Long2ObjectHashMap<>();
                 }
                 payloads.put(id, payload);
             }

@@ -30,6 +30,18 @@ interface TimerAdapter {
      */
     boolean cancel(long handle);
 
+    /**
+     * Moves a live timer to {@code deadline}; returns the handle it has now. tickwork's queues
+     * reschedule in place (same handle); the peers, which have no such operation, cancel it and
+     * schedule {@code payload} anew, as their users do.
+     */
+    default long reschedule(long handle, long deadline, Object payload) {
+        if (!cancel(handle)) {
+            throw new IllegalStateException("reschedule of a timer that is not live");
+        }
+        return schedule(deadline, payload);
+    }
+
     /** Hands every timer due at {@code now} to the sink; returns how many. */
     int expire(long now);
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every timer benchmark subject, ours and each peer's adapter, runs the same seeded random script
- * of schedule, cancel and advance against a reference model. The benchmarks compare like with like
+ * of schedule, re-arm, cancel and advance against a reference model. The benchmarks compare like with like
  * only if every adapter keeps the contract of {@link TimerAdapter}: a timer fires exactly once,
  * never before its deadline and no later than the first {@code expire} at or past it (the
  * subjects run with one time unit per tick, so "at most one tick late" leaves no slack); a
@@ -26,7 +26,7 @@ class TimerAdaptersTest {
     /** One scheduled timer of the script, carried as its own payload. */
     private static final class Probe {
         final int id;
-        final long deadline;
+        long deadline;
         long handle;
         boolean fired;
         boolean cancelled;
@@ -79,6 +79,13 @@ class TimerAdaptersTest {
                 Probe p = new Probe(ids++, deadline);
                 p.handle = timers.schedule(deadline, p);
                 live.add(p);
+            } else if (op == 5 && rnd.nextBoolean() && !live.isEmpty()) {
+                // re-arm: tickwork's reschedule (same handle), the peers' cancel plus schedule
+                Probe p = live.get(rnd.nextInt(live.size()));
+                if (!p.fired && !p.cancelled) {
+                    p.deadline = now[0] + rnd.nextInt(3_100) - 50;
+                    p.handle = timers.reschedule(p.handle, p.deadline, p);
+                }
             } else if (op < 7 && !live.isEmpty()) {
                 Probe p = live.get(rnd.nextInt(live.size()));
                 boolean wasLive = !p.fired;

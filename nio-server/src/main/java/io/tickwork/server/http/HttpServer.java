@@ -43,6 +43,19 @@ public final class HttpServer implements AutoCloseable {
 
     public static final int TIMER_TICKS_PER_WHEEL = 16384;
 
+    /**
+     * A selector loop's timer queue of {@code kind} on the loops' clock (milliseconds of
+     * {@code System.nanoTime()}, counted from now), with {@link #TIMER_TICK_MILLIS} ticks over
+     * about 65 s.
+     */
+    public static TimerQueue<Object> loopTimers(TimerKind kind) {
+        return TimerQueue.builder(TimeUnit.MILLISECONDS, SelectorLoop.clockMillis())
+                .kind(kind)
+                .tick(Duration.ofMillis(TIMER_TICK_MILLIS))
+                .span(Duration.ofMillis(TIMER_TICK_MILLIS * TIMER_TICKS_PER_WHEEL))
+                .build();
+    }
+
     /** How a loop accepts; a seam so tests can make {@code accept} fail like EMFILE. */
     @FunctionalInterface
     interface Acceptor {
@@ -65,8 +78,7 @@ public final class HttpServer implements AutoCloseable {
         int backlog = 4096;
         int maxConnections = Integer.MAX_VALUE;
         boolean reusePort;
-        Supplier<? extends TimerQueue<Object>> timers =
-                () -> TimerKind.WHEEL_LINKED_ARRAY.create(TIMER_TICK_MILLIS, TIMER_TICKS_PER_WHEEL);
+        Supplier<? extends TimerQueue<Object>> timers = () -> loopTimers(TimerKind.WHEEL_LINKED_ARRAY);
         HttpHandler handler;
         Consumer<String> log = System.err::println;
         Acceptor acceptor = ServerSocketChannel::accept;

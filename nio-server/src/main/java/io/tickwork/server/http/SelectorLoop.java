@@ -89,6 +89,11 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     }
 
     private static long clock() {
+        return clockMillis();
+    }
+
+    /** The loops' clock: milliseconds of {@code System.nanoTime()}. */
+    static long clockMillis() {
         return System.nanoTime() / 1_000_000;
     }
 
@@ -316,7 +321,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             if (c.timerDeadline <= deadline) {
                 return; // fires earlier and re-arms itself then
             }
-            timers.cancel(c.timerHandle);
+            if (timers.reschedule(c.timerHandle, deadline)) {
+                c.timerDeadline = deadline;
+                return;
+            }
         }
         c.timerDeadline = deadline;
         c.timerHandle = timers.schedule(deadline, c);

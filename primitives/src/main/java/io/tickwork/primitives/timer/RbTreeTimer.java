@@ -2,6 +2,7 @@ package io.tickwork.primitives.timer;
 
 import java.util.Arrays;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * A red-black tree of timers keyed by exact deadline ({@link TimerKind#RB_TREE}): no tick rounding,
@@ -23,18 +24,14 @@ import java.util.function.Consumer;
  * are reused through free stacks: no allocation once the arrays have grown to the peak.
  *
  * <p><b>Cost:</b> schedule O(log d) for d distinct pending deadlines (O(1) rebalancing amortised);
- * cancel O(1), or O(log d) when it empties its node; expire O(1) per timer plus O(log d) per
+ * cancel O(1), or O(log d) when it empties its node; reschedule a cancel plus a schedule; expire O(1) per timer plus O(log d) per
  * distinct deadline handed out; {@link #nextDeadline} O(1). Handles are
  * {@code generation << 32 | timer}; see {@link WheelTimer} for why generations make stale handles
  * harmless.
  *
  * <p><b>Thread safety:</b> none; one thread owns the queue.
- *
- * <p>It stays one file over 500 lines on purpose: it is one algorithm over one parallel-array
- * layout, and splitting the tree from its records would put every record access behind a call
- * across classes.
  */
-final class RbTreeTimer<T> implements TimerQueue<T> {
+final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     private static final int NIL = 0;
 
@@ -62,7 +59,7 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
      * Timer records, timer {@code e >= 1} at {@code e << 2} (0 is NIL as a list link): deadline,
      * next and previous timer of its node's FIFO, and generation (high 32 bits) with owning node
      * (low 32 bits; NIL while deferred). One record so expiring a timer touches one line here and
-     * one in {@link #payload}, not one per field. A timer is free when its payload is null.
+     * one in the payload array, not one per field. A free timer's owner is {@link #FREE}.
      */
     private long[] timers;
 
@@ -71,7 +68,13 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
     private static final int T_PREV = 2;
     private static final int T_META = 3;
     private static final long OWNER_MASK = 0xFFFF_FFFFL;
-    private Object[] payload;
+    /** The owner of a free timer record. */
+    private static final int FREE = -1;
+    /** Object payloads, or null in long mode. */
+    private Object[] refs;
+    /** Long payloads, or null in object mode. */
+    private long[] vals;
+
     private int[] freeIds;
     private int freeTop;
     private int highWater = 1;
@@ -85,12 +88,16 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
     private long[] deferred = new long[8];
     private int deferredCount;
 
-    RbTreeTimer() {
+    RbTreeTimer(boolean longPayloads) {
         int cap = 64;
         nodes = new long[cap << 3];
         freeNodes = new int[cap];
         timers = new long[cap << 2];
-        payload = new Object[cap];
+        if (longPayloads) {
+            vals = new long[cap];
+        } else {
+            refs = new Object[cap];
+        }
         freeIds = new int[cap];
     }
 
@@ -158,23 +165,36 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         if (freeTop > 0) {
             return freeIds[--freeTop];
         }
-        if (highWater == payload.length) {
-            int cap = payload.length * 2;
+        if (highWater == freeIds.length) {
+            int cap = freeIds.length * 2;
             timers = Arrays.copyOf(timers, cap << 2);
-            payload = Arrays.copyOf(payload, cap);
+            if (refs != null) {
+                refs = Arrays.copyOf(refs, cap);
+            } else {
+                vals = Arrays.copyOf(vals, cap);
+            }
             freeIds = Arrays.copyOf(freeIds, cap);
         }
         return highWater++;
     }
 
-    @SuppressWarnings("unchecked")
-    private T freeTimer(int e) {
-        T p = (T) payload[e];
-        payload[e] = null;
-        timers[(e << 2) + T_META] += 1L << 32; // generation++: old handles stop matching
+    private void freeTimer(int e) {
+        if (refs != null) {
+            refs[e] = null;
+        }
+        int i = (e << 2) + T_META;
+        timers[i] = ((timers[i] & ~OWNER_MASK) + (1L << 32)) | (FREE & OWNER_MASK); // generation++
         freeIds[freeTop++] = e;
         size--;
-        return p;
+    }
+
+    /** The timer a handle names if it is pending, else 0 (NIL). */
+    private int pending(long handle) {
+        int e = (int) handle;
+        if (e < 1 || e >= highWater || gen(e) != (int) (handle >>> 32) || owner(e) == FREE) {
+            return NIL;
+        }
+        return e;
     }
 
     private int allocateNode(long k) {
@@ -249,11 +269,34 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         if (payload == null) {
             throw new NullPointerException("payload");
         }
+        if (refs == null) {
+            throw new UnsupportedOperationException("a queue of long payloads");
+        }
         int e = allocateTimer();
-        this.payload[e] = payload;
+        refs[e] = payload;
+        return scheduleTimer(e, deadline);
+    }
+
+    @Override
+    public long schedule(long deadline, long payload) {
+        if (vals == null) {
+            throw new UnsupportedOperationException("a queue of object payloads");
+        }
+        int e = allocateTimer();
+        vals[e] = payload;
+        return scheduleTimer(e, deadline);
+    }
+
+    private long scheduleTimer(int e, long deadline) {
         timers[(e << 2) + T_DEADLINE] = deadline;
         size++;
         long handle = ((long) gen(e) << 32) | e;
+        place(e, handle, deadline);
+        return handle;
+    }
+
+    /** Inserts timer {@code e} at {@code deadline}, or defers it if the running expire would hand it out. */
+    private void place(int e, long handle, long deadline) {
         if (expiring && deadline <= expiringNow) {
             // the running expire would hand it out at once (and a self-rescheduling timer would
             // loop); it joins the tree when expire returns
@@ -265,16 +308,15 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         } else {
             insert(e, deadline);
         }
-        return handle;
     }
 
     @Override
     public boolean cancel(long handle) {
-        int e = (int) handle;
-        if (e < 1 || e >= highWater || gen(e) != (int) (handle >>> 32) || payload[e] == null) {
+        int e = pending(handle);
+        if (e == NIL) {
             return false;
         }
-        if (owner(e) != NIL) { // else deferred: flushDeferred skips it, its generation moved on
+        if (owner(e) != NIL) { // else deferred: flushDeferred skips it, it is free
             unlink(e);
         }
         freeTimer(e);
@@ -282,9 +324,53 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
     }
 
     @Override
+    public boolean reschedule(long handle, long deadline) {
+        int e = pending(handle);
+        if (e == NIL) {
+            return false;
+        }
+        timers[(e << 2) + T_DEADLINE] = deadline;
+        if (owner(e) == NIL) {
+            return true; // deferred: joins the tree at its new deadline when expire returns
+        }
+        unlink(e);
+        place(e, handle, deadline);
+        return true;
+    }
+
+    @Override
     public int expire(long now, Consumer<? super T> consumer) {
+        return expire(now, consumer, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public int expire(long now, LongConsumer consumer) {
+        return expire(now, consumer, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public int expire(long now, Consumer<? super T> consumer, int limit) {
+        if (refs == null) {
+            throw new UnsupportedOperationException("a queue of long payloads");
+        }
+        return expire(now, consumer, null, limit);
+    }
+
+    @Override
+    public int expire(long now, LongConsumer consumer, int limit) {
+        if (vals == null) {
+            throw new UnsupportedOperationException("a queue of object payloads");
+        }
+        return expire(now, null, consumer, limit);
+    }
+
+    @SuppressWarnings("unchecked")
+    private int expire(long now, Consumer<? super T> objects, LongConsumer longs, int limit) {
         if (expiring) {
             throw new IllegalStateException("expire called from its own consumer");
+        }
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1: " + limit);
         }
         if (size == 0) {
             return 0;
@@ -294,13 +380,20 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         int fired = 0;
         try {
             int z;
-            while ((z = first) != NIL && key(z) <= now) {
+            while (fired < limit && (z = first) != NIL && key(z) <= now) {
                 // one timer at a time, so a consumer that throws or cancels leaves a sound tree
                 int e = (int) nodes[(z << 3) + HEAD];
                 unlink(e);
-                T p = freeTimer(e);
                 fired++;
-                consumer.accept(p);
+                if (objects != null) {
+                    T p = (T) refs[e];
+                    freeTimer(e);
+                    objects.accept(p);
+                } else {
+                    long v = vals[e];
+                    freeTimer(e);
+                    longs.accept(v);
+                }
             }
         } finally {
             expiring = false;
@@ -315,7 +408,7 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
         for (int i = 0; i < deferredCount; i++) {
             long h = deferred[i];
             int e = (int) h;
-            if (gen(e) == (int) (h >>> 32) && payload[e] != null) {
+            if (gen(e) == (int) (h >>> 32) && owner(e) == NIL) { // else cancelled meanwhile
                 insert(e, timers[(e << 2) + T_DEADLINE]);
             }
         }
@@ -337,6 +430,11 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
     @Override
     public int size() {
         return size;
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return size == 0;
     }
 
     // ---- red-black tree (CLRS ch. 13) ----
@@ -559,7 +657,7 @@ final class RbTreeTimer<T> implements TimerQueue<T> {
             throw new AssertionError("node " + n + " without timers");
         }
         for (; e != NIL; e = next(e)) {
-            if (owner(e) != n || timers[(e << 2) + T_DEADLINE] != key(n) || payload[e] == null) {
+            if (owner(e) != n || timers[(e << 2) + T_DEADLINE] != key(n)) {
                 throw new AssertionError("timer " + e + " misfiled under node " + n);
             }
         }

@@ -5,28 +5,29 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The {@link TimerQueue} implementations, by name, with their factories: what a {@code --timer}
- * option parses ({@link #parse}) and what tests and benchmarks iterate over.
+ * The {@link TimerQueue} implementations, by name: what {@link TimerQueueBuilder#kind} takes, what
+ * a {@code --timer} option parses ({@link #parse}), and what tests and benchmarks iterate over.
+ * Build queues with {@link TimerQueue#builder}; the factories here are the low-level form, in raw
+ * ticks of the caller's clock from origin 0.
  *
- * <p>Which to pick (measurements and the table in {@code docs/results/timer.md}):
+ * <p>Which to pick (figures in {@code docs/results/timer.md}):
  * <ul>
- *   <li>{@link #WHEEL_LINKED_ARRAY}: the default for run loops. O(1) everything, no allocation
- *       once warm, sequential memory access on expiry, never overflows, memory follows the load.</li>
+ *   <li>{@link #WHEEL_LINKED_ARRAY}: the default. O(1) everything, no allocation once warm,
+ *       sequential memory access on expiry, never overflows, memory follows the load.</li>
  *   <li>{@link #WHEEL_RING}: the fastest expiry while a tick's timers fit in {@code slotCapacity}
  *       (one contiguous array per tick); beyond it a tick spills to a chunk list, and the rings cost
  *       {@code ticksPerWheel * slotCapacity * 8} bytes once every slot has been used.</li>
- *   <li>{@link #WHEEL_LIST}: an intrusive doubly-linked list per slot; the fastest schedule+cancel
- *       and cancel unlinks at once, so it keeps no cancelled entries around (idle timeouts, where
- *       most timers are cancelled long before they are due), at the price of pointer chasing on
- *       expiry.</li>
+ *   <li>{@link #WHEEL_LIST}: an intrusive doubly-linked list per slot: cancel and an earlier
+ *       reschedule unlink at once, so nothing cancelled stays behind, at the price of pointer
+ *       chasing on expiry.</li>
  *   <li>{@link #RB_TREE}: exact deadlines, no tick rounding and no span to size; O(log d) in the
  *       number of distinct deadlines. Pick it when exact order matters, or deadlines spread over a
  *       range no wheel covers.</li>
  * </ul>
  *
- * <p>Wheels round a deadline up to the next multiple of {@code tickDuration} and hold
- * {@code ticksPerWheel} ticks; deadlines beyond that span wait in a binary heap until the wheel
- * comes around (O(log n) for those timers only). Size the span to cover the common timeouts.
+ * <p>Wheels round a deadline up to the next tick and hold {@code ticksPerWheel} ticks; deadlines
+ * beyond that span wait in a binary heap until the wheel comes around (O(log n) for those timers
+ * only). Size the span to cover the common timeouts.
  */
 public enum TimerKind {
     /** {@link RbTreeTimer}: own red-black tree over parallel primitive arrays; exact, O(log n). */
@@ -38,12 +39,9 @@ public enum TimerKind {
     /** {@link WheelLinkedArrayTimer}: hashed wheel, a {@code LinkedArrayList} per slot. */
     WHEEL_LINKED_ARRAY;
 
-    /**
-     * One unit of the caller's clock per tick: exact for a millisecond clock or a virtual clock;
-     * with {@link System#nanoTime()} pass a real tick (e.g. 1_000_000 for 1 ms) to {@link #create(long, int)}.
-     */
+    /** One unit of the caller's clock per tick, for {@link #create()}: a virtual or millisecond clock. */
     public static final long DEFAULT_TICK_DURATION = 1;
-    /** 1,024 slots: with 1 ms ticks a wheel covers about a second before timers go to the heap. */
+    /** 1,024 slots, for {@link #create()}. */
     public static final int DEFAULT_TICKS_PER_WHEEL = 1024;
     /**
      * Ring capacity ({@link #WHEEL_RING}) or chunk size ({@link #WHEEL_LINKED_ARRAY}) per slot, in
@@ -51,19 +49,25 @@ public enum TimerKind {
      */
     public static final int DEFAULT_SLOT_CAPACITY = 256;
 
-    /** A queue with the default tick, wheel size and slot capacity. */
+    /**
+     * Low level: a queue whose tick is one unit of the caller's clock, counted from 0, 1,024 ticks
+     * per wheel. Right for a virtual clock or a millisecond clock with short timeouts; for
+     * {@code System.nanoTime()} use {@link TimerQueue#builder}, or every timer lands in the overflow
+     * heap.
+     */
     public <T> TimerQueue<T> create() {
         return create(DEFAULT_TICK_DURATION, DEFAULT_TICKS_PER_WHEEL, DEFAULT_SLOT_CAPACITY);
     }
 
-    /** A queue with the given tick and wheel size and the default slot capacity. */
+    /** Low level: {@link #create(long, int, int)} with the default slot capacity. */
     public <T> TimerQueue<T> create(long tickDuration, int ticksPerWheel) {
         return create(tickDuration, ticksPerWheel, DEFAULT_SLOT_CAPACITY);
     }
 
     /**
-     * A queue of this kind. The arguments are validated for every kind (so a bad option fails the
-     * same way whatever {@code --timer} says) but {@link #RB_TREE} uses none of them: it is exact.
+     * Low level: a queue of this kind whose ticks start at multiples of {@code tickDuration} on the
+     * caller's clock (origin 0). The arguments are validated for every kind (so a bad option fails
+     * the same way whatever {@code --timer} says) but {@link #RB_TREE} uses none of them: it is exact.
      *
      * @param tickDuration  the wheel's resolution, in the caller's time unit; {@code >= 1}
      * @param ticksPerWheel slots in the wheel; a power of 2 in [1, 2^24]
@@ -71,10 +75,31 @@ public enum TimerKind {
      *                      ({@link #WHEEL_LINKED_ARRAY}) in timers; in [1, 2^20]; ignored by the others
      * @throws IllegalArgumentException naming the bad value
      */
+    @SuppressWarnings("unchecked")
     public <T> TimerQueue<T> create(long tickDuration, int ticksPerWheel, int slotCapacity) {
+        return (TimerQueue<T>)
+                make(new TickClock(0, checkTick(tickDuration)), ticksPerWheel, slotCapacity, false, false);
+    }
+
+    /** Low level: as {@link #create(long, int, int)}, with {@code long} payloads. */
+    public LongTimerQueue createLong(long tickDuration, int ticksPerWheel, int slotCapacity) {
+        return (LongTimerQueue)
+                make(new TickClock(0, checkTick(tickDuration)), ticksPerWheel, slotCapacity, true, false);
+    }
+
+    private static long checkTick(long tickDuration) {
         if (tickDuration < 1) {
             throw new IllegalArgumentException("tickDuration must be >= 1: " + tickDuration);
         }
+        return tickDuration;
+    }
+
+    /**
+     * A queue of this kind on {@code clock}; implements both {@link TimerQueue} and
+     * {@link LongTimerQueue}. A wheel that starts at the origin treats an expire before it as time
+     * going backwards; one that does not learns the time from its first expire.
+     */
+    Object make(TickClock clock, int ticksPerWheel, int slotCapacity, boolean longPayloads, boolean startAtOrigin) {
         if (ticksPerWheel < 1 || ticksPerWheel > (1 << 24) || Integer.bitCount(ticksPerWheel) != 1) {
             throw new IllegalArgumentException("ticksPerWheel must be a power of 2 in [1, 2^24]: " + ticksPerWheel);
         }
@@ -83,13 +108,13 @@ public enum TimerKind {
         }
         switch (this) {
             case RB_TREE:
-                return new RbTreeTimer<>();
+                return new RbTreeTimer<>(longPayloads);
             case WHEEL_LIST:
-                return new WheelListTimer<>(tickDuration, ticksPerWheel);
+                return new WheelListTimer<>(clock, ticksPerWheel, longPayloads, startAtOrigin);
             case WHEEL_RING:
-                return new WheelRingTimer<>(tickDuration, ticksPerWheel, slotCapacity);
+                return new WheelRingTimer<>(clock, ticksPerWheel, slotCapacity, longPayloads, startAtOrigin);
             case WHEEL_LINKED_ARRAY:
-                return new WheelLinkedArrayTimer<>(tickDuration, ticksPerWheel, slotCapacity);
+                return new WheelLinkedArrayTimer<>(clock, ticksPerWheel, slotCapacity, longPayloads, startAtOrigin);
             default:
                 throw new AssertionError(this);
         }

@@ -1,41 +1,63 @@
 package io.tickwork.primitives.timer;
 
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * A queue of timers for a single-threaded run loop: schedule a payload at an absolute deadline,
- * cancel it by handle, and expire everything that is due.
+ * A queue of timers for a single-threaded run loop: schedule a payload at a deadline, reschedule
+ * or cancel it by handle, and expire everything that is due.
  *
- * <p>Time is whatever unit the owner chooses (nanoseconds from {@link System#nanoTime()},
- * milliseconds, or a virtual clock in a benchmark); deadlines and {@code now} must use the same unit
- * and the same origin. Implementations differ in how they store timers (a red-black tree, or a
- * timing wheel whose slots are linked lists, ring queues or linked-array lists), not in what they
- * promise. Every implementation makes the same guarantees, so tests and benchmarks iterate over
- * {@link TimerKind} instead of naming a class:
+ * <p>Time is a {@code long} on the owner's clock, in the unit and from the origin given at
+ * construction ({@link #builder}):
+ *
+ * <pre>{@code
+ * // idle timeouts in a selector loop, on System.nanoTime(), 1 ms ticks, a wheel spanning 64 s
+ * TimerQueue<Connection> idle = TimerQueue.builder(TimeUnit.NANOSECONDS, System.nanoTime())
+ *         .tick(Duration.ofMillis(1))
+ *         .span(Duration.ofSeconds(64))
+ *         .build();
+ * long timeout = TimeUnit.SECONDS.toNanos(30);
+ * conn.timer = idle.schedule(System.nanoTime() + timeout, conn); // on accept
+ * idle.reschedule(conn.timer, System.nanoTime() + timeout);      // on activity: same handle
+ * long now = System.nanoTime();
+ * idle.expire(now, Connection::closeIdle, 1024);                  // at most 1,024 per loop turn
+ * long wait = idle.nextDeadline() - now;                          // how long select() may block
+ * }</pre>
+ *
+ * <p>Implementations differ in how they store timers (a red-black tree, or a timing wheel whose
+ * slots are linked lists, ring queues or linked-array lists), not in what they promise, so tests
+ * and benchmarks iterate over {@link TimerKind}:
  *
  * <ul>
  *   <li><b>Never early.</b> A timer fires in the first {@link #expire} call whose {@code now} is
  *       {@code >= deadline}, and never in an earlier one.</li>
- *   <li><b>At most one tick late.</b> Wheel implementations round deadlines up to their tick, so
- *       a timer is handed out by the first {@code expire(now)} with {@code now} at or past its
- *       deadline rounded up to the next tick boundary; the tree is exact.</li>
- *   <li><b>Order.</b> One {@code expire} call hands out timers in deadline order, up to the wheel's
- *       resolution: timers whose deadlines fall in the same tick may come out in any order.</li>
+ *   <li><b>At most one tick late.</b> Wheels round deadlines up to the start of the next tick
+ *       (ticks start at {@code origin + k * tick}); the tree is exact.</li>
+ *   <li><b>Order.</b> Timers are handed out in deadline order, up to the wheel's resolution:
+ *       timers whose deadlines fall in the same tick may come out in any order. A bounded
+ *       {@code expire} keeps the order across calls.</li>
+ *   <li><b>Bounded expiry.</b> {@code expire(now, consumer, limit)} hands out at most
+ *       {@code limit} timers; the rest of those due stay pending and fire on later calls, never
+ *       early, in order.</li>
  *   <li><b>Past deadlines</b> (including {@code Long.MIN_VALUE}) fire on the next {@code expire}.
  *       Any deadline up to {@link Long#MAX_VALUE} is accepted.</li>
- *   <li><b>Cancel</b> returns {@code true} exactly once, for a timer that had not fired; after the
- *       timer fired or was cancelled, or for a handle that was never issued, it is a harmless
- *       {@code false}. Handles are not reused while the queue lives (a stale handle never cancels
- *       a younger timer). Implementations tag handles with a 32-bit generation per internal slot,
- *       so "never" means until one slot has been recycled 2^32 times.</li>
+ *   <li><b>Cancel and reschedule</b> return {@code true} for a timer that is pending and act on
+ *       it; for a timer that fired or was cancelled, or a handle never issued, they return
+ *       {@code false} and change nothing. A rescheduled timer keeps its handle. Handles are not
+ *       reused while the queue lives (a stale handle never touches a younger timer): they carry a
+ *       32-bit generation per internal slot, so "never" means until one slot has been recycled
+ *       2^32 times.</li>
  *   <li><b>Time going backwards</b> ({@code now} smaller than in an earlier call) is ignored: the
  *       call expires nothing it would not have expired at the larger, earlier {@code now}.</li>
- *   <li><b>Re-entrancy.</b> The consumer passed to {@code expire} may call {@link #schedule} and
- *       {@link #cancel} on this queue. A timer scheduled from the consumer with a deadline
+ *   <li><b>Re-entrancy.</b> The consumer passed to {@code expire} may schedule, reschedule and
+ *       cancel on this queue. A timer scheduled or rescheduled from the consumer with a deadline
  *       {@code <= now} fires in the next {@code expire} call, not in the running one (so a
  *       self-rescheduling timer cannot loop forever); a timer cancelled from the consumer before
  *       it was handed out is not handed out.</li>
  * </ul>
+ *
+ * <p>{@link LongTimerQueue} is the same with {@code long} payloads, for owners that key their
+ * timers by number (a session id, an index): nothing is boxed, nothing allocated once warm.
  *
  * <p><b>Thread safety:</b> none. One thread owns a queue; handing one to another thread needs a
  * happens-before edge (a volatile write, a queue, a lock).
@@ -50,7 +72,7 @@ public interface TimerQueue<T> {
     /**
      * Schedules {@code payload} to fire at {@code deadline}.
      *
-     * @param deadline absolute time, same unit and origin as {@code now} in {@link #expire}
+     * @param deadline a time on the queue's clock, like {@code now} in {@link #expire}
      * @param payload  handed to the consumer when the timer fires; must not be null
      * @return a handle for {@link #cancel}; never 0, so 0 can mean "no timer" in callers' fields
      * @throws NullPointerException if {@code payload} is null
@@ -66,6 +88,17 @@ public interface TimerQueue<T> {
     boolean cancel(long handle);
 
     /**
+     * Moves a pending timer to {@code deadline}, keeping its handle and payload: an idle timeout
+     * re-armed on activity. O(1) on the wheels (a later deadline is one store: the timer moves when
+     * its old tick comes up); O(log d) on the tree.
+     *
+     * @return {@code true} if the timer was pending and now fires at {@code deadline};
+     *         {@code false} if it already fired, was cancelled, or the handle is unknown (nothing
+     *         is scheduled then)
+     */
+    boolean reschedule(long handle, long deadline);
+
+    /**
      * Hands every timer due at {@code now} to {@code consumer}, in deadline order within the
      * resolution, and forgets it. A consumer that throws stops this call; the timers not yet
      * handed out stay pending and fire on the next call.
@@ -74,6 +107,15 @@ public interface TimerQueue<T> {
      * @throws IllegalStateException if called from its own consumer
      */
     int expire(long now, Consumer<? super T> consumer);
+
+    /**
+     * As {@link #expire(long, Consumer)}, handing out at most {@code limit} timers: a loop that must
+     * stay responsive bounds the work of one call. Timers due but not handed out stay pending, in
+     * order, and fire on the next calls; {@link #nextDeadline()} then answers a time in the past.
+     *
+     * @throws IllegalArgumentException if {@code limit < 1}
+     */
+    int expire(long now, Consumer<? super T> consumer, int limit);
 
     /**
      * When {@link #expire} will next hand something out: the earliest {@code now} at which a call
@@ -95,5 +137,13 @@ public interface TimerQueue<T> {
     /** {@code size() == 0}. */
     default boolean isEmpty() {
         return size() == 0;
+    }
+
+    /**
+     * A builder of timer queues on a clock whose times are in {@code unit}, with ticks counted from
+     * {@code origin} (usually the clock's reading now, e.g. {@code System.nanoTime()}).
+     */
+    static TimerQueueBuilder builder(TimeUnit unit, long origin) {
+        return new TimerQueueBuilder(unit, origin);
     }
 }

@@ -1,7 +1,6 @@
 package io.tickwork.primitives.timer;
 
 import io.tickwork.primitives.queue.LinkedArrayList;
-import java.util.function.Consumer;
 
 /**
  * A hashed timing wheel whose slots are {@link LinkedArrayList}s of handles sharing one chunk pool
@@ -14,11 +13,12 @@ import java.util.function.Consumer;
  * sequentially (one cache miss per chunk, not per timer as with list nodes), and a burst of any
  * size in one tick just takes more chunks; chunks return to the shared pool when a slot drains.
  *
- * <p><b>Cost:</b> schedule O(1) (O(log f) with f far timers beyond the span); cancel O(1); expire
+ * <p><b>Cost:</b> schedule O(1) (O(log f) with f far timers beyond the span); cancel O(1);
+ * reschedule O(1) (a store when later; a tombstone and a new copy when earlier); expire
  * O(1) per timer handed out plus O(ticksPerWheel / 64) per call to skip empty ticks; no allocation
  * once the pool and chunks have reached their peak.
  *
- * <p><b>Caveats:</b> cancel leaves a tombstone (the handle's generation no longer matches) that
+ * <p><b>Caveats:</b> cancel leaves a tombstone (the copy's placement token no longer matches) that
  * costs a read when its tick drains, unless the cancelled timer was the last one added to its slot,
  * in which case it is taken back at once (schedule-then-cancel leaves nothing behind). A slot more
  * than half tombstones is compacted (O(1) amortised per cancel), so re-armed idle timeouts whose
@@ -31,26 +31,29 @@ import java.util.function.Consumer;
 final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
 
     private final LinkedArrayList[] slots;
+    private final LinkedArrayList.ChunkPool pool;
 
-    WheelLinkedArrayTimer(long tickDuration, int ticksPerWheel, int chunkSize) {
-        super(tickDuration, ticksPerWheel);
-        LinkedArrayList.ChunkPool pool = new LinkedArrayList.ChunkPool(chunkSize);
-        slots = new LinkedArrayList[ticksPerWheel];
-        for (int i = 0; i < ticksPerWheel; i++) {
-            slots[i] = new LinkedArrayList(pool);
-        }
+    WheelLinkedArrayTimer(
+            TickClock clock, int ticksPerWheel, int chunkSize, boolean longPayloads, boolean startAtOrigin) {
+        super(clock, ticksPerWheel, longPayloads, startAtOrigin);
+        pool = new LinkedArrayList.ChunkPool(chunkSize);
+        slots = new LinkedArrayList[ticksPerWheel]; // a slot's list is made when it is first used
     }
 
     @Override
-    void add(int slot, int id, long handle) {
-        slots[slot].offer(handle);
+    void add(int slot, int id, long ref) {
+        LinkedArrayList list = slots[slot];
+        if (list == null) {
+            list = slots[slot] = new LinkedArrayList(pool);
+        }
+        list.offer(ref);
         setOccupied(slot);
     }
 
     @Override
-    void remove(int slot, int id, long handle) {
+    void remove(int slot, int id, long ref) {
         LinkedArrayList list = slots[slot];
-        if (list.peekLast() == handle) {
+        if (list.peekLast() == ref) {
             list.removeLast();
         } else if (worthCompacting(slot, list.size())) {
             // keep the live handles, in order; the tombstones' chunks go back to the pool
@@ -67,13 +70,18 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
     }
 
     @Override
-    int drain(int slot, Consumer<? super T> consumer) {
+    int drain(int slot, long tick, int limit) {
         LinkedArrayList list = slots[slot];
         int fired = 0;
-        while (!list.isEmpty()) {
-            fired += fire(list.poll(), slot, consumer);
+        while (fired < limit && !list.isEmpty()) {
+            long ref = list.poll();
+            if (live(ref)) {
+                fired += visit(slot, (int) ref - 1, tick);
+            }
         }
-        clearOccupied(slot);
+        if (list.isEmpty()) {
+            clearOccupied(slot);
+        }
         return fired;
     }
 }

@@ -1,7 +1,6 @@
 package io.tickwork.primitives.timer;
 
 import java.util.Arrays;
-import java.util.function.Consumer;
 
 /**
  * A hashed timing wheel whose slots are intrusive, circular, doubly-linked lists
@@ -14,7 +13,8 @@ import java.util.function.Consumer;
  * without knowing the slot; int links halve the footprint of references and allocate nothing.
  *
  * <p><b>Cost:</b> schedule O(1) (O(log f) for far timers beyond the span), cancel O(1) and leaves
- * nothing behind, expire O(1) per timer plus O(ticksPerWheel / 64) per call. Expiry follows links, a
+ * nothing behind, reschedule O(1) (a store when later; an unlink and a link when earlier), expire
+ * O(1) per timer plus O(ticksPerWheel / 64) per call. Expiry follows links, a
  * likely cache miss per timer once the entries of a tick are scattered over the pool: that is what
  * the ring and linked-array variants avoid.
  *
@@ -27,9 +27,9 @@ final class WheelListTimer<T> extends WheelTimer<T> {
     private int[] next;
     private int[] prev;
 
-    WheelListTimer(long tickDuration, int ticksPerWheel) {
-        super(tickDuration, ticksPerWheel);
-        int n = ticksPerWheel + payload.length;
+    WheelListTimer(TickClock clock, int ticksPerWheel, boolean longPayloads, boolean startAtOrigin) {
+        super(clock, ticksPerWheel, longPayloads, startAtOrigin);
+        int n = ticksPerWheel + where.length;
         next = new int[n];
         prev = new int[n];
         for (int s = 0; s < ticksPerWheel; s++) {
@@ -45,7 +45,7 @@ final class WheelListTimer<T> extends WheelTimer<T> {
     }
 
     @Override
-    void add(int slot, int id, long handle) {
+    void add(int slot, int id, long ref) {
         int node = ticksPerWheel + id;
         int[] nx = next;
         int[] pv = prev;
@@ -58,7 +58,7 @@ final class WheelListTimer<T> extends WheelTimer<T> {
     }
 
     @Override
-    void remove(int slot, int id, long handle) {
+    void remove(int slot, int id, long ref) {
         unlink(ticksPerWheel + id);
         if (next[slot] == slot) {
             clearOccupied(slot);
@@ -75,17 +75,17 @@ final class WheelListTimer<T> extends WheelTimer<T> {
     }
 
     @Override
-    int drain(int slot, Consumer<? super T> consumer) {
+    int drain(int slot, long tick, int limit) {
         int base = ticksPerWheel;
         int fired = 0;
         int node;
-        while ((node = next[slot]) != slot) {
+        while (fired < limit && (node = next[slot]) != slot) {
             unlink(node);
-            T p = take(slot, node - base);
-            fired++;
-            consumer.accept(p);
+            fired += visit(slot, node - base, tick);
         }
-        clearOccupied(slot);
+        if (next[slot] == slot) {
+            clearOccupied(slot);
+        }
         return fired;
     }
 }

@@ -2,7 +2,6 @@ package io.tickwork.primitives.timer;
 
 import io.tickwork.primitives.queue.LinkedArrayList;
 import io.tickwork.primitives.queue.RingQueue;
-import java.util.function.Consumer;
 
 /**
  * A hashed timing wheel whose slots are fixed-capacity {@link RingQueue}s of handles, each spilling
@@ -14,7 +13,7 @@ import java.util.function.Consumer;
  * a shared pool), so nothing is ever refused, it just costs a second structure.
  *
  * <p><b>Cost:</b> as {@link WheelLinkedArrayTimer}: schedule O(1) (O(log f) for far timers), cancel
- * O(1), expire O(1) per timer plus O(ticksPerWheel / 64) per call; no allocation once warm. A slot's
+ * and reschedule O(1), expire O(1) per timer plus O(ticksPerWheel / 64) per call; no allocation once warm. A slot's
  * ring is allocated the first time the slot is used, so memory grows to
  * {@code ticksPerWheel * slotCapacity * 8} bytes whether or not the load needs it: that fixed
  * footprint is the price of never chaining chunks within a tick.
@@ -31,8 +30,8 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
     private final LinkedArrayList.ChunkPool spillPool;
     private final int ringCapacity;
 
-    WheelRingTimer(long tickDuration, int ticksPerWheel, int ringCapacity) {
-        super(tickDuration, ticksPerWheel);
+    WheelRingTimer(TickClock clock, int ticksPerWheel, int ringCapacity, boolean longPayloads, boolean startAtOrigin) {
+        super(clock, ticksPerWheel, longPayloads, startAtOrigin);
         this.ringCapacity = ringCapacity;
         this.rings = new RingQueue[ticksPerWheel];
         this.spills = new LinkedArrayList[ticksPerWheel];
@@ -40,27 +39,27 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
     }
 
     @Override
-    void add(int slot, int id, long handle) {
+    void add(int slot, int id, long ref) {
         RingQueue ring = rings[slot];
         if (ring == null) {
             ring = rings[slot] = new RingQueue(ringCapacity);
         }
-        if (!ring.offer(handle)) {
+        if (!ring.offer(ref)) {
             LinkedArrayList spill = spills[slot];
             if (spill == null) {
                 spill = spills[slot] = new LinkedArrayList(spillPool);
             }
-            spill.offer(handle);
+            spill.offer(ref);
         }
         setOccupied(slot);
     }
 
     @Override
-    void remove(int slot, int id, long handle) {
+    void remove(int slot, int id, long ref) {
         LinkedArrayList spill = spills[slot];
         RingQueue ring = rings[slot];
         boolean spilled = spill != null && !spill.isEmpty();
-        if (spilled ? spill.peekLast() == handle : ring.peekLast() == handle) {
+        if (spilled ? spill.peekLast() == ref : ring.peekLast() == ref) {
             if (spilled) {
                 spill.removeLast();
             } else {
@@ -89,19 +88,27 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
     }
 
     @Override
-    int drain(int slot, Consumer<? super T> consumer) {
+    int drain(int slot, long tick, int limit) {
         int fired = 0;
         RingQueue ring = rings[slot];
-        while (!ring.isEmpty()) {
-            fired += fire(ring.poll(), slot, consumer);
+        while (fired < limit && !ring.isEmpty()) {
+            long ref = ring.poll();
+            if (live(ref)) {
+                fired += visit(slot, (int) ref - 1, tick);
+            }
         }
         LinkedArrayList spill = spills[slot];
         if (spill != null) {
-            while (!spill.isEmpty()) {
-                fired += fire(spill.poll(), slot, consumer);
+            while (fired < limit && !spill.isEmpty()) {
+                long ref = spill.poll();
+                if (live(ref)) {
+                    fired += visit(slot, (int) ref - 1, tick);
+                }
             }
         }
-        clearOccupied(slot);
+        if (ring.isEmpty() && (spill == null || spill.isEmpty())) {
+            clearOccupied(slot);
+        }
         return fired;
     }
 }

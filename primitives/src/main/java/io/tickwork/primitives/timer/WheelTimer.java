@@ -2,52 +2,59 @@ package io.tickwork.primitives.timer;
 
 import java.util.Arrays;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
- * What the three wheels share: the clock arithmetic, the slot bitmap, the entry pool and handles,
- * the overflow heap for far deadlines, and the expiry loop. Subclasses only say how a slot stores
- * its timers ({@link #add}, {@link #remove}, {@link #drain}).
+ * What the three wheels share: the clock, the slot bitmap, the entry pool and handles, the
+ * overflow heap for far deadlines, lazy rescheduling, and the expiry loop. Subclasses only say how
+ * a slot stores its entries ({@link #add}, {@link #remove}, {@link #drain}).
  *
  * <p><b>Algorithm</b> (Varghese &amp; Lauck, "Hashed and Hierarchical Timing Wheels", SOSP 1987,
- * scheme 4 with an overflow heap instead of rounds): a deadline {@code d} belongs to tick
- * {@code k = ceil(d / tickDuration)}, which fires once {@code now >= k * tickDuration}, so a timer is
- * never early and less than one tick late. The wheel holds the {@code ticksPerWheel} ticks starting
- * at {@link #cursor}; tick {@code k} lives in slot {@code k & (ticksPerWheel - 1)}, and since the
- * window is exactly one revolution a slot only ever holds one tick: expiry never looks at a
- * deadline, it hands out whole slots. Deadlines beyond the window wait in a {@link TickHeap} and
- * move into their slot when the cursor comes within a revolution of them.
+ * scheme 4 with an overflow heap instead of rounds): a deadline belongs to the first tick that
+ * starts at or after it ({@link TickClock#ceilTick}), which fires once {@code now} reaches the
+ * tick's start, so a timer is never early and less than one tick late. The wheel holds the
+ * {@code ticksPerWheel} ticks starting at {@link #cursor}; tick {@code k} lives in slot
+ * {@code k & (ticksPerWheel - 1)}, and since the window is exactly one revolution a slot only ever
+ * holds one tick. Deadlines beyond the window wait in a {@link TickHeap} and move into their slot
+ * when the cursor comes within a revolution of them.
+ *
+ * <p><b>Rescheduling is lazy.</b> Each entry keeps the tick it is due ({@link #due}), which may be
+ * later than the tick of the slot it sits in. Moving a timer later (an idle timeout re-armed on
+ * activity, the common case) only writes {@code due}: O(1), one store, nothing moves. When the
+ * slot's tick comes, an entry due later is placed again (in its slot, or the heap) instead of
+ * firing, so it is never early. Moving a timer earlier than its slot moves it at once. The cost: a
+ * timer re-armed k times before it fires or is cancelled is placed at most once per revolution it
+ * waits, and {@link #nextDeadline} may answer a tick that holds only postponed timers (earlier,
+ * never later, than the true one).
  *
  * <p><b>Why a bitmap:</b> one bit per slot says "non-empty", so expiry and {@link #nextDeadline}
- * jump over empty ticks 64 at a time ({@code numberOfTrailingZeros}) instead of visiting each;
- * a call that advances by a million ticks over a sparse wheel costs {@code ticksPerWheel / 64} word
- * reads, not a million.
+ * jump over empty ticks 64 at a time ({@code numberOfTrailingZeros}) instead of visiting each.
  *
- * <p><b>Why an entry pool and generation handles:</b> entries are ints into parallel arrays
- * (payload, generation, location) reused through a free stack, so the steady state allocates
- * nothing and a handle ({@code generation << 32 | id + 1}) stays valid wherever the entry moves
- * (heap to slot, deferred to slot). Freeing bumps the generation, so a stale handle, or a stale
- * copy of a handle left in a ring as a tombstone, no longer matches. A handle is only reused if one
- * id is recycled 2^32 times, which at 10^8 schedules per second on that one id takes a month.
+ * <p><b>Entry pool and handles:</b> entries are ints into parallel arrays reused through a free
+ * stack, so the steady state allocates nothing. A handle is {@code generation << 32 | id + 1};
+ * freeing bumps the generation, so a stale handle no longer matches (until one id is recycled 2^32
+ * times). Slots that store copies of entries (the ring and linked-array slots) store a
+ * <em>placement</em> {@code token << 32 | id + 1} instead: the token moves on whenever the entry is
+ * freed or placed again, so a copy left behind by a cancel or a move reads as a tombstone, while the
+ * user's handle stays the same across reschedules.
+ *
+ * <p><b>Payloads:</b> objects ({@link TimerQueue}) or longs ({@link LongTimerQueue}), chosen at
+ * construction; only that array exists.
  *
  * <p><b>Thread safety:</b> none.
  */
-abstract class WheelTimer<T> implements TimerQueue<T> {
+abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     /** {@link #where} for an entry waiting in the overflow heap. */
     static final int IN_HEAP = -1;
-    /** {@link #where} for an entry scheduled from a consumer, placed when expire returns. */
+    /** {@link #where} for an entry scheduled or rescheduled from a consumer, placed when expire returns. */
     static final int DEFERRED = -2;
+    /** {@link #where} for a free id. */
+    static final int FREE = -3;
 
-    final long tickDuration;
-    /** {@code log2(tickDuration)} when it is a power of 2 (shift instead of divide), else -1. */
-    private final int tickShift;
-
+    final TickClock clock;
     final int ticksPerWheel;
     final int wheelMask;
-    /** Largest tick whose start time fits in a long; later ticks report {@code Long.MAX_VALUE}. */
-    private final long lastTimeTick;
-
-    private final long firstTimeTick;
 
     /** Bit {@code s} set: slot {@code s} may hold entries (possibly only tombstones). */
     private final long[] occupied;
@@ -56,18 +63,27 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
 
     /**
      * The earliest tick still to process; the wheel holds ticks {@code [cursor, cursor + ticksPerWheel)}.
-     * Starts at the earliest tick so that nothing ever counts as "in the past" before the first
-     * expire tells us what time it is.
+     * Starts at the clock's origin (tick 0) when the owner gave one, so timers scheduled before the
+     * first expire go straight to their slots; else at the earliest tick, so that nothing counts as
+     * "in the past" before the first expire tells the time.
      */
-    long cursor = Long.MIN_VALUE;
+    long cursor;
 
     int size;
 
     // entry pool, indexed by id
-    Object[] payload;
-    int[] gen;
-    /** Slot index, {@link #IN_HEAP} or {@link #DEFERRED}. */
+    /** Object payloads, or null in long mode. */
+    private Object[] refs;
+    /** Long payloads, or null in object mode. */
+    private long[] vals;
+
+    private int[] gen;
+    /** Placement token: moves on whenever the entry is placed or freed; see the class comment. */
+    private int[] token;
+    /** Slot index, {@link #IN_HEAP}, {@link #DEFERRED} or {@link #FREE}. */
     int[] where;
+    /** The tick the entry is due; the slot it sits in may be earlier (lazy rescheduling). */
+    private long[] due;
 
     private int[] freeIds;
     private int freeTop;
@@ -83,24 +99,29 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
 
     private boolean expiring;
     private long expiringNowTick;
-    private long[] deferredHandles = new long[8];
-    private long[] deferredTicks = new long[8];
+    private int[] deferredIds = new int[8];
     private int deferredCount;
+    private Consumer<? super T> objectSink;
+    private LongConsumer longSink;
 
-    WheelTimer(long tickDuration, int ticksPerWheel) {
-        this.tickDuration = tickDuration;
-        this.tickShift = Long.bitCount(tickDuration) == 1 ? Long.numberOfTrailingZeros(tickDuration) : -1;
+    WheelTimer(TickClock clock, int ticksPerWheel, boolean longPayloads, boolean startAtOrigin) {
+        this.clock = clock;
+        this.cursor = startAtOrigin ? 0 : Long.MIN_VALUE;
         this.ticksPerWheel = ticksPerWheel;
         this.wheelMask = ticksPerWheel - 1;
-        this.lastTimeTick = Long.MAX_VALUE / tickDuration;
-        this.firstTimeTick = Long.MIN_VALUE / tickDuration;
         int words = Math.max(1, ticksPerWheel >>> 6);
         this.occupied = new long[words];
         this.wordMask = words - 1;
         int cap = 64;
-        payload = new Object[cap];
+        if (longPayloads) {
+            vals = new long[cap];
+        } else {
+            refs = new Object[cap];
+        }
         gen = new int[cap];
+        token = new int[cap];
         where = new int[cap];
+        due = new long[cap];
         freeIds = new int[cap];
         heap = new TickHeap(cap);
         slotLive = new int[ticksPerWheel];
@@ -108,21 +129,25 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
 
     // ---- what a slot is, per subclass ----
 
-    /** Stores a live entry in {@code slot}; must mark the slot occupied. */
-    abstract void add(int slot, int id, long handle);
+    /** Stores entry {@code id} in {@code slot} as {@code ref} (its placement); must mark the slot occupied. */
+    abstract void add(int slot, int id, long ref);
 
     /**
-     * A live entry in {@code slot} was cancelled: it has been freed already (its generation moved on,
-     * so it counts as a tombstone) and {@link #slotLive} no longer counts it.
+     * Entry {@code id}, stored in {@code slot} as {@code ref}, left the slot (cancelled, or moved):
+     * its token has moved on already, so a copy still in the slot reads as a tombstone, and
+     * {@link #slotLive} no longer counts it.
      */
-    abstract void remove(int slot, int id, long handle);
+    abstract void remove(int slot, int id, long ref);
 
     /**
-     * Hands out every live entry of {@code slot} through {@link #take} and clears the slot's bit.
-     * Nothing is added to this slot while it drains (see {@link #schedule}). If the consumer throws,
-     * the entries not yet handed out must stay in the slot, bit set.
+     * Visits the entries of {@code slot}, whose tick is {@code tick}, through {@link #visit} until
+     * {@code limit} timers were handed out or the slot is empty; clears the slot's bit if it is.
+     * Nothing is added to this slot while it drains. If the consumer throws, the entries not yet
+     * visited must stay in the slot, bit set.
+     *
+     * @return how many timers were handed out
      */
-    abstract int drain(int slot, Consumer<? super T> consumer);
+    abstract int drain(int slot, long tick, int limit);
 
     /** The pool grew to {@code capacity} ids. */
     void grow(int capacity) {}
@@ -161,31 +186,17 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
 
     // ---- clock ----
 
-    /** The tick a deadline belongs to: rounded up, so the timer never fires early. */
-    final long ceilTick(long deadline) {
-        if (tickShift >= 0) {
-            return (deadline >> tickShift) + ((deadline & (tickDuration - 1)) != 0 ? 1 : 0);
-        }
-        long q = Math.floorDiv(deadline, tickDuration);
-        return q * tickDuration == deadline ? q : q + 1;
-    }
-
     /**
      * The last tick due at {@code now}. {@code now == Long.MAX_VALUE} makes every tick due, so that
      * a deadline near {@code Long.MAX_VALUE}, whose tick starts past it, still fires.
      */
     private long nowTick(long now) {
-        if (now == Long.MAX_VALUE) {
-            return Long.MAX_VALUE;
-        }
-        return tickShift >= 0 ? now >> tickShift : Math.floorDiv(now, tickDuration);
+        return now == Long.MAX_VALUE ? Long.MAX_VALUE : clock.floorTick(now);
     }
 
-    private long tickTime(long tick) {
-        if (tick >= lastTimeTick) {
-            return tick == lastTimeTick ? tick * tickDuration : Long.MAX_VALUE;
-        }
-        return tick < firstTimeTick ? Long.MIN_VALUE : tick * tickDuration;
+    /** The tick slot {@code s} holds in the current window. */
+    private long slotTick(int s) {
+        return cursor + ((s - cursor) & wheelMask);
     }
 
     // ---- pool ----
@@ -194,11 +205,17 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
         if (freeTop > 0) {
             return freeIds[--freeTop];
         }
-        if (highWater == payload.length) {
-            int cap = payload.length * 2;
-            payload = Arrays.copyOf(payload, cap);
+        if (highWater == where.length) {
+            int cap = where.length * 2;
+            if (refs != null) {
+                refs = Arrays.copyOf(refs, cap);
+            } else {
+                vals = Arrays.copyOf(vals, cap);
+            }
             gen = Arrays.copyOf(gen, cap);
+            token = Arrays.copyOf(token, cap);
             where = Arrays.copyOf(where, cap);
+            due = Arrays.copyOf(due, cap);
             freeIds = Arrays.copyOf(freeIds, cap);
             heap.ensureIdCapacity(cap);
             grow(cap);
@@ -207,79 +224,118 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
     }
 
     private void free(int id) {
-        payload[id] = null;
+        if (refs != null) {
+            refs[id] = null;
+        }
         gen[id]++;
+        token[id]++;
+        where[id] = FREE;
         freeIds[freeTop++] = id;
         size--;
-    }
-
-    /** Frees a live entry of {@code slot} and returns its payload, for {@link #drain}. */
-    @SuppressWarnings("unchecked")
-    final T take(int slot, int id) {
-        T p = (T) payload[id];
-        free(id);
-        slotLive[slot]--;
-        return p;
-    }
-
-    /**
-     * For {@link #drain}: hands the timer that a handle read back from {@code slot} names to
-     * {@code consumer} if it is still live, and skips a tombstone (cancelled, or its id re-used).
-     * The entry is freed before the consumer runs, so the consumer may schedule and cancel.
-     *
-     * @return 1 if a timer was handed out, 0 for a tombstone
-     */
-    final int fire(long handle, int slot, Consumer<? super T> consumer) {
-        if (!live(handle)) {
-            return 0;
-        }
-        consumer.accept(take(slot, (int) handle - 1));
-        return 1;
-    }
-
-    /** Whether a handle read back from a slot is still live (not a tombstone). */
-    final boolean live(long handle) {
-        return gen[(int) handle - 1] == (int) (handle >>> 32);
-    }
-
-    /**
-     * Whether a slot storing {@code stored} entries, tombstones included, should be compacted: when
-     * more than half are dead (plus slack, so small slots are left alone). Compacting then costs
-     * O(stored) once per ~stored/2 cancels, O(1) amortised, and bounds a slot's memory to about
-     * twice its live entries even if the clock never reaches it (idle timeouts re-armed forever).
-     */
-    final boolean worthCompacting(int slot, int stored) {
-        return stored > 2 * slotLive[slot] + 32;
     }
 
     final long handle(int id) {
         return ((long) gen[id] << 32) | (id + 1);
     }
 
-    // ---- TimerQueue ----
+    /** The id a pending timer's handle names, or -1 if the handle is not a pending timer's. */
+    private int pendingId(long handle) {
+        int id = (int) handle - 1;
+        if (id < 0 || id >= highWater || gen[id] != (int) (handle >>> 32) || where[id] == FREE) {
+            return -1;
+        }
+        return id;
+    }
+
+    /** A copy's reference to entry {@code id} as placed now. */
+    final long ref(int id) {
+        return ((long) token[id] << 32) | (id + 1);
+    }
+
+    /** Whether a copy read back from a slot is the entry's current placement (not a tombstone). */
+    final boolean live(long ref) {
+        return token[(int) ref - 1] == (int) (ref >>> 32);
+    }
+
+    /**
+     * For {@link #drain}: entry {@code id}, just taken out of {@code slot} (whose tick is
+     * {@code tick}), fires if it is due, else goes to the slot or heap of its due tick.
+     *
+     * @return 1 if the timer was handed out, 0 if it was placed again
+     */
+    final int visit(int slot, int id, long tick) {
+        slotLive[slot]--;
+        long d = due[id];
+        if (d > tick) {
+            token[id]++;
+            place(id, d);
+            return 0;
+        }
+        if (refs != null) {
+            @SuppressWarnings("unchecked")
+            T p = (T) refs[id];
+            free(id);
+            objectSink.accept(p);
+        } else {
+            long v = vals[id];
+            free(id);
+            longSink.accept(v);
+        }
+        return 1;
+    }
+
+    /**
+     * Whether a slot storing {@code stored} entries, tombstones included, should be compacted: when
+     * more than half are dead (plus slack, so small slots are left alone). Compacting then costs
+     * O(stored) once per ~stored/2 cancels, O(1) amortised, and bounds a slot's memory to about
+     * twice its live entries even if the clock never reaches it.
+     */
+    final boolean worthCompacting(int slot, int stored) {
+        return stored > 2 * slotLive[slot] + 32;
+    }
+
+    // ---- scheduling ----
 
     @Override
     public final long schedule(long deadline, T payload) {
         if (payload == null) {
             throw new NullPointerException("payload");
         }
-        int id = allocate();
-        this.payload[id] = payload;
-        long handle = handle(id);
-        size++;
-        long tick = ceilTick(deadline);
-        if (expiring && tick <= expiringNowTick) {
-            // due already: the running expire must not hand it out (a timer rescheduling itself at
-            // "now" would loop), and no slot at or before expiringNowTick may be written while the
-            // scan is in progress, so it waits until expire returns
-            defer(id, handle, tick);
-        } else {
-            place(id, handle, tick);
+        if (refs == null) {
+            throw new UnsupportedOperationException("a queue of long payloads");
         }
-        return handle;
+        int id = allocate();
+        refs[id] = payload;
+        return scheduleEntry(id, deadline);
     }
 
-    private void place(int id, long handle, long tick) {
+    @Override
+    public final long schedule(long deadline, long payload) {
+        if (vals == null) {
+            throw new UnsupportedOperationException("a queue of object payloads");
+        }
+        int id = allocate();
+        vals[id] = payload;
+        return scheduleEntry(id, deadline);
+    }
+
+    private long scheduleEntry(int id, long deadline) {
+        size++;
+        long tick = clock.ceilTick(deadline);
+        due[id] = tick;
+        if (expiring && tick <= expiringNowTick) {
+            // due already: the running expire must not hand it out (a timer rescheduling itself at
+            // "now" would loop), and no slot the scan has passed may be written, so it waits until
+            // expire returns
+            defer(id);
+        } else {
+            place(id, tick);
+        }
+        return handle(id);
+    }
+
+    /** Puts entry {@code id} in the slot of {@code tick} (at least the cursor's), or the heap. */
+    private void place(int id, long tick) {
         long c = cursor;
         if (tick < c) {
             tick = c;
@@ -288,57 +344,120 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
             int slot = (int) tick & wheelMask;
             where[id] = slot;
             slotLive[slot]++;
-            add(slot, id, handle);
+            add(slot, id, ref(id));
         } else {
             where[id] = IN_HEAP;
             heap.push(id, tick);
         }
     }
 
-    private void defer(int id, long handle, long tick) {
-        if (deferredCount == deferredHandles.length) {
-            deferredHandles = Arrays.copyOf(deferredHandles, deferredCount * 2);
-            deferredTicks = Arrays.copyOf(deferredTicks, deferredCount * 2);
+    private void defer(int id) {
+        if (deferredCount == deferredIds.length) {
+            deferredIds = Arrays.copyOf(deferredIds, deferredCount * 2);
         }
-        deferredHandles[deferredCount] = handle;
-        deferredTicks[deferredCount++] = tick;
+        deferredIds[deferredCount++] = id;
         where[id] = DEFERRED;
     }
 
     private void flushDeferred() {
         for (int i = 0; i < deferredCount; i++) {
-            long h = deferredHandles[i];
-            int id = (int) h - 1;
-            if (gen[id] == (int) (h >>> 32) && payload[id] != null) {
-                place(id, h, deferredTicks[i]);
+            int id = deferredIds[i];
+            if (where[id] == DEFERRED) { // else cancelled meanwhile (and maybe re-used: then not DEFERRED)
+                place(id, due[id]);
             }
         }
         deferredCount = 0;
     }
 
-    @Override
-    public final boolean cancel(long handle) {
-        int id = (int) handle - 1;
-        if (id < 0 || id >= highWater || gen[id] != (int) (handle >>> 32) || payload[id] == null) {
-            return false;
-        }
+    /** Takes entry {@code id} out of wherever it is placed, before a move or a cancel. */
+    private void detach(int id) {
         int w = where[id];
         if (w == IN_HEAP) {
             heap.remove(id);
-        }
-        // DEFERRED: flushDeferred skips it, its generation no longer matches
-        free(id);
-        if (w >= 0) {
+        } else if (w >= 0) {
+            long ref = ref(id);
+            token[id]++;
             slotLive[w]--;
-            remove(w, id, handle);
+            remove(w, id, ref);
         }
+        // DEFERRED: flushDeferred checks where[], which the caller changes
+    }
+
+    @Override
+    public final boolean cancel(long handle) {
+        int id = pendingId(handle);
+        if (id < 0) {
+            return false;
+        }
+        detach(id);
+        free(id);
         return true;
     }
 
     @Override
+    public final boolean reschedule(long handle, long deadline) {
+        int id = pendingId(handle);
+        if (id < 0) {
+            return false;
+        }
+        long tick = clock.ceilTick(deadline);
+        int w = where[id];
+        if (w == DEFERRED) {
+            due[id] = tick; // placed when expire returns
+            return true;
+        }
+        if (expiring && tick <= expiringNowTick) {
+            detach(id);
+            due[id] = tick;
+            defer(id);
+            return true;
+        }
+        if (w >= 0 && tick >= slotTick(w)) {
+            due[id] = tick; // lazy: its slot comes first, and places it again then
+            return true;
+        }
+        detach(id);
+        due[id] = tick;
+        place(id, tick);
+        return true;
+    }
+
+    // ---- expiry ----
+
+    @Override
     public final int expire(long now, Consumer<? super T> consumer) {
+        return expire(now, consumer, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public final int expire(long now, Consumer<? super T> consumer, int limit) {
+        if (refs == null) {
+            throw new UnsupportedOperationException("a queue of long payloads");
+        }
+        objectSink = consumer;
+        return expire(now, limit);
+    }
+
+    @Override
+    public final int expire(long now, LongConsumer consumer) {
+        return expire(now, consumer, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public final int expire(long now, LongConsumer consumer, int limit) {
+        if (vals == null) {
+            throw new UnsupportedOperationException("a queue of object payloads");
+        }
+        longSink = consumer;
+        return expire(now, limit);
+    }
+
+    private int expire(long now, int limit) {
         if (expiring) {
             throw new IllegalStateException("expire called from its own consumer");
+        }
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1: " + limit);
         }
         long nowTick = nowTick(now);
         long t = cursor;
@@ -360,9 +479,13 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
                 int d = nextOccupied((int) t & wheelMask);
                 if (d >= 0 && Long.compareUnsigned(d, nowTick - t) <= 0) {
                     t += d;
-                    // set before draining: if the consumer throws, the next call resumes at this tick
+                    // set before draining: if the consumer throws or the limit is reached, the next
+                    // call resumes at this tick
                     cursor = t;
-                    fired += drain((int) t & wheelMask, consumer);
+                    fired += drain((int) t & wheelMask, t, limit - fired);
+                    if (fired >= limit) {
+                        return fired; // the rest of this tick, and later ones, wait for the next call
+                    }
                     continue;
                 }
                 // the wheel holds nothing due; far timers may be, after a long jump of the clock
@@ -375,6 +498,8 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
             cursor = nowTick;
         } finally {
             expiring = false;
+            objectSink = null;
+            longSink = null;
             if (deferredCount != 0) {
                 flushDeferred();
             }
@@ -394,22 +519,22 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
             int slot = (int) tick & wheelMask;
             where[id] = slot;
             slotLive[slot]++;
-            add(slot, id, handle(id));
+            add(slot, id, ref(id));
         }
     }
 
     /**
      * The start of the earliest tick that holds a timer, which is when {@link #expire} will hand it
      * out (at most one tick after its deadline). May be earlier than that if the slot only holds
-     * cancelled entries; O(ticksPerWheel / 64).
+     * cancelled entries or timers rescheduled later; O(ticksPerWheel / 64).
      */
     @Override
     public final long nextDeadline() {
         if (size == 0) {
-            return NO_DEADLINE;
+            return TimerQueue.NO_DEADLINE;
         }
         if (deferredCount != 0) {
-            return tickTime(cursor);
+            return clock.startOf(cursor);
         }
         long best = Long.MAX_VALUE;
         boolean found = false;
@@ -421,7 +546,7 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
         if (heap.size() != 0 && (!found || heap.minTick() < best)) {
             best = heap.minTick();
         }
-        return tickTime(best);
+        return best == Long.MAX_VALUE ? TimerQueue.NO_DEADLINE : clock.startOf(best);
     }
 
     @Override
@@ -430,8 +555,13 @@ abstract class WheelTimer<T> implements TimerQueue<T> {
     }
 
     @Override
+    public final boolean isEmpty() {
+        return size == 0;
+    }
+
+    @Override
     public String toString() {
-        return getClass().getSimpleName() + "[size=" + size + ", tickDuration=" + tickDuration + ", ticksPerWheel="
+        return getClass().getSimpleName() + "[size=" + size + ", tick=" + clock.tick + ", ticksPerWheel="
                 + ticksPerWheel + ", far=" + heap.size() + "]";
     }
 }

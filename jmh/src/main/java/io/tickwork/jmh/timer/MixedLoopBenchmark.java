@@ -1,0 +1,111 @@
+package io.tickwork.jmh.timer;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * W4, a server loop's idle timeouts: {@code live} connections (256, 4,096, 65,536), each with a
+ * timeout {@value #TIMEOUT} ticks ahead. Per loop turn (one invocation), {@value #REARMS} random
+ * connections show activity and have their timeout re-armed to {@code now + TIMEOUT}, then the
+ * clock advances one tick and the due timeouts expire; an expired connection is replaced by a new
+ * one, its timeout scheduled at {@code now + TIMEOUT}. Most timers are re-armed many times and
+ * fire rarely (with 4,096 live, a connection is re-armed about every 64 ticks, far inside its
+ * timeout), as in a server. Score: re-arms per second (64 per invocation, expiry included).
+ * A re-arm is tickwork's {@code reschedule}, the peers' cancel plus schedule.
+ *
+ * <p>Not measured: filling the live timers and one timeout's worth of warm-up ticks
+ * ({@code @Setup}), drawing random numbers (a precomputed ring of connection indexes).
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class MixedLoopBenchmark {
+
+    static final int TIMEOUT = 512;
+    static final int REARMS = 64;
+    static final int RANDOMS = 1 << 16;
+
+    @Param
+    Subject subject;
+
+    @Param({"256", "4096", "65536"})
+    int live;
+
+    private TimerAdapter timers;
+    private int[] victims;
+    private long[] handles;
+    private int next;
+    private long now = 1_000;
+    /** Slots of {@link #handles} whose timer just expired, refilled after the expire. */
+    private int[] expired;
+
+    private int expiredCount;
+
+    @Setup
+    public void setup(Blackhole bh) {
+        expired = new int[live];
+        timers = subject.create(payload -> {
+            expired[expiredCount++] = (Integer) payload;
+            bh.consume(payload);
+        });
+        timers.expire(now);
+        SplittableRandom rnd = new SplittableRandom(42);
+        victims = new int[RANDOMS];
+        for (int i = 0; i < RANDOMS; i++) {
+            victims[i] = rnd.nextInt(live);
+        }
+        handles = new long[live];
+        for (int i = 0; i < live; i++) {
+            handles[i] = timers.schedule(now + 1 + rnd.nextInt(TIMEOUT), CONNECTIONS[i]);
+        }
+        for (int i = 0; i < TIMEOUT; i++) {
+            turn();
+        }
+    }
+
+    /** One payload per connection index, boxed once: the benchmark must not measure boxing. */
+    private static final Integer[] CONNECTIONS = new Integer[65536];
+
+    static {
+        for (int i = 0; i < CONNECTIONS.length; i++) {
+            CONNECTIONS[i] = i;
+        }
+    }
+
+    private int turn() {
+        TimerAdapter t = timers;
+        long[] hs = handles;
+        int[] victim = victims;
+        int n = next;
+        long deadline = now + TIMEOUT;
+        for (int i = 0; i < REARMS; i++) {
+            int v = victim[n++ & (RANDOMS - 1)];
+            hs[v] = t.reschedule(hs[v], deadline, CONNECTIONS[v]);
+        }
+        next = n;
+        long clock = ++now;
+        expiredCount = 0;
+        int fired = t.expire(clock);
+        for (int i = 0; i < expiredCount; i++) {
+            int c = expired[i];
+            hs[c] = t.schedule(clock + TIMEOUT, CONNECTIONS[c]);
+        }
+        return fired;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(REARMS)
+    public int loopTurn() {
+        return turn();
+    }
+}

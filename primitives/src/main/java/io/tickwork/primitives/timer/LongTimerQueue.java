@@ -1,0 +1,49 @@
+package io.tickwork.primitives.timer;
+
+import java.util.function.LongConsumer;
+
+/**
+ * A {@link TimerQueue} whose payloads are {@code long}s: for owners that key their timers by
+ * number (a session id, a connection index), so a timer costs no box and no allocation once the
+ * queue is warm. Every guarantee of {@link TimerQueue} holds, with a {@link LongConsumer} for the
+ * expired payloads.
+ *
+ * <pre>{@code
+ * LongTimerQueue sessions = TimerQueue.builder(TimeUnit.MILLISECONDS, 0)
+ *         .tick(Duration.ofMillis(10))
+ *         .span(Duration.ofSeconds(120))
+ *         .buildLong();
+ * long handle = sessions.schedule(nowMillis + 30_000, sessionId);
+ * sessions.expire(nowMillis, id -> close(id));
+ * }</pre>
+ *
+ * <p><b>Thread safety:</b> none; one thread owns a queue.
+ */
+public interface LongTimerQueue {
+
+    /** Schedules {@code payload} at {@code deadline}; returns a handle, never 0. See {@link TimerQueue#schedule}. */
+    long schedule(long deadline, long payload);
+
+    /** See {@link TimerQueue#cancel}. */
+    boolean cancel(long handle);
+
+    /** See {@link TimerQueue#reschedule}. */
+    boolean reschedule(long handle, long deadline);
+
+    /** See {@link TimerQueue#expire(long, java.util.function.Consumer)}. */
+    int expire(long now, LongConsumer consumer);
+
+    /** See {@link TimerQueue#expire(long, java.util.function.Consumer, int)}. */
+    int expire(long now, LongConsumer consumer, int limit);
+
+    /** See {@link TimerQueue#nextDeadline}. */
+    long nextDeadline();
+
+    /** How many timers are pending. */
+    int size();
+
+    /** {@code size() == 0}. */
+    default boolean isEmpty() {
+        return size() == 0;
+    }
+}

@@ -1,0 +1,90 @@
+package io.tickwork.primitives.timer;
+
+/**
+ * Converts between a clock's time and the ticks of a wheel: tick {@code k} starts at
+ * {@code origin + k * tick}. Immutable.
+ *
+ * <p>Why an origin: {@link System#nanoTime()} may be negative, and its values are far from zero,
+ * so ticks are counted from a time the owner chooses (usually the clock at construction), which
+ * keeps every tick of a realistic deadline a small positive number. Times before the origin are
+ * handled too (they make negative ticks, the past).
+ *
+ * <p>Cost: a tick that is a power of two in the clock's unit is a shift. Any other tick (1 ms on a
+ * nanosecond clock is 10^6) is a multiplication by a precomputed reciprocal
+ * ({@link Math#multiplyHigh}) and one multiply-and-compare to correct it, never a division, for
+ * times at or after the origin; times before it take a division ({@link Math#floorDiv}), which
+ * only past deadlines meet.
+ */
+final class TickClock {
+    final long origin;
+    final long tick;
+    /** {@code log2(tick)} when the tick is a power of 2, else -1. */
+    private final int shift;
+    /** {@code floor(2^64 / tick) + 1} for the reciprocal multiply when {@link #shift} is -1. */
+    private final long reciprocal;
+
+    TickClock(long origin, long tick) {
+        if (tick < 1) {
+            throw new IllegalArgumentException("tick must be >= 1: " + tick);
+        }
+        this.origin = origin;
+        this.tick = tick;
+        this.shift = Long.bitCount(tick) == 1 ? Long.numberOfTrailingZeros(tick) : -1;
+        this.reciprocal = shift >= 0 ? 0 : Long.divideUnsigned(-1L, tick) + 1;
+    }
+
+    /** {@code time - origin}, saturated to the long range instead of wrapping. */
+    private long sinceOrigin(long time) {
+        long r = time - origin;
+        if (((time ^ origin) & (time ^ r)) < 0) { // the subtraction overflowed
+            return time < origin ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return r;
+    }
+
+    /** The largest tick that has started at {@code time}: {@code floor((time - origin) / tick)}. */
+    long floorTick(long time) {
+        long r = sinceOrigin(time);
+        if (shift >= 0) {
+            return r >> shift;
+        }
+        if (r < 0) {
+            return Math.floorDiv(r, tick);
+        }
+        // r * reciprocal / 2^64 exceeds r / tick by less than r / 2^64 < 1/2: the quotient or one more
+        long q = Math.multiplyHigh(r, reciprocal);
+        return r - q * tick < 0 ? q - 1 : q;
+    }
+
+    /** The first tick that starts at or after {@code time}: a deadline's tick, never early. */
+    long ceilTick(long time) {
+        long r = sinceOrigin(time);
+        if (shift >= 0) {
+            return (r >> shift) + ((r & (tick - 1)) != 0 ? 1 : 0);
+        }
+        long q;
+        if (r < 0) {
+            q = Math.floorDiv(r, tick);
+        } else {
+            q = Math.multiplyHigh(r, reciprocal);
+            if (r - q * tick < 0) {
+                q--;
+            }
+        }
+        return r - q * tick != 0 ? q + 1 : q;
+    }
+
+    /** When tick {@code k} starts, saturated to the long range. */
+    long startOf(long k) {
+        // origin + k * tick in 128 bits (hi:lo), then saturated: the product alone may overflow
+        // while the sum fits (a negative origin)
+        long lo = k * tick;
+        long hi = Math.multiplyHigh(k, tick);
+        long sum = lo + origin;
+        hi += (origin >> 63) + (Long.compareUnsigned(sum, lo) < 0 ? 1 : 0);
+        if (hi != (sum >> 63)) {
+            return hi < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,123 @@
+package io.tickwork.primitives.timer;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Options of a timer queue on the owner's clock; from {@link TimerQueue#builder(TimeUnit, long)}.
+ * Every option has a default; a builder may build several queues. Not thread safe.
+ *
+ * <ul>
+ *   <li>{@link #kind}: default {@link TimerKind#WHEEL_LINKED_ARRAY}.</li>
+ *   <li>{@link #tick}: the wheel's resolution, a whole number of clock units; default 1 ms (one
+ *       unit if the clock's unit is coarser). A tick that is a power of two in the clock's unit
+ *       costs a shift per conversion, any other a multiplication by a reciprocal (no division).</li>
+ *   <li>{@link #span}: how far ahead the wheel reaches before deadlines wait in its overflow heap;
+ *       default 64 s. The wheel gets the power of two of ticks at or above {@code span / tick}
+ *       (65,536 by default), at most 2^24.</li>
+ *   <li>{@link #slotCapacity}: the ring or chunk size per slot, in timers; default
+ *       {@value TimerKind#DEFAULT_SLOT_CAPACITY}.</li>
+ * </ul>
+ *
+ * <p>The wheel starts at the origin: a timer is due from there on, and an {@code expire} with
+ * {@code now} before the origin hands out nothing (time before the clock started). A deadline
+ * before the origin fires on the first {@code expire} at or after it.
+ *
+ * <p>Memory of a wheel before any timer: a bit, an {@code int} and a reference per tick (a slot's
+ * list or ring is made when it is first used; {@link TimerKind#WHEEL_LIST} has two {@code int}
+ * links per tick instead of the reference): about 0.5 MB for 65,536 ticks.
+ */
+public final class TimerQueueBuilder {
+    private final TimeUnit unit;
+    private final long origin;
+    private TimerKind kind = TimerKind.WHEEL_LINKED_ARRAY;
+    private Duration tick;
+    private Duration span = Duration.ofSeconds(64);
+    private int slotCapacity = TimerKind.DEFAULT_SLOT_CAPACITY;
+
+    TimerQueueBuilder(TimeUnit unit, long origin) {
+        this.unit = Objects.requireNonNull(unit, "unit");
+        this.origin = origin;
+        this.tick =
+                unit.compareTo(TimeUnit.MILLISECONDS) > 0 ? Duration.of(1, unit.toChronoUnit()) : Duration.ofMillis(1);
+    }
+
+    /** The kind of queue; default {@link TimerKind#WHEEL_LINKED_ARRAY}. */
+    public TimerQueueBuilder kind(TimerKind kind) {
+        this.kind = Objects.requireNonNull(kind, "kind");
+        return this;
+    }
+
+    /**
+     * The wheel's resolution: timers fire at most this late. A whole number of the clock's units.
+     *
+     * @throws IllegalArgumentException if it is not positive or not a whole number of units
+     */
+    public TimerQueueBuilder tick(Duration tick) {
+        Objects.requireNonNull(tick, "tick");
+        long units = unit.convert(tick);
+        if (units < 1 || !Duration.of(units, unit.toChronoUnit()).equals(tick)) {
+            throw new IllegalArgumentException("tick must be a positive whole number of " + unit + ": " + tick);
+        }
+        this.tick = tick;
+        return this;
+    }
+
+    /**
+     * How far ahead the wheel reaches; deadlines beyond wait in an overflow heap (O(log n)) until
+     * the wheel comes within a revolution of them. Cover the common timeouts.
+     *
+     * @throws IllegalArgumentException if it is not positive
+     */
+    public TimerQueueBuilder span(Duration span) {
+        Objects.requireNonNull(span, "span");
+        if (span.isNegative() || span.isZero()) {
+            throw new IllegalArgumentException("span must be positive: " + span);
+        }
+        this.span = span;
+        return this;
+    }
+
+    /** Ring capacity ({@link TimerKind#WHEEL_RING}) or chunk size ({@link TimerKind#WHEEL_LINKED_ARRAY}) per slot. */
+    public TimerQueueBuilder slotCapacity(int timers) {
+        if (timers < 1 || timers > (1 << 20)) {
+            throw new IllegalArgumentException("slotCapacity must be in [1, 2^20]: " + timers);
+        }
+        this.slotCapacity = timers;
+        return this;
+    }
+
+    /** A queue with object payloads. */
+    @SuppressWarnings("unchecked")
+    public <T> TimerQueue<T> build() {
+        return (TimerQueue<T>) kind.make(clock(), ticksPerWheel(), slotCapacity, false, true);
+    }
+
+    /** A queue with {@code long} payloads: nothing boxed. */
+    public LongTimerQueue buildLong() {
+        return (LongTimerQueue) kind.make(clock(), ticksPerWheel(), slotCapacity, true, true);
+    }
+
+    private TickClock clock() {
+        return new TickClock(origin, unit.convert(tick));
+    }
+
+    /** The power of two of ticks at or above {@code span / tick}. */
+    int ticksPerWheel() {
+        long tickUnits = unit.convert(tick);
+        long spanUnits = unit.convert(span);
+        long ticks = Math.max(1, spanUnits / tickUnits + (spanUnits % tickUnits != 0 ? 1 : 0));
+        if (ticks > (1 << 24)) {
+            throw new IllegalArgumentException(
+                    "span / tick needs more than 2^24 ticks: " + span + " / " + tick + "; use a coarser tick");
+        }
+        return Integer.highestOneBit((int) ticks * 2 - 1);
+    }
+
+    @Override
+    public String toString() {
+        return "TimerQueueBuilder[" + kind + ", " + unit + " from " + origin + ", tick " + tick + ", span " + span
+                + " (" + ticksPerWheel() + " ticks), slotCapacity " + slotCapacity + "]";
+    }
+}

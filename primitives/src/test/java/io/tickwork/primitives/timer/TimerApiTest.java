@@ -1,0 +1,151 @@
+package io.tickwork.primitives.timer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The builder, reschedule and the bounded expire at their edges, for every kind. */
+class TimerApiTest {
+
+    /** A connection with an idle timeout, as in {@link TimerQueue}'s class comment. */
+    static final class Connection {
+        long timer;
+        boolean closed;
+
+        void closeIdle() {
+            closed = true;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void theClassCommentsSelectorLoopSnippet(TimerKind kind) {
+        long start = System.nanoTime();
+        TimerQueue<Connection> idle = TimerQueue.builder(TimeUnit.NANOSECONDS, start)
+                .kind(kind)
+                .tick(Duration.ofMillis(1))
+                .span(Duration.ofSeconds(64))
+                .build();
+        long timeout = TimeUnit.SECONDS.toNanos(30);
+        Connection conn = new Connection();
+        conn.timer = idle.schedule(start + timeout, conn);
+        assertFalse(idle.toString().contains("far=1"), "a 30 s timeout went to the overflow heap: " + idle);
+        assertTrue(idle.reschedule(conn.timer, start + 10_000_000 + timeout)); // activity 10 ms later
+        idle.expire(start + timeout, Connection::closeIdle, 1024);
+        assertFalse(conn.closed, "closed at its old deadline");
+        long next = idle.nextDeadline();
+        assertTrue(
+                next >= start + timeout && next <= start + 10_000_000 + timeout + 1_000_000, "next " + (next - start));
+        idle.expire(start + 10_000_000 + timeout + 1_000_000, Connection::closeIdle, 1024);
+        assertTrue(conn.closed, "not closed a tick after its new deadline");
+        assertFalse(idle.reschedule(conn.timer, start), "reschedule of a fired timer");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void rescheduleOfAFiredOrCancelledTimerIsFalseAndSchedulesNothing(TimerKind kind) {
+        TimerQueue<String> q = kind.create(1, 64);
+        long fired = q.schedule(5, "fired");
+        long cancelled = q.schedule(5, "cancelled");
+        assertTrue(q.cancel(cancelled));
+        List<String> out = new ArrayList<>();
+        q.expire(10, out::add);
+        assertEquals(List.of("fired"), out);
+        assertFalse(q.reschedule(fired, 20));
+        assertFalse(q.reschedule(cancelled, 20));
+        assertFalse(q.reschedule(0, 20));
+        assertFalse(q.reschedule(12345L << 32 | 7, 20));
+        assertEquals(0, q.size());
+        q.expire(100, out::add);
+        assertEquals(List.of("fired"), out);
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void reschedulingKeepsTheHandleEarlierAndLater(TimerKind kind) {
+        TimerQueue<String> q = kind.create(1, 64);
+        long h = q.schedule(30, "a");
+        assertTrue(q.reschedule(h, 50)); // later: lazy on the wheels
+        assertTrue(q.reschedule(h, 10)); // earlier than its slot: moves
+        assertTrue(q.reschedule(h, 500)); // beyond the span: the heap
+        List<String> out = new ArrayList<>();
+        q.expire(499, out::add);
+        assertEquals(List.of(), out);
+        assertTrue(q.reschedule(h, 40)); // back from the heap, into the past
+        q.expire(499, out::add);
+        assertEquals(List.of("a"), out);
+        assertFalse(q.cancel(h));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aBoundedExpireLeavesTheRestDueAndInOrder(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 64);
+        for (int i = 0; i < 10; i++) {
+            q.schedule(10 + i, i);
+        }
+        q.schedule(100, 99);
+        List<Integer> out = new ArrayList<>();
+        assertEquals(4, q.expire(50, out::add, 4));
+        assertEquals(List.of(0, 1, 2, 3), out);
+        assertTrue(q.nextDeadline() <= 50, "nextDeadline after a bounded expire: " + q.nextDeadline());
+        assertEquals(4, q.expire(50, out::add, 4));
+        assertEquals(2, q.expire(50, out::add, 4));
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), out);
+        assertEquals(100, q.nextDeadline());
+        assertEquals(0, q.expire(99, out::add, 4), "never early");
+        assertThrows(IllegalArgumentException.class, () -> q.expire(100, out::add, 0));
+        assertEquals(1, q.expire(100, out::add, 1));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void longPayloadsAreHandedBackAsLongs(TimerKind kind) {
+        LongTimerQueue q =
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 1_000).kind(kind).buildLong();
+        long a = q.schedule(1_010, Long.MAX_VALUE);
+        q.schedule(1_020, -42);
+        assertTrue(q.reschedule(a, 1_030));
+        List<Long> out = new ArrayList<>();
+        assertEquals(2, q.expire(1_030, out::add));
+        assertEquals(List.of(-42L, Long.MAX_VALUE), out);
+    }
+
+    @Test
+    void theBuilderChecksItsOptions() {
+        TimerQueueBuilder b = TimerQueue.builder(TimeUnit.MILLISECONDS, 0);
+        assertEquals(
+                "tick must be a positive whole number of MILLISECONDS: PT0.0015S",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> b.tick(Duration.ofMillis(1).plusNanos(500_000)))
+                        .getMessage());
+        assertThrows(IllegalArgumentException.class, () -> b.tick(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> b.span(Duration.ofSeconds(-1)));
+        assertThrows(IllegalArgumentException.class, () -> b.slotCapacity(0));
+        assertEquals(65536, TimerQueue.builder(TimeUnit.NANOSECONDS, 0).ticksPerWheel(), "default: 1 ms over 64 s");
+        assertEquals(64, TimerQueue.builder(TimeUnit.SECONDS, 0).ticksPerWheel(), "1 s ticks on a seconds clock");
+        assertEquals(
+                16384,
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 0)
+                        .tick(Duration.ofMillis(4))
+                        .span(Duration.ofSeconds(60))
+                        .ticksPerWheel());
+        IllegalArgumentException tooMany = assertThrows(
+                IllegalArgumentException.class,
+                () -> TimerQueue.builder(TimeUnit.NANOSECONDS, 0)
+                        .tick(Duration.ofNanos(1))
+                        .span(Duration.ofSeconds(1))
+                        .build());
+        assertTrue(tooMany.getMessage().startsWith("span / tick needs more than 2^24 ticks"), tooMany.getMessage());
+    }
+}
