@@ -35,7 +35,7 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
 
     WheelLinkedArrayTimer(
             TickClock clock, int ticksPerWheel, int chunkSize, boolean longPayloads, boolean startAtOrigin) {
-        super(clock, ticksPerWheel, longPayloads, startAtOrigin);
+        super(clock, ticksPerWheel, longPayloads, startAtOrigin, true);
         pool = new LinkedArrayList.ChunkPool(chunkSize);
         slots = new LinkedArrayList[ticksPerWheel]; // a slot's list is made when it is first used
     }

@@ -28,7 +28,7 @@ final class WheelListTimer<T> extends WheelTimer<T> {
     private int[] prev;
 
     WheelListTimer(TickClock clock, int ticksPerWheel, boolean longPayloads, boolean startAtOrigin) {
-        super(clock, ticksPerWheel, longPayloads, startAtOrigin);
+        super(clock, ticksPerWheel, longPayloads, startAtOrigin, false);
         int n = ticksPerWheel + where.length;
         next = new int[n];
         prev = new int[n];

@@ -31,7 +31,7 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
     private final int ringCapacity;
 
     WheelRingTimer(TickClock clock, int ticksPerWheel, int ringCapacity, boolean longPayloads, boolean startAtOrigin) {
-        super(clock, ticksPerWheel, longPayloads, startAtOrigin);
+        super(clock, ticksPerWheel, longPayloads, startAtOrigin, true);
         this.ringCapacity = ringCapacity;
         this.rings = new RingQueue[ticksPerWheel];
         this.spills = new LinkedArrayList[ticksPerWheel];

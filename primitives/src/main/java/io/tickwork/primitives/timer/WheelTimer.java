@@ -78,7 +78,14 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     private long[] vals;
 
     private int[] gen;
-    /** Placement token: moves on whenever the entry is placed or freed; see the class comment. */
+    /**
+     * Whether slots keep copies of entries (ring and linked-array slots): then entries carry a
+     * placement token, and slots count their live entries to know when to compact. A list slot
+     * links the entry itself and needs neither.
+     */
+    private final boolean copies;
+
+    /** Placement token: moves on whenever the entry is placed or freed; see the class comment. Copies only. */
     private int[] token;
     /** Slot index, {@link #IN_HEAP}, {@link #DEFERRED} or {@link #FREE}. */
     int[] where;
@@ -93,7 +100,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     /**
      * Live (not cancelled, not fired) entries per slot, so a slot that keeps tombstones (ring and
-     * linked-array cancel only marks) knows when it is mostly dead and worth compacting.
+     * linked-array cancel only marks) knows when it is mostly dead and worth compacting. Copies only.
      */
     final int[] slotLive;
 
@@ -104,8 +111,9 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     private Consumer<? super T> objectSink;
     private LongConsumer longSink;
 
-    WheelTimer(TickClock clock, int ticksPerWheel, boolean longPayloads, boolean startAtOrigin) {
+    WheelTimer(TickClock clock, int ticksPerWheel, boolean longPayloads, boolean startAtOrigin, boolean copies) {
         this.clock = clock;
+        this.copies = copies;
         this.cursor = startAtOrigin ? 0 : Long.MIN_VALUE;
         this.ticksPerWheel = ticksPerWheel;
         this.wheelMask = ticksPerWheel - 1;
@@ -119,17 +127,20 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             refs = new Object[cap];
         }
         gen = new int[cap];
-        token = new int[cap];
+        token = copies ? new int[cap] : null;
         where = new int[cap];
         due = new long[cap];
         freeIds = new int[cap];
         heap = new TickHeap(cap);
-        slotLive = new int[ticksPerWheel];
+        slotLive = copies ? new int[ticksPerWheel] : null;
     }
 
     // ---- what a slot is, per subclass ----
 
-    /** Stores entry {@code id} in {@code slot} as {@code ref} (its placement); must mark the slot occupied. */
+    /**
+     * Stores entry {@code id} in {@code slot} as {@code ref} (its placement; 0 where slots keep no
+     * copies); must mark the slot occupied.
+     */
     abstract void add(int slot, int id, long ref);
 
     /**
@@ -213,7 +224,9 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 vals = Arrays.copyOf(vals, cap);
             }
             gen = Arrays.copyOf(gen, cap);
-            token = Arrays.copyOf(token, cap);
+            if (copies) {
+                token = Arrays.copyOf(token, cap);
+            }
             where = Arrays.copyOf(where, cap);
             due = Arrays.copyOf(due, cap);
             freeIds = Arrays.copyOf(freeIds, cap);
@@ -228,7 +241,9 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             refs[id] = null;
         }
         gen[id]++;
-        token[id]++;
+        if (copies) {
+            token[id]++;
+        }
         where[id] = FREE;
         freeIds[freeTop++] = id;
         size--;
@@ -264,10 +279,14 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      * @return 1 if the timer was handed out, 0 if it was placed again
      */
     final int visit(int slot, int id, long tick) {
-        slotLive[slot]--;
         long d = due[id];
+        if (copies) {
+            slotLive[slot]--;
+            if (d > tick) {
+                token[id]++;
+            }
+        }
         if (d > tick) {
-            token[id]++;
             place(id, d);
             return 0;
         }
@@ -343,8 +362,12 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (Long.compareUnsigned(tick - c, ticksPerWheel) < 0) {
             int slot = (int) tick & wheelMask;
             where[id] = slot;
-            slotLive[slot]++;
-            add(slot, id, ref(id));
+            if (copies) {
+                slotLive[slot]++;
+                add(slot, id, ref(id));
+            } else {
+                add(slot, id, 0);
+            }
         } else {
             where[id] = IN_HEAP;
             heap.push(id, tick);
@@ -375,10 +398,14 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (w == IN_HEAP) {
             heap.remove(id);
         } else if (w >= 0) {
-            long ref = ref(id);
-            token[id]++;
-            slotLive[w]--;
-            remove(w, id, ref);
+            if (copies) {
+                long ref = ref(id);
+                token[id]++;
+                slotLive[w]--;
+                remove(w, id, ref);
+            } else {
+                remove(w, id, 0);
+            }
         }
         // DEFERRED: flushDeferred checks where[], which the caller changes
     }
@@ -518,8 +545,12 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             int id = h.pop();
             int slot = (int) tick & wheelMask;
             where[id] = slot;
-            slotLive[slot]++;
-            add(slot, id, ref(id));
+            if (copies) {
+                slotLive[slot]++;
+                add(slot, id, ref(id));
+            } else {
+                add(slot, id, 0);
+            }
         }
     }
 
