@@ -33,32 +33,45 @@ import java.util.concurrent.atomic.LongAdder;
  *       once. Default: the pool's own capacity, read at construction: a {@code ForkJoinPool}'s
  *       parallelism; a {@code ThreadPoolExecutor}'s maximum size (its core size if its queue is
  *       unbounded, since it never grows past that); unbounded for any other executor (a thread or
- *       a virtual thread per task), so a key whose task blocks never holds up another key.</li>
+ *       a virtual thread per task), so a key whose task blocks never holds up another key. An
+ *       executor that wraps a bounded pool (a decorator, a framework's task executor) looks
+ *       unbounded: give it {@code maxConcurrentKeys}.</li>
  *   <li><b>Nothing lost.</b> {@code execute} either accepts the task, which then runs exactly once,
  *       or throws {@link RejectedExecutionException} and the task never runs. It rejects after
  *       {@link #shutdown()} or {@link #close()} (from a running task too); once the pool is shut
  *       down ({@code ExecutorService.isShutdown()}); when the key already has
  *       {@code maxQueuedPerKey} tasks waiting; and when the pool refuses to start a worker while
- *       none runs (any exception from its {@code execute}; then the calling thread runs the tasks
- *       already queued itself). A pool that runs tasks in the caller ({@code CallerRunsPolicy})
- *       makes the calling thread run queued tasks, its own included. Tasks accepted before the
- *       pool's {@code shutdownNow()} either run on workers still running or are reachable from
- *       the runnables that {@code shutdownNow()} returns: run those, and they run. Not detectable:
- *       a pool that silently discards ({@code DiscardPolicy}, {@code DiscardOldestPolicy}) may
- *       discard a worker, and the keys queued for it then wait for good; do not use such a pool.</li>
+ *       none runs (any exception from its {@code execute}). In that case, and on a pool that runs
+ *       tasks in the caller ({@code CallerRunsPolicy}, a direct executor), the calling thread
+ *       drains every key that is ready, other producers' keys included, until none is: one
+ *       {@code execute} may then run for as long as the others keep it busy. Tasks accepted before
+ *       a {@code ThreadPoolExecutor}'s {@code shutdownNow()} either run on workers still running
+ *       or are reachable from the runnables it returns: run those, and they run. A
+ *       {@code ForkJoinPool}'s {@code shutdownNow()} cancels its queued tasks and returns none, so
+ *       keys queued for a cancelled worker never run: shut such a pool down with
+ *       {@code shutdown()} after closing this executor. A {@code ThreadPoolExecutor} with
+ *       {@code DiscardPolicy} or {@code DiscardOldestPolicy} is refused at construction
+ *       ({@link IllegalArgumentException}): a discarded worker would strand its keys. A custom
+ *       executor that drops tasks silently cannot be detected; do not use one.</li>
  *   <li><b>Failures.</b> An exception, or an error that is not a {@link VirtualMachineError}, goes
  *       to the {@link TaskFailureHandler} (default: the running thread's uncaught-exception
  *       handler), and the key's next task runs. A {@link VirtualMachineError}
- *       ({@code OutOfMemoryError}, {@code StackOverflowError}) is rethrown to the pool thread
- *       that ran the task, after the key's remaining tasks were handed to another worker: they
- *       still run. A handler that throws: see {@link TaskFailureHandler}.</li>
+ *       ({@code OutOfMemoryError}, {@code StackOverflowError}) is rethrown to the thread that ran
+ *       the task (a pool thread, or a producer draining in place), after the key's remaining
+ *       tasks were handed to another worker: they still run. If the pool refuses that hand-over,
+ *       the thread drains the ready keys itself first and rethrows when none is left. A handler
+ *       that throws: see {@link TaskFailureHandler}.</li>
  *   <li><b>Interrupts.</b> Each task starts with its thread's interrupt flag clear: an interrupt
  *       left by one task never reaches the next, of its key or another. An interrupt found before
  *       a task (left by a task, or sent by the pool's {@code shutdownNow}) is set again when the
- *       executor gives the pool thread back. A task interrupted while it runs sees it.</li>
+ *       executor gives the pool thread back. A task interrupted while it runs sees it. So a
+ *       pool's {@code shutdownNow()} does not stop keyed work between tasks: stop accepting with
+ *       {@link #shutdown()} first.</li>
  *   <li><b>Fairness.</b> A key runs at most {@code fairnessBudget} tasks in a row while other keys
- *       wait, and a pool thread goes back to the pool after about that many tasks, so other work
- *       on a shared pool runs between them.</li>
+ *       wait. A worker gives its pool thread back after about {@code fairnessBudget} tasks, or
+ *       after 64 when the pool reports other queued work, so other work on a shared pool runs
+ *       between them; on a {@code ForkJoinPool} it runs one of the pool's other tasks in place
+ *       instead of leaving.</li>
  *   <li><b>Lifecycle.</b> The executor does not own the pool and never shuts it down.
  *       {@link #shutdown()} stops accepting and returns at once; queued tasks still run.
  *       {@link #close()} also waits until they have run. Terminated means shut down with no task
@@ -105,7 +118,12 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
                 lanes);
     }
 
-    /** An executor on {@code pool} with every default; see the class comment. */
+    /**
+     * An executor on {@code pool} with every default; see the class comment.
+     *
+     * @throws IllegalArgumentException if {@code pool} is a {@code ThreadPoolExecutor} that
+     *     discards rejected tasks silently
+     */
     public static <K> KeyedSerialExecutor<K> create(Executor pool) {
         return builder(pool).build();
     }
@@ -114,9 +132,9 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * A builder of an executor on {@code pool}:
      *
      * <pre>{@code
-     * KeyedSerialExecutor<Long> sessions = KeyedSerialExecutor.builder(pool)
-     *         .maxQueuedPerKey(10_000) // the 10,001st waiting task of a session is rejected
-     *         .failureHandler((Long session, Runnable task, Throwable e) -> log.warning("session " + session + ": " + e))
+     * KeyedSerialExecutor<Long> users = KeyedSerialExecutor.builder(pool)
+     *         .maxQueuedPerKey(10_000) // the 10,001st waiting task of a user is rejected
+     *         .failureHandler((Long user, Runnable task, Throwable e) -> log.warning("user " + user + ": " + e))
      *         .build();
      * }</pre>
      */
@@ -132,6 +150,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * @throws RejectedExecutionException if the task was not accepted and will not run: see the
      *     class comment for when
      * @throws NullPointerException if {@code key} or {@code task} is null
+     * @throws VirtualMachineError thrown by the pool, or by a task this call ran in place (see the
+     *     class comment); whether this call's task was accepted is then not known
      */
     public void execute(K key, Runnable task) {
         Objects.requireNonNull(key, "key");
@@ -148,9 +168,14 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
         KeyLane lane = lanes.get(key);
         for (; ; ) {
             if (lane == null) {
+                KeyLane fresh = new KeyLane(key, node); // before the count: an OutOfMemoryError here leaks nothing
                 beginBusy();
-                KeyLane fresh = new KeyLane(key, node);
-                lane = lanes.putIfAbsent(key, fresh);
+                try {
+                    lane = lanes.putIfAbsent(key, fresh);
+                } catch (Throwable e) { // the map could not grow: the key never became busy
+                    lifecycle.busyEnded(1);
+                    throw e;
+                }
                 if (lane == null) {
                     dispatcher.schedule(fresh, node);
                     return;
@@ -228,8 +253,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
     /**
      * A future that completes once every task of {@code key} accepted before this call has run;
      * at once if the key has none queued or running. Works after {@link #shutdown()} too. The
-     * future is completed on the pool thread that ran the key's last such task, so dependent
-     * actions added without an executor run there, before the key's next task.
+     * future is completed on a pool thread, in the key's order: dependent actions added without
+     * an executor run there, after those tasks and before the key's next task.
      */
     public CompletableFuture<Void> flush(K key) {
         Objects.requireNonNull(key, "key");
@@ -299,9 +324,11 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
 
     /**
      * Shuts down and waits until every accepted task has run. Called from one of this executor's
-     * own tasks, it shuts down and returns at once (it cannot wait for the task calling it). If the
-     * calling thread is interrupted while waiting, it stops waiting and returns with the interrupt
-     * flag set; the queued tasks still run. If the pool stops running the executor's workers (its
+     * own tasks (or from an action run in place by one, such as a {@link #flush} dependent), it
+     * shuts down and returns at once (it cannot wait for the task calling it). If the calling
+     * thread is or becomes interrupted, it stops waiting and returns with the interrupt flag set;
+     * the queued tasks still run. (JDK 19's {@code ExecutorService.close()} keeps waiting
+     * instead; a caller that must wait retries {@link #awaitTermination}.) If the pool stops running the executor's workers (its
      * {@code shutdownNow()} handed them back and nobody runs them), this waits for good: use
      * {@link #awaitTermination} with a timeout there.
      */
@@ -387,12 +414,14 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * for how exact each is.
      *
      * @param keysWithWork keys with a task queued or running
-     * @param queuedTasks accepted tasks not yet started, over all keys
+     * @param queuedTasks accepted tasks not yet started, over all keys (no bound over all keys:
+     *     {@code maxQueuedPerKey} bounds each key)
      * @param deepestQueue the most tasks waiting to start under one key
      * @param completedTasks tasks that ran, those that failed included
      * @param failedTasks tasks that threw
      * @param rejectedTasks {@code execute} calls that threw {@link RejectedExecutionException}
-     * @param workers pool threads draining keys now, or about to (queued in the pool)
+     * @param workers threads draining keys now (pool threads, or producers draining in place), or
+     *     about to (queued in the pool)
      */
     public record Stats(
             int keysWithWork,
@@ -471,7 +500,12 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
             return (Builder<K1>) this;
         }
 
-        /** A new executor with these options. */
+        /**
+         * A new executor with these options.
+         *
+         * @throws IllegalArgumentException if the pool is a {@code ThreadPoolExecutor} that
+         *     discards rejected tasks silently
+         */
         public <K1 extends K> KeyedSerialExecutor<K1> build() {
             return new KeyedSerialExecutor<>(this);
         }

@@ -185,6 +185,7 @@ final class LaneDispatcher extends DispatcherPad3 {
     }
 
     private void startFirstWorker(TaskNode rejectable) {
+        Worker worker = new Worker(this); // before the slot is taken: an OutOfMemoryError here holds none
         for (; ; ) {
             long c = ctl;
             if ((int) c != 0) {
@@ -194,7 +195,6 @@ final class LaneDispatcher extends DispatcherPad3 {
                 break;
             }
         }
-        Worker worker = new Worker(this);
         Throwable refused = null;
         try {
             if (submit(worker)) {

@@ -87,13 +87,21 @@ abstract class PoolView {
 
         ThreadPool(ThreadPoolExecutor tpe) {
             super(tpe);
+            if (tpe.getRejectedExecutionHandler() instanceof ThreadPoolExecutor.DiscardPolicy
+                    || tpe.getRejectedExecutionHandler() instanceof ThreadPoolExecutor.DiscardOldestPolicy) {
+                // a discarded worker would leave the keys queued for it stranded, unseen
+                throw new IllegalArgumentException(
+                        "a pool that silently discards tasks loses keyed work; use AbortPolicy or CallerRunsPolicy: "
+                                + tpe.getRejectedExecutionHandler().getClass().getName());
+            }
             this.tpe = tpe;
             this.queue = tpe.getQueue();
         }
 
         @Override
         int capacity() {
-            if (queue.remainingCapacity() == Integer.MAX_VALUE) {
+            // an unbounded queue reports MAX_VALUE minus what it holds
+            if ((long) queue.remainingCapacity() + queue.size() >= Integer.MAX_VALUE) {
                 return Math.max(1, tpe.getCorePoolSize());
             }
             return Math.max(1, tpe.getMaximumPoolSize());

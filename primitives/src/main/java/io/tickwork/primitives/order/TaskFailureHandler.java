@@ -9,7 +9,8 @@ package io.tickwork.primitives.order;
  * lock. Not called for a {@link VirtualMachineError}, which the executor rethrows instead (see
  * {@link KeyedSerialExecutor}). A handler that throws does not stall the key: what it throws goes
  * to the running thread's {@link Thread.UncaughtExceptionHandler}, with the task's failure
- * attached as suppressed, and the key's next task runs.
+ * attached as suppressed, and the key's next task runs; a {@link VirtualMachineError} thrown by the
+ * handler (or by that uncaught-exception handler) is rethrown as a task's would be.
  *
  * @param <K> the key type
  */

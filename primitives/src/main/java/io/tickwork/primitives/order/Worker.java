@@ -182,6 +182,7 @@ final class Worker implements Runnable {
                     && fatal == null
                     && (visitedSinceHandBack >= budget || visitedSinceHandBack >= FAIR_SHARE && d.poolHasOtherWork())) {
                 if (ForkJoinHandOff.runOneOther(d.pool.pool) != ForkJoinHandOff.Outcome.NOT_HERE) {
+                    flushTaskCounts(); // stats() lags by at most about a budget per worker, here too
                     visitedSinceHandBack = 0; // a ForkJoinPool thread: the pool's next task ran here, or none waits
                     continue;
                 }

@@ -83,6 +83,12 @@ class ConcurrencyTest {
                 "an unbounded queue: the pool never grows past its core");
         assertTrue(limitOf(new ThreadPoolExecutor(3, 9, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(10)))
                 .endsWith("of 9"));
+        LinkedBlockingQueue<Runnable> holding = new LinkedBlockingQueue<>();
+        holding.add(() -> {});
+        assertTrue(
+                limitOf(new ThreadPoolExecutor(3, 9, 1, TimeUnit.SECONDS, holding))
+                        .endsWith("of 3"),
+                "an unbounded queue that already holds a task is still unbounded");
         assertTrue(limitOf(new ThreadPoolExecutor(0, 5, 1, TimeUnit.SECONDS, new SynchronousQueue<>()))
                 .endsWith("of 5"));
         assertTrue(limitOf(new ForkJoinPool(7)).endsWith("of 7"));

@@ -231,6 +231,20 @@ class PoolBehaviourTest {
     }
 
     /** A custom executor that throws: the execute that needed a worker is rejected, with the cause. */
+    /** A discarded worker would strand the keys queued for it: such a pool is refused up front. */
+    @Test
+    void aPoolThatDiscardsSilentlyIsRefused() {
+        for (RejectedExecutionHandler discarding :
+                List.of(new ThreadPoolExecutor.DiscardPolicy(), new ThreadPoolExecutor.DiscardOldestPolicy())) {
+            ThreadPoolExecutor pool =
+                    new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1), discarding);
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> KeyedSerialExecutor.create(pool));
+            assertTrue(e.getMessage().contains(discarding.getClass().getName()), e.getMessage());
+            pool.shutdown();
+        }
+    }
+
     @Test
     void anExecutorThatThrowsIsARejection() {
         AtomicBoolean down = new AtomicBoolean(true);

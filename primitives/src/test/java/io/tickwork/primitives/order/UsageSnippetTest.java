@@ -40,16 +40,15 @@ class UsageSnippetTest {
 
     @Test
     void theBuildersExample() throws Exception {
-        Logger log = Logger.getLogger("sessions");
+        Logger log = Logger.getLogger("users");
         ExecutorService pool = Executors.newCachedThreadPool();
-        KeyedSerialExecutor<Long> sessions = KeyedSerialExecutor.builder(pool)
-                .maxQueuedPerKey(10_000) // the 10,001st waiting task of a session is rejected
-                .failureHandler(
-                        (Long session, Runnable task, Throwable e) -> log.warning("session " + session + ": " + e))
+        KeyedSerialExecutor<Long> users = KeyedSerialExecutor.builder(pool)
+                .maxQueuedPerKey(10_000) // the 10,001st waiting task of a user is rejected
+                .failureHandler((Long user, Runnable task, Throwable e) -> log.warning("user " + user + ": " + e))
                 .build();
-        sessions.execute(42L, () -> {});
-        sessions.close();
-        assertEquals(1, sessions.stats().completedTasks());
+        users.execute(42L, () -> {});
+        users.close();
+        assertEquals(1, users.stats().completedTasks());
         Pools.shutdownAndAwait(pool);
     }
 }
