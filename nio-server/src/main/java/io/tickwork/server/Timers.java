@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * selector loops, sized for connection timeouts on a millisecond clock.
  */
 final class Timers {
-    static final String DEFAULT = "wheel-linked-array";
+    static final String DEFAULT = "wheel-list";
 
     private Timers() {}
 

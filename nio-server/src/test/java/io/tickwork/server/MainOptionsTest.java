@@ -64,7 +64,7 @@ class MainOptionsTest {
         assertEquals(Runtime.getRuntime().availableProcessors(), o.threads);
         assertEquals(Duration.ofSeconds(60), o.idleTimeout);
         assertEquals(Duration.ofSeconds(10), o.headerTimeout);
-        assertEquals("wheel-linked-array", o.timer);
+        assertEquals("wheel-list", o.timer);
         assertEquals(0, o.workers);
         assertEquals(256, o.cachedWords);
         assertEquals(0, parse("--cached-words", "0").cachedWords);

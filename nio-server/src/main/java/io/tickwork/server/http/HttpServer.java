@@ -78,7 +78,7 @@ public final class HttpServer implements AutoCloseable {
         int backlog = 4096;
         int maxConnections = Integer.MAX_VALUE;
         boolean reusePort;
-        Supplier<? extends TimerQueue<Object>> timers = () -> loopTimers(TimerKind.WHEEL_LINKED_ARRAY);
+        Supplier<? extends TimerQueue<Object>> timers = () -> loopTimers(TimerKind.WHEEL_LIST);
         HttpHandler handler;
         Consumer<String> log = System.err::println;
         Acceptor acceptor = ServerSocketChannel::accept;

@@ -4,17 +4,17 @@ import java.util.function.LongConsumer;
 
 /**
  * A {@link TimerQueue} whose payloads are {@code long}s: for owners that key their timers by
- * number (a session id, a connection index), so a timer costs no box and no allocation once the
+ * number (a user id, a connection index), so a timer costs no box and no allocation once the
  * queue is warm. Every guarantee of {@link TimerQueue} holds, with a {@link LongConsumer} for the
  * expired payloads.
  *
  * <pre>{@code
- * LongTimerQueue sessions = TimerQueue.builder(TimeUnit.MILLISECONDS, 0)
+ * LongTimerQueue idle = TimerQueue.builder(TimeUnit.MILLISECONDS, 0)
  *         .tick(Duration.ofMillis(10))
  *         .span(Duration.ofSeconds(120))
  *         .buildLong();
- * long handle = sessions.schedule(nowMillis + 30_000, sessionId);
- * sessions.expire(nowMillis, id -> close(id));
+ * long handle = idle.schedule(nowMillis + 30_000, connectionId);
+ * idle.expire(nowMillis, id -> close(id));
  * }</pre>
  *
  * <p><b>Thread safety:</b> none; one thread owns a queue.

@@ -1,6 +1,7 @@
 package io.tickwork.primitives.timer;
 
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -353,7 +354,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (refs == null) {
             throw new UnsupportedOperationException("a queue of long payloads");
         }
-        return expire(now, consumer, null, limit);
+        return expire(now, Objects.requireNonNull(consumer, "consumer"), null, limit);
     }
 
     @Override
@@ -361,7 +362,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (vals == null) {
             throw new UnsupportedOperationException("a queue of object payloads");
         }
-        return expire(now, null, consumer, limit);
+        return expire(now, null, Objects.requireNonNull(consumer, "consumer"), limit);
     }
 
     @SuppressWarnings("unchecked")

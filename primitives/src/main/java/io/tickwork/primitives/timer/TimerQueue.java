@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * idle.reschedule(conn.timer, System.nanoTime() + timeout);      // on activity: same handle
  * long now = System.nanoTime();
  * idle.expire(now, Connection::closeIdle, 1024);                  // at most 1,024 per loop turn
- * long wait = idle.nextDeadline() - now;                          // how long select() may block
+ * long next = idle.nextDeadline();                               // select() may block until then:
+ * long waitNanos = next == TimerQueue.NO_DEADLINE ? Long.MAX_VALUE : Math.max(0, next - now);
  * }</pre>
  *
  * <p>Implementations differ in how they store timers (a red-black tree, or a timing wheel whose
@@ -29,18 +30,26 @@ import java.util.function.Consumer;
  * and benchmarks iterate over {@link TimerKind}:
  *
  * <ul>
- *   <li><b>Never early.</b> A timer fires in the first {@link #expire} call whose {@code now} is
- *       {@code >= deadline}, and never in an earlier one.</li>
- *   <li><b>At most one tick late.</b> Wheels round deadlines up to the start of the next tick
- *       (ticks start at {@code origin + k * tick}); the tree is exact.</li>
+ *   <li><b>Never early.</b> A timer never fires in an {@link #expire} call whose {@code now} is
+ *       {@code < deadline}. It fires in the first call whose {@code now} reaches its firing time,
+ *       unless a {@code limit} holds it back: the deadline itself on the tree; on wheels the
+ *       start of the tick after it, so at most one tick late (ticks start at
+ *       {@code origin + k * tick}).</li>
  *   <li><b>Order.</b> Timers are handed out in deadline order, up to the wheel's resolution:
  *       timers whose deadlines fall in the same tick may come out in any order. A bounded
- *       {@code expire} keeps the order across calls.</li>
+ *       {@code expire} keeps the order across calls. On wheels, a timer whose tick is already
+ *       behind the wheel's position (a past deadline, or one scheduled while a bounded
+ *       {@code expire} left a tick pending) joins the tick at that position and may come out
+ *       after timers due later than it.</li>
  *   <li><b>Bounded expiry.</b> {@code expire(now, consumer, limit)} hands out at most
  *       {@code limit} timers; the rest of those due stay pending and fire on later calls, never
  *       early, in order.</li>
- *   <li><b>Past deadlines</b> (including {@code Long.MIN_VALUE}) fire on the next {@code expire}.
- *       Any deadline up to {@link Long#MAX_VALUE} is accepted.</li>
+ *   <li><b>Past deadlines</b> (including {@code Long.MIN_VALUE}) fire on the next {@code expire}
+ *       on the tree. On wheels they fire on the next {@code expire} whose {@code now} is at least
+ *       the origin and at least the largest {@code now} seen so far (the wheel's position). Any
+ *       deadline up to {@link Long#MAX_VALUE} is accepted. {@code expire(Long.MAX_VALUE, ..)}
+ *       fires everything; a wheel is then at the end of its time, and later calls with a real
+ *       {@code now} hand out nothing: use it only to drain a queue before dropping it.</li>
  *   <li><b>Cancel and reschedule</b> return {@code true} for a timer that is pending and act on
  *       it; for a timer that fired or was cancelled, or a handle never issued, they return
  *       {@code false} and change nothing. A rescheduled timer keeps its handle. Handles are not
@@ -57,7 +66,7 @@ import java.util.function.Consumer;
  * </ul>
  *
  * <p>{@link LongTimerQueue} is the same with {@code long} payloads, for owners that key their
- * timers by number (a session id, an index): nothing is boxed, nothing allocated once warm.
+ * timers by number (a user id, an index): nothing is boxed, nothing allocated once warm.
  *
  * <p><b>Thread safety:</b> none. One thread owns a queue; handing one to another thread needs a
  * happens-before edge (a volatile write, a queue, a lock).
@@ -90,7 +99,8 @@ public interface TimerQueue<T> {
     /**
      * Moves a pending timer to {@code deadline}, keeping its handle and payload: an idle timeout
      * re-armed on activity. O(1) on the wheels (a later deadline is one store: the timer moves when
-     * its old tick comes up); O(log d) on the tree.
+     * its old tick comes up; an earlier one unlinks it, amortised O(1) where slots keep copies);
+     * O(log f) for a timer in a wheel's overflow heap of f timers; O(log d) on the tree.
      *
      * @return {@code true} if the timer was pending and now fires at {@code deadline};
      *         {@code false} if it already fired, was cancelled, or the handle is unknown (nothing
@@ -105,6 +115,7 @@ public interface TimerQueue<T> {
      *
      * @return how many timers were handed out
      * @throws IllegalStateException if called from its own consumer
+     * @throws NullPointerException if {@code consumer} is null (nothing is expired then)
      */
     int expire(long now, Consumer<? super T> consumer);
 
@@ -124,7 +135,10 @@ public interface TimerQueue<T> {
      * deadline itself; for wheels it is that deadline rounded up to its tick boundary (at most one
      * tick after the deadline, the lateness already allowed above; answering the deadline itself
      * would make a loop spin for up to a tick, since nothing in that tick fires before its boundary).
-     * A wheel may answer earlier than that (a tick that holds only cancelled timers), never later.
+     * A wheel may answer earlier than that, never later: a tick that holds only cancelled timers,
+     * or timers rescheduled to a later deadline (they move when their old tick comes up, so an
+     * idle timeout re-armed on activity costs the loop at most one early wake-up per re-arm
+     * interval).
      * For a timer already due it answers a time in the past (so the loop does not block), and
      * {@link #NO_DEADLINE} when nothing is pending (or the only timers are due at
      * {@code Long.MAX_VALUE}, which means the same to a loop).

@@ -9,13 +9,15 @@ import java.util.concurrent.TimeUnit;
  * Every option has a default; a builder may build several queues. Not thread safe.
  *
  * <ul>
- *   <li>{@link #kind}: default {@link TimerKind#WHEEL_LINKED_ARRAY}.</li>
+ *   <li>{@link #kind}: default {@link TimerKind#WHEEL_LIST}.</li>
  *   <li>{@link #tick}: the wheel's resolution, a whole number of clock units; default 1 ms (one
  *       unit if the clock's unit is coarser). A tick that is a power of two in the clock's unit
- *       costs a shift per conversion, any other a multiplication by a reciprocal (no division).</li>
+ *       costs a shift per conversion, any other a multiplication by a reciprocal (no division;
+ *       a time before the origin takes one floor division).</li>
  *   <li>{@link #span}: how far ahead the wheel reaches before deadlines wait in its overflow heap;
  *       default 64 s. The wheel gets the power of two of ticks at or above {@code span / tick}
- *       (65,536 by default), at most 2^24.</li>
+ *       (65,536 by default), at most 2^24: {@code build} throws {@link IllegalArgumentException}
+ *       beyond that.</li>
  *   <li>{@link #slotCapacity}: the ring or chunk size per slot, in timers; default
  *       {@value TimerKind#DEFAULT_SLOT_CAPACITY}.</li>
  * </ul>
@@ -23,15 +25,18 @@ import java.util.concurrent.TimeUnit;
  * <p>The wheel starts at the origin: a timer is due from there on, and an {@code expire} with
  * {@code now} before the origin hands out nothing (time before the clock started). A deadline
  * before the origin fires on the first {@code expire} at or after it.
+ * {@link TimerKind#RB_TREE} is exact and has no wheel: it uses none of tick, span, slot capacity
+ * and origin, and fires any deadline at {@code now >= deadline}.
  *
- * <p>Memory of a wheel before any timer: a bit, an {@code int} and a reference per tick (a slot's
- * list or ring is made when it is first used; {@link TimerKind#WHEEL_LIST} has two {@code int}
- * links per tick instead of the reference): about 0.5 MB for 65,536 ticks.
+ * <p>Memory of a wheel before any timer, per tick: a bit, plus two {@code int} links
+ * ({@link TimerKind#WHEEL_LIST}), an {@code int} and a reference ({@link TimerKind#WHEEL_LINKED_ARRAY};
+ * a slot's list is made when it is first used) or an {@code int} and two references
+ * ({@link TimerKind#WHEEL_RING}): about 0.5 MB for 65,536 ticks, 0.75 MB for a ring wheel.
  */
 public final class TimerQueueBuilder {
     private final TimeUnit unit;
     private final long origin;
-    private TimerKind kind = TimerKind.WHEEL_LINKED_ARRAY;
+    private TimerKind kind = TimerKind.WHEEL_LIST;
     private Duration tick;
     private Duration span = Duration.ofSeconds(64);
     private int slotCapacity = TimerKind.DEFAULT_SLOT_CAPACITY;
@@ -43,7 +48,7 @@ public final class TimerQueueBuilder {
                 unit.compareTo(TimeUnit.MILLISECONDS) > 0 ? Duration.of(1, unit.toChronoUnit()) : Duration.ofMillis(1);
     }
 
-    /** The kind of queue; default {@link TimerKind#WHEEL_LINKED_ARRAY}. */
+    /** The kind of queue; default {@link TimerKind#WHEEL_LIST}. */
     public TimerQueueBuilder kind(TimerKind kind) {
         this.kind = Objects.requireNonNull(kind, "kind");
         return this;
@@ -88,13 +93,21 @@ public final class TimerQueueBuilder {
         return this;
     }
 
-    /** A queue with object payloads. */
+    /**
+     * A queue with object payloads.
+     *
+     * @throws IllegalArgumentException if {@code span / tick} needs more than 2^24 ticks
+     */
     @SuppressWarnings("unchecked")
     public <T> TimerQueue<T> build() {
         return (TimerQueue<T>) kind.make(clock(), ticksPerWheel(), slotCapacity, false, true);
     }
 
-    /** A queue with {@code long} payloads: nothing boxed. */
+    /**
+     * A queue with {@code long} payloads: nothing boxed.
+     *
+     * @throws IllegalArgumentException if {@code span / tick} needs more than 2^24 ticks
+     */
     public LongTimerQueue buildLong() {
         return (LongTimerQueue) kind.make(clock(), ticksPerWheel(), slotCapacity, true, true);
     }

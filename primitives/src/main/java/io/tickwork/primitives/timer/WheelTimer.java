@@ -1,6 +1,7 @@
 package io.tickwork.primitives.timer;
 
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -461,6 +462,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (refs == null) {
             throw new UnsupportedOperationException("a queue of long payloads");
         }
+        Objects.requireNonNull(consumer, "consumer");
         objectSink = consumer;
         return expire(now, limit);
     }
@@ -475,6 +477,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (vals == null) {
             throw new UnsupportedOperationException("a queue of object payloads");
         }
+        Objects.requireNonNull(consumer, "consumer");
         longSink = consumer;
         return expire(now, limit);
     }

@@ -109,6 +109,26 @@ class TimerApiTest {
 
     @ParameterizedTest
     @EnumSource(TimerKind.class)
+    void aNullConsumerIsRefusedBeforeAnyTimerIsTaken(TimerKind kind) {
+        TimerQueue<String> q =
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 0).kind(kind).build();
+        long a = q.schedule(10, "a");
+        assertThrows(NullPointerException.class, () -> q.expire(20, null));
+        assertThrows(NullPointerException.class, () -> q.expire(20, null, 1));
+        assertEquals(1, q.size());
+        assertTrue(q.reschedule(a, 15), "the timer is still pending and intact");
+        List<String> out = new ArrayList<>();
+        assertEquals(1, q.expire(20, out::add));
+        assertEquals(List.of("a"), out);
+        LongTimerQueue longs =
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 0).kind(kind).buildLong();
+        longs.schedule(10, 7);
+        assertThrows(NullPointerException.class, () -> longs.expire(20, (java.util.function.LongConsumer) null));
+        assertEquals(1, longs.size());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
     void longPayloadsAreHandedBackAsLongs(TimerKind kind) {
         LongTimerQueue q =
                 TimerQueue.builder(TimeUnit.MILLISECONDS, 1_000).kind(kind).buildLong();
