@@ -64,7 +64,7 @@ import kilim.timerservice.Timer;
  * thread sit next to each other in memory; spread round-robin over the loops, neighbours run on
  * different cores and every switch writes cache lines the other loop also writes (the Task
  * objects themselves, G1's card table): about half the throughput on 2 loops (measured:
- * docs/results/scheduler-design.md, 2026-11-21). Create tasks on the loop that will run them
+ * docs/results/scheduler-design.md). Create tasks on the loop that will run them
  * ({@link Spread#CALLER_LOOP}), or start them in contiguous blocks with {@link #start(Task, int)}.
  *
  * <p><b>The collector matters more than the scheduler.</b> Every Kilim pause allocates a fiber
@@ -72,7 +72,7 @@ import kilim.timerservice.Timer;
  * stores, which G1's write barrier makes expensive. With 200,000 tasks on one loop (JDK 17, 2-core
  * VM): 5.5 M yields/s under G1, 16 under ParallelGC, 19 under SerialGC; {@code TaskSleep}
  * expirations 5.1 M/s under G1, 11.0-11.4 under ParallelGC (measured:
- * docs/results/scheduler-design.md, 2026-11-22). Measure your design under ParallelGC before
+ * docs/results/scheduler-design.md). Measure your design under ParallelGC before
  * concluding from G1 figures.
  *
  * <p><b>Kilim caveats</b> (not specific to this scheduler): {@code Mailbox.get(timeout)} decides

@@ -20,7 +20,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Ordered execution of blocking work, the main reason to order by key on virtual threads (a
- * database write per account, a call per session): tasks completed per second when one producer
+ * database write per account, a call per user): tasks completed per second when one producer
  * submits {@value #BATCH} tasks round-robin over K keys (16, 256) and every task parks for
  * {@code parkMicros} (100 µs; 0 for cheap tasks), on a cached pool or on virtual threads.
  *

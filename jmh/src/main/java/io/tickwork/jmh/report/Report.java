@@ -34,7 +34,7 @@ import org.knowm.xchart.style.Styler;
  * A variant is ours when it matches {@code --ours} (a regular expression); all others are peers.
  *
  * <p>Usage: {@code java -cp jmh/target/benchmarks.jar io.tickwork.jmh.report.Report --in r.json
- * --out docs/bench --name order --ours 'Serial|Keyed' [--title "..."] [--note "2026-11-21, JDK 17"]
+ * --out docs/bench --name order --ours 'Serial|Keyed' [--title "..."] [--note "JDK 17, 2 cores"]
  * [--log]}
  */
 public final class Report {

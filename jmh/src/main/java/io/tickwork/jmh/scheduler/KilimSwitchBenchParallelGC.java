@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.Fork;
  * a card that is already dirty and it gains far less. On a 2-core VM (JDK 17, tickwork with the
  * linked-array wheel, 1 thread) tickwork's yields ran 2.5 times as fast under ParallelGC as under
  * G1, Kilim's ForkJoin 1.3 times (measured, with every other collector and two G1 settings:
- * docs/results/scheduler-design.md, 2026-11-22).
+ * docs/results/scheduler-design.md).
  */
 @Fork(
         value = 1,

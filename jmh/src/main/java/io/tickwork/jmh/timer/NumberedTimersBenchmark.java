@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Timers keyed by number (a session id above 127), the case where an object payload boxes on
+ * Timers keyed by number (a connection id above 127), the case where an object payload boxes on
  * every schedule: a {@code TimerQueue<Integer>} fed {@code Integer.valueOf(id)}, as a caller
  * writes it, against a {@link LongTimerQueue} fed the id itself. Each operation cancels a random
  * live timer (4,096 live) and schedules a new one for the same id, then every 256 operations the

@@ -6,8 +6,8 @@ package io.tickwork.primitives.search;
  * {@link IllegalArgumentException} naming the first index where {@code a[i] > a[i + 1]} and both
  * values; duplicates are allowed. Building is O(n) time on top of that O(n) check.
  *
- * <p>Which to use (measured, with the numbers, in {@code docs/results/search.md}; at n = 200,000
- * on uniform, log-uniform and clustered keys in {@code docs/results/search-2026-11-24-n200k.json}):
+ * <p>Which to use (measured, with the numbers, in {@code docs/results/search.md}, at n = 200,000
+ * on uniform, log-uniform and clustered keys):
  * <ul>
  *   <li>{@link #TWO_LEVEL_RADIX_DIRECTORY} by default for read-mostly sets of unknown
  *       distribution: at n = 200,000 level with or ahead of fastutil's open hash map on uniform,
