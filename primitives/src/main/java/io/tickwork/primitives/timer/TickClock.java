@@ -37,9 +37,13 @@ final class TickClock {
     private long sinceOrigin(long time) {
         long r = time - origin;
         if (((time ^ origin) & (time ^ r)) < 0) { // the subtraction overflowed
-            return time < origin ? Long.MIN_VALUE : Long.MAX_VALUE;
+            return saturated(time);
         }
-        return r;
+        return r; // kept under the JIT's small-method limit, so it inlines everywhere
+    }
+
+    private long saturated(long time) {
+        return time < origin ? Long.MIN_VALUE : Long.MAX_VALUE;
     }
 
     /** The largest tick that has started at {@code time}: {@code floor((time - origin) / tick)}. */

@@ -55,7 +55,7 @@ import java.util.function.Consumer;
  *       {@code false} and change nothing. A rescheduled timer keeps its handle. Handles are not
  *       reused while the queue lives (a stale handle never touches a younger timer): they carry a
  *       32-bit generation per internal slot, so "never" means until one slot has been recycled
- *       2^32 times.</li>
+ *       2^31 times.</li>
  *   <li><b>Time going backwards</b> ({@code now} smaller than in an earlier call) is ignored: the
  *       call expires nothing it would not have expired at the larger, earlier {@code now}.</li>
  *   <li><b>Re-entrancy.</b> The consumer passed to {@code expire} may schedule, reschedule and

@@ -33,8 +33,9 @@ import java.util.function.LongConsumer;
  *
  * <p><b>Entry pool and handles:</b> entries are ints into parallel arrays reused through a free
  * stack, so the steady state allocates nothing. A handle is {@code generation << 32 | id + 1};
- * freeing bumps the generation, so a stale handle no longer matches (until one id is recycled 2^32
- * times). Slots that store copies of entries (the ring and linked-array slots) store a
+ * the generation is even while the id holds a timer and odd while it is free (allocating and
+ * freeing each bump it), so a stale handle no longer matches and a never-issued one cannot name a
+ * free id (until one id is recycled 2^31 times). Slots that store copies of entries (the ring and linked-array slots) store a
  * <em>placement</em> {@code token << 32 | id + 1} instead: the token moves on whenever the entry is
  * freed or placed again, so a copy left behind by a cancel or a move reads as a tombstone, while the
  * user's handle stays the same across reschedules.
@@ -50,7 +51,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     static final int IN_HEAP = -1;
     /** {@link #where} for an entry scheduled or rescheduled from a consumer, placed when expire returns. */
     static final int DEFERRED = -2;
-    /** {@link #where} for a free id. */
+    /** {@link #where} for an id cancelled while deferred (a fired or freed id's is stale). */
     static final int FREE = -3;
 
     final TickClock clock;
@@ -78,6 +79,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     /** Long payloads, or null in object mode. */
     private long[] vals;
 
+    /** Generation: even while the id holds a timer, odd while free; bumped at both. */
     private int[] gen;
     /**
      * Whether slots keep copies of entries (ring and linked-array slots): then entries carry a
@@ -88,7 +90,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     /** Placement token: moves on whenever the entry is placed or freed; see the class comment. Copies only. */
     private int[] token;
-    /** Slot index, {@link #IN_HEAP}, {@link #DEFERRED} or {@link #FREE}. */
+    /** Slot index, {@link #IN_HEAP}, {@link #DEFERRED} or {@link #FREE}; meaningful while pending. */
     int[] where;
     /** The tick the entry is due; the slot it sits in may be earlier (lazy rescheduling). */
     private long[] due;
@@ -215,7 +217,9 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     private int allocate() {
         if (freeTop > 0) {
-            return freeIds[--freeTop];
+            int id = freeIds[--freeTop];
+            gen[id]++; // even again: live
+            return id;
         }
         if (highWater == where.length) {
             int cap = where.length * 2;
@@ -241,11 +245,10 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (refs != null) {
             refs[id] = null;
         }
-        gen[id]++;
+        gen[id]++; // odd: free, so no handle matches it (issued generations are even)
         if (copies) {
             token[id]++;
         }
-        where[id] = FREE;
         freeIds[freeTop++] = id;
         size--;
     }
@@ -257,7 +260,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     /** The id a pending timer's handle names, or -1 if the handle is not a pending timer's. */
     private int pendingId(long handle) {
         int id = (int) handle - 1;
-        if (id < 0 || id >= highWater || gen[id] != (int) (handle >>> 32) || where[id] == FREE) {
+        int g = (int) (handle >>> 32);
+        if (id < 0 || id >= highWater || (g & 1) != 0 || gen[id] != g) {
             return -1;
         }
         return id;
@@ -318,15 +322,18 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     @Override
     public final long schedule(long deadline, T payload) {
-        if (payload == null) {
-            throw new NullPointerException("payload");
+        if (payload == null | refs == null) {
+            throw badSchedule(payload);
         }
-        if (refs == null) {
-            throw new UnsupportedOperationException("a queue of long payloads");
-        }
-        int id = allocate();
+        int id = allocate(); // may grow refs
         refs[id] = payload;
         return scheduleEntry(id, deadline);
+    }
+
+    private RuntimeException badSchedule(T payload) {
+        return payload == null
+                ? new NullPointerException("payload")
+                : new UnsupportedOperationException("a queue of long payloads");
     }
 
     @Override
@@ -418,6 +425,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             return false;
         }
         detach(id);
+        where[id] = FREE; // a deferred entry's mark for flushDeferred
         free(id);
         return true;
     }
@@ -483,11 +491,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     }
 
     private int expire(long now, int limit) {
-        if (expiring) {
-            throw new IllegalStateException("expire called from its own consumer");
-        }
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be >= 1: " + limit);
+        if (expiring | limit < 1) {
+            throw badExpire(limit);
         }
         long nowTick = nowTick(now);
         long t = cursor;
@@ -500,32 +505,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         }
         expiring = true;
         expiringNowTick = nowTick;
-        int fired = 0;
         try {
-            while (true) {
-                if (heap.size() != 0 && Long.compareUnsigned(heap.minTick() - t, ticksPerWheel) < 0) {
-                    migrate(t);
-                }
-                int d = nextOccupied((int) t & wheelMask);
-                if (d >= 0 && Long.compareUnsigned(d, nowTick - t) <= 0) {
-                    t += d;
-                    // set before draining: if the consumer throws or the limit is reached, the next
-                    // call resumes at this tick
-                    cursor = t;
-                    fired += drain((int) t & wheelMask, t, limit - fired);
-                    if (fired >= limit) {
-                        return fired; // the rest of this tick, and later ones, wait for the next call
-                    }
-                    continue;
-                }
-                // the wheel holds nothing due; far timers may be, after a long jump of the clock
-                if (heap.size() == 0 || heap.minTick() > nowTick) {
-                    break;
-                }
-                t = heap.minTick();
-                cursor = t;
-            }
-            cursor = nowTick;
+            return scan(t, nowTick, limit);
         } finally {
             expiring = false;
             objectSink = null;
@@ -534,6 +515,49 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 flushDeferred();
             }
         }
+    }
+
+    /*
+     * expire is split in three small methods (checks, scan, and the rare throw) so that the JIT
+     * inlines each into its caller: one method of their combined size is past C2's inlining limit
+     * for hot methods, and a call per expire is a fifth of the cost of a loop that fires one timer
+     * per tick.
+     */
+
+    private IllegalStateException badExpire(int limit) {
+        if (expiring) {
+            return new IllegalStateException("expire called from its own consumer");
+        }
+        throw new IllegalArgumentException("limit must be >= 1: " + limit);
+    }
+
+    /** Hands out what is due from tick {@code t} to {@code nowTick}, at most {@code limit}. */
+    private int scan(long t, long nowTick, int limit) {
+        int fired = 0;
+        while (true) {
+            if (heap.size() != 0 && Long.compareUnsigned(heap.minTick() - t, ticksPerWheel) < 0) {
+                migrate(t);
+            }
+            int d = nextOccupied((int) t & wheelMask);
+            if (d >= 0 && Long.compareUnsigned(d, nowTick - t) <= 0) {
+                t += d;
+                // set before draining: if the consumer throws or the limit is reached, the next
+                // call resumes at this tick
+                cursor = t;
+                fired += drain((int) t & wheelMask, t, limit - fired);
+                if (fired >= limit) {
+                    return fired; // the rest of this tick, and later ones, wait for the next call
+                }
+                continue;
+            }
+            // the wheel holds nothing due; far timers may be, after a long jump of the clock
+            if (heap.size() == 0 || heap.minTick() > nowTick) {
+                break;
+            }
+            t = heap.minTick();
+            cursor = t;
+        }
+        cursor = nowTick;
         return fired;
     }
 

@@ -107,6 +107,30 @@ class TimerApiTest {
         assertEquals(1, q.expire(100, out::add, 1));
     }
 
+    /** Handles next to an issued one (same index, nearby generations) name no timer of a free slot. */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aHandleNeverIssuedNamesNoFreeSlot(TimerKind kind) {
+        TimerQueue<String> q =
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 0).kind(kind).build();
+        long a = q.schedule(10, "a");
+        long keep = q.schedule(20, "keep");
+        assertTrue(q.cancel(a));
+        for (long g = -2; g <= 3; g++) {
+            long forged = a + (g << 32);
+            assertFalse(q.cancel(forged), "cancel of a forged handle, generation " + g);
+            assertFalse(q.reschedule(forged, 5), "reschedule of a forged handle, generation " + g);
+        }
+        assertEquals(1, q.size());
+        long b = q.schedule(30, "b"); // may reuse a's slot
+        assertFalse(q.cancel(a), "a stale handle after its slot was reused");
+        List<String> out = new ArrayList<>();
+        assertEquals(2, q.expire(30, out::add));
+        assertEquals(List.of("keep", "b"), out);
+        assertFalse(q.cancel(b));
+        assertFalse(q.cancel(keep));
+    }
+
     @ParameterizedTest
     @EnumSource(TimerKind.class)
     void aNullConsumerIsRefusedBeforeAnyTimerIsTaken(TimerKind kind) {
