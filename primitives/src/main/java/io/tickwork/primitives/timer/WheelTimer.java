@@ -524,11 +524,10 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      * per tick.
      */
 
-    private IllegalStateException badExpire(int limit) {
-        if (expiring) {
-            return new IllegalStateException("expire called from its own consumer");
-        }
-        throw new IllegalArgumentException("limit must be >= 1: " + limit);
+    private RuntimeException badExpire(int limit) {
+        return expiring
+                ? new IllegalStateException("expire called from its own consumer")
+                : new IllegalArgumentException("limit must be >= 1: " + limit);
     }
 
     /** Hands out what is due from tick {@code t} to {@code nowTick}, at most {@code limit}. */
