@@ -49,15 +49,7 @@ final class TickClock {
     /** The largest tick that has started at {@code time}: {@code floor((time - origin) / tick)}. */
     long floorTick(long time) {
         long r = sinceOrigin(time);
-        if (shift >= 0) {
-            return r >> shift;
-        }
-        if (r < 0) {
-            return Math.floorDiv(r, tick);
-        }
-        // r * reciprocal / 2^64 exceeds r / tick by less than r / 2^64 < 1/2: the quotient or one more
-        long q = Math.multiplyHigh(r, reciprocal);
-        return r - q * tick < 0 ? q - 1 : q;
+        return shift >= 0 ? r >> shift : floorDivided(r);
     }
 
     /** The first tick that starts at or after {@code time}: a deadline's tick, never early. */
@@ -66,16 +58,22 @@ final class TickClock {
         if (shift >= 0) {
             return (r >> shift) + ((r & (tick - 1)) != 0 ? 1 : 0);
         }
-        long q;
-        if (r < 0) {
-            q = Math.floorDiv(r, tick);
-        } else {
-            q = Math.multiplyHigh(r, reciprocal);
-            if (r - q * tick < 0) {
-                q--;
-            }
-        }
+        long q = floorDivided(r);
         return r - q * tick != 0 ? q + 1 : q;
+    }
+
+    /*
+     * The division for a tick that is not a power of 2, out of line: a queue with a power-of-2 tick
+     * never runs it, so the JIT leaves it out of the schedule and expire paths it compiles, which
+     * keeps those small enough to be inlined into their callers.
+     */
+    private long floorDivided(long r) {
+        if (r < 0) {
+            return Math.floorDiv(r, tick);
+        }
+        // r * reciprocal / 2^64 exceeds r / tick by less than r / 2^64 < 1/2: the quotient or one more
+        long q = Math.multiplyHigh(r, reciprocal);
+        return r - q * tick < 0 ? q - 1 : q;
     }
 
     /** When tick {@code k} starts, saturated to the long range. */

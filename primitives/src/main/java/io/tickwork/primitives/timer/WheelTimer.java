@@ -222,23 +222,29 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             return id;
         }
         if (highWater == where.length) {
-            int cap = where.length * 2;
-            if (refs != null) {
-                refs = Arrays.copyOf(refs, cap);
-            } else {
-                vals = Arrays.copyOf(vals, cap);
-            }
-            gen = Arrays.copyOf(gen, cap);
-            if (copies) {
-                token = Arrays.copyOf(token, cap);
-            }
-            where = Arrays.copyOf(where, cap);
-            due = Arrays.copyOf(due, cap);
-            freeIds = Arrays.copyOf(freeIds, cap);
-            heap.ensureIdCapacity(cap);
-            grow(cap);
+            growPool();
         }
         return highWater++;
+    }
+
+    // out of line, as every rare path of schedule and expire: the JIT inlines a method into its
+    // caller only while its compiled code stays small
+    private void growPool() {
+        int cap = where.length * 2;
+        if (refs != null) {
+            refs = Arrays.copyOf(refs, cap);
+        } else {
+            vals = Arrays.copyOf(vals, cap);
+        }
+        gen = Arrays.copyOf(gen, cap);
+        if (copies) {
+            token = Arrays.copyOf(token, cap);
+        }
+        where = Arrays.copyOf(where, cap);
+        due = Arrays.copyOf(due, cap);
+        freeIds = Arrays.copyOf(freeIds, cap);
+        heap.ensureIdCapacity(cap);
+        grow(cap);
     }
 
     private void free(int id) {
@@ -377,9 +383,13 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 add(slot, id, 0);
             }
         } else {
-            where[id] = IN_HEAP;
-            heap.push(id, tick);
+            placeFar(id, tick);
         }
+    }
+
+    private void placeFar(int id, long tick) {
+        where[id] = IN_HEAP;
+        heap.push(id, tick);
     }
 
     private void defer(int id) {
