@@ -32,6 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * consecutive lookups: this is throughput, which rewards short instruction streams whose cache
  * misses start early (hash tables, the radix directory) over long dependent chains (binary search).
  *
+ * <p>{@link #chained} is the latency mode beside it: each query's position depends on the previous
+ * answer, so the lookups cannot overlap.
+ *
  * <p>Avoids measuring: building the structure and generating keys (in {@link Setup}); query
  * generation (a pre-generated array of 2^20 queries, 4 MiB, read sequentially by a counter masked
  * to the array size, which the hardware prefetcher hides; a million distinct queries so repeats
@@ -61,6 +64,8 @@ public class IntSearchBenchmark {
         "RADIX_DIRECTORY",
         "TWO_LEVEL_RADIX_DIRECTORY",
         "RADIX_SPLINE",
+        "AUTO",
+        "AUTO_COMPACT",
         "JDK_BINARY_SEARCH",
         "HASH_MAP",
         "FASTUTIL_OPEN_HASH_MAP"
@@ -85,8 +90,23 @@ public class IntSearchBenchmark {
         search = SearchSubjects.build(impl, w.sorted).search;
     }
 
+    /** Throughput: independent lookups, which the CPU may overlap. */
     @Benchmark
     public int lookup() {
         return search.indexOf(queries[counter++ & (QUERIES - 1)]);
+    }
+
+    /**
+     * Latency: a chain of dependent lookups. Which query comes next depends on this answer (one
+     * further on when the key is absent), so a lookup cannot start before the previous one has
+     * finished and nothing overlaps; the time is one lookup's latency, cache misses in full. Every
+     * subject walks the same query sequence (all answer a negative number exactly when the key is
+     * absent).
+     */
+    @Benchmark
+    public int chained() {
+        int r = search.indexOf(queries[counter & (QUERIES - 1)]);
+        counter += 1 + (r >>> 31);
+        return r;
     }
 }

@@ -16,6 +16,9 @@ import java.util.stream.IntStream;
  * {@link SearchFootprint} and the adapter test, so what is timed, what is weighed and what is
  * proven correct are built by the same code from the same seed.
  *
+ * <p>{@code AUTO} and {@code AUTO_COMPACT} are {@link IntSearch#of} and {@link IntSearch#compactOf}:
+ * the variant they pick, as a user who does not read the tables gets it.
+ *
  * <p>A {@link Workload} is n distinct keys (all even, so an odd query is certainly absent) and a
  * shuffled query stream, half of it keys drawn uniformly from the set, half absent (odd) values
  * drawn from the same distribution as the keys. A subject is every {@link IntSearchKind} plus the
@@ -158,7 +161,7 @@ final class SearchSubjects {
         for (IntSearchKind kind : IntSearchKind.values()) {
             names.add(kind.name());
         }
-        Collections.addAll(names, "JDK_BINARY_SEARCH", "HASH_MAP", "FASTUTIL_OPEN_HASH_MAP");
+        Collections.addAll(names, "AUTO", "AUTO_COMPACT", "JDK_BINARY_SEARCH", "HASH_MAP", "FASTUTIL_OPEN_HASH_MAP");
         return names;
     }
 
@@ -182,6 +185,14 @@ final class SearchSubjects {
     /** Builds subject {@code name} over {@code sorted} (distinct keys, ascending). */
     static Built build(String name, int[] sorted) {
         switch (name) {
+            case "AUTO": {
+                IntSearch s = IntSearch.of(sorted);
+                return new Built(s, s);
+            }
+            case "AUTO_COMPACT": {
+                IntSearch s = IntSearch.compactOf(sorted);
+                return new Built(s, s);
+            }
             case "JDK_BINARY_SEARCH": {
                 int[] a = sorted.clone();
                 return new Built(

@@ -33,4 +33,9 @@ final class BranchlessIntSearch implements IntSearch {
     public int size() {
         return a.length;
     }
+
+    @Override
+    public String toString() {
+        return "BRANCHLESS[n=" + size() + "]";
+    }
 }

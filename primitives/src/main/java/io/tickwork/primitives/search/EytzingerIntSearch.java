@@ -52,6 +52,58 @@ final class EytzingerIntSearch implements IntSearch {
      * even ranks 0, 2, 4, ..., and the missing last-level nodes (all at its right end) that precede
      * rank r are subtracted.
      */
+    /**
+     * Lockstep over groups of {@link Lockstep#GROUP} queries: the first {@code height - 1} levels
+     * exist for every query (the tree is complete above its last level), so the group takes them
+     * together without a bound check; the partial last level and the mapping back to the sorted
+     * index are per query.
+     */
+    @Override
+    public void indexOf(int[] queries, int from, int to, int[] out) {
+        Lockstep.check(queries, from, to, out);
+        if (n == 0) {
+            for (int i = from; i < to; i++) {
+                out[i] = -1;
+            }
+            return;
+        }
+        final int[] b = this.b;
+        final int n = this.n;
+        int[] q = new int[Lockstep.GROUP];
+        int[] k = new int[Lockstep.GROUP];
+        for (int base = from; base < to; base += Lockstep.GROUP) {
+            int g = Math.min(Lockstep.GROUP, to - base);
+            for (int i = 0; i < g; i++) {
+                q[i] = queries[base + i];
+                k[i] = 1;
+            }
+            for (int level = 1; level < height; level++) {
+                for (int i = 0; i < g; i++) {
+                    int ki = k[i];
+                    k[i] = (ki << 1) + (int) (((long) b[ki] - q[i]) >>> 63);
+                }
+            }
+            for (int i = 0; i < g; i++) {
+                int ki = k[i];
+                int key = q[i];
+                if (ki <= n) {
+                    ki = (ki << 1) + (int) (((long) b[ki] - key) >>> 63);
+                }
+                out[base + i] = answer(ki, key);
+            }
+        }
+    }
+
+    /** The answer for the node {@code k > n} where the descent for {@code key} left the tree. */
+    private int answer(int k, int key) {
+        k >>>= Integer.numberOfTrailingZeros(~k) + 1;
+        if (k == 0) {
+            return -(n + 1);
+        }
+        int r = rank(k);
+        return b[k] == key ? r : -(r + 1);
+    }
+
     int rank(int k) {
         int d = 31 - Integer.numberOfLeadingZeros(k);
         int r = ((2 * (k - (1 << d)) + 1) << (height - 1 - d)) - 1;
@@ -61,5 +113,10 @@ final class EytzingerIntSearch implements IntSearch {
     @Override
     public int size() {
         return n;
+    }
+
+    @Override
+    public String toString() {
+        return "EYTZINGER[n=" + size() + "]";
     }
 }

@@ -295,4 +295,9 @@ final class RadixSplineIntSearch implements IntSearch {
             return Long.compareUnsigned(dy1 * dx2, dy2 * dx1);
         }
     }
+
+    @Override
+    public String toString() {
+        return "RADIX_SPLINE[n=" + size() + "]";
+    }
 }

@@ -36,4 +36,9 @@ final class RecursiveIntSearch implements IntSearch {
     public int size() {
         return a.length;
     }
+
+    @Override
+    public String toString() {
+        return "RECURSIVE[n=" + size() + "]";
+    }
 }

@@ -83,6 +83,50 @@ final class StaticBPlusTreeIntSearch implements IntSearch {
     }
 
     /** 1 if x < key else 0, without a branch. */
+    /**
+     * Lockstep over groups of {@link Lockstep#GROUP} queries, one tree level at a time for the whole
+     * group. A query above the largest key descends as that key would (so every step stays inside
+     * the tree) and is answered {@code -(n + 1)} at the end.
+     */
+    @Override
+    public void indexOf(int[] queries, int from, int to, int[] out) {
+        Lockstep.check(queries, from, to, out);
+        if (n == 0) {
+            for (int i = from; i < to; i++) {
+                out[i] = -1;
+            }
+            return;
+        }
+        final int[] t = this.t;
+        final int last = this.last;
+        int[] q = new int[Lockstep.GROUP];
+        int[] e = new int[Lockstep.GROUP];
+        for (int base = from; base < to; base += Lockstep.GROUP) {
+            int g = Math.min(Lockstep.GROUP, to - base);
+            for (int i = 0; i < g; i++) {
+                q[i] = Math.min(queries[base + i], last);
+                e[i] = 0;
+            }
+            for (int start : levelStart) {
+                for (int i = 0; i < g; i++) {
+                    int key = q[i];
+                    int ei = e[i];
+                    int node = start + (ei << LOG_B);
+                    int p = lt(t[node + 7], key) << 3;
+                    p += lt(t[node + p + 3], key) << 2;
+                    p += lt(t[node + p + 1], key) << 1;
+                    p += lt(t[node + p], key);
+                    e[i] = (ei << LOG_B) + p;
+                }
+            }
+            for (int i = 0; i < g; i++) {
+                int key = queries[base + i];
+                int ei = e[i];
+                out[base + i] = key > last ? -(n + 1) : t[leafStart + ei] == key ? ei : -(ei + 1);
+            }
+        }
+    }
+
     private static int lt(int x, int key) {
         return (int) (((long) x - key) >>> 63);
     }
@@ -90,5 +134,10 @@ final class StaticBPlusTreeIntSearch implements IntSearch {
     @Override
     public int size() {
         return n;
+    }
+
+    @Override
+    public String toString() {
+        return "STATIC_BPLUS_TREE[n=" + size() + "]";
     }
 }

@@ -33,4 +33,9 @@ final class ThreeBranchIntSearch implements IntSearch {
     public int size() {
         return a.length;
     }
+
+    @Override
+    public String toString() {
+        return "THREE_BRANCH[n=" + size() + "]";
+    }
 }

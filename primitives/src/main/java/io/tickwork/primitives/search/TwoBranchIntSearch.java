@@ -28,4 +28,9 @@ final class TwoBranchIntSearch implements IntSearch {
     public int size() {
         return a.length;
     }
+
+    @Override
+    public String toString() {
+        return "TWO_BRANCH[n=" + size() + "]";
+    }
 }

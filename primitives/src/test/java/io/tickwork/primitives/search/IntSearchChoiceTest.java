@@ -1,0 +1,102 @@
+package io.tickwork.primitives.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decision table of {@link IntSearch#of} and {@link IntSearch#compactOf} on generated key
+ * sets, the shapes of the benchmark's distributions: uniform keys get the one-level directory,
+ * log-uniform and clustered keys the two-level one (or, compact, the spline); {@code toString}
+ * names the choice.
+ */
+class IntSearchChoiceTest {
+
+    static int[] uniform(SplittableRandom r, int n) {
+        return IntStream.generate(r::nextInt).distinct().limit(n).sorted().toArray();
+    }
+
+    static int[] logUniform(SplittableRandom r, int n) {
+        return IntStream.generate(() -> (int) Math.exp(r.nextDouble() * Math.log(Integer.MAX_VALUE)))
+                .distinct()
+                .limit(n)
+                .sorted()
+                .toArray();
+    }
+
+    /** Runs of 64 to 1,024 keys 2 to 8 apart, separated by gaps of 2^16 to 2^20. */
+    static int[] clustered(SplittableRandom r, int n) {
+        int[] a = new int[n];
+        long v = Integer.MIN_VALUE;
+        for (int i = 0; i < n; ) {
+            v += r.nextInt(1 << 16, 1 << 20);
+            for (int len = r.nextInt(64, 1025); len > 0 && i < n; len--) {
+                v += 2 * r.nextInt(1, 5);
+                a[i++] = (int) v;
+            }
+        }
+        return a;
+    }
+
+    @Test
+    void evenlySpreadKeysGetTheOneLevelDirectory() {
+        SplittableRandom r = new SplittableRandom(1);
+        for (int n : new int[] {2_000, 200_000, 2_000_000}) {
+            int[] keys = uniform(r, n);
+            assertTrue(
+                    IntSearchChoice.crowdedShare(keys) < IntSearchChoice.CROWDED_LIMIT,
+                    "n=" + n + ": " + IntSearchChoice.crowdedShare(keys));
+            assertEquals("RADIX_DIRECTORY[n=" + n + "]", IntSearch.of(keys).toString());
+            assertEquals(
+                    "RADIX_DIRECTORY[n=" + n + "]", IntSearch.compactOf(keys).toString());
+        }
+        int[] sequential = IntStream.range(0, 10_000).map(i -> 3 * i).toArray();
+        assertEquals(IntSearchKind.RADIX_DIRECTORY, IntSearchChoice.fastest(sequential));
+    }
+
+    @Test
+    void crowdedKeysGetTheTwoLevelDirectoryOrCompactlyTheSpline() {
+        SplittableRandom r = new SplittableRandom(2);
+        for (int n : new int[] {2_000, 200_000, 2_000_000}) {
+            for (int[] keys : new int[][] {logUniform(r, n), clustered(r, n)}) {
+                assertTrue(
+                        IntSearchChoice.crowdedShare(keys) > 0.2, "n=" + n + ": " + IntSearchChoice.crowdedShare(keys));
+                assertEquals(
+                        "TWO_LEVEL_RADIX_DIRECTORY[n=" + n + "]",
+                        IntSearch.of(keys).toString());
+                assertEquals(
+                        "RADIX_SPLINE[n=" + n + "]", IntSearch.compactOf(keys).toString());
+            }
+        }
+    }
+
+    @Test
+    void theShareCountsKeysInBucketsOfMoreThanAWindow() {
+        // 1,024 keys: 512 buckets over [0, 2^20); 9 keys in bucket 0 and one in each of 1,015 others
+        int[] keys = new int[1024];
+        for (int i = 0; i < 9; i++) {
+            keys[i] = i;
+        }
+        for (int i = 9; i < 1024; i++) {
+            keys[i] = (i - 8) << 11; // past bucket 0, one per 2^11
+        }
+        Arrays.sort(keys);
+        double share = IntSearchChoice.crowdedShare(keys);
+        assertTrue(share > 0, "a bucket of 9 keys is crowded: " + share);
+        assertEquals(0.0, IntSearchChoice.crowdedShare(new int[0]));
+        assertEquals(0.0, IntSearchChoice.crowdedShare(new int[] {5}));
+    }
+
+    @Test
+    void badInputIsRejectedAsByTheKinds() {
+        assertThrows(IllegalArgumentException.class, () -> IntSearch.of(new int[] {3, 1}));
+        assertThrows(IllegalArgumentException.class, () -> IntSearch.compactOf(new int[] {3, 1}));
+        assertThrows(NullPointerException.class, () -> IntSearch.of(null));
+        assertEquals(-1, IntSearch.of(new int[0]).indexOf(7));
+    }
+}
