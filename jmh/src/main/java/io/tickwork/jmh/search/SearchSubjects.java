@@ -16,7 +16,9 @@ import java.util.stream.IntStream;
  * {@link SearchFootprint} and the adapter test, so what is timed, what is weighed and what is
  * proven correct are built by the same code from the same seed.
  *
- * <p>{@code AUTO} and {@code AUTO_COMPACT} are {@link IntSearch#of} and {@link IntSearch#compactOf}:
+ * <p>{@code RECURSIVE}, {@code THREE_BRANCH} and {@code TWO_BRANCH} are the textbook binary searches
+ * the variants are measured against, kept here as baselines, not in the artifact.
+ * {@code AUTO} and {@code AUTO_COMPACT} are {@link IntSearch#of} and {@link IntSearch#compactOf}:
  * the variant they pick, as a user who does not read the tables gets it.
  *
  * <p>A {@link Workload} is n distinct keys (all even, so an odd query is certainly absent) and a
@@ -157,7 +159,7 @@ final class SearchSubjects {
 
     /** Every subject name, in the order of {@link IntSearchBenchmark}'s {@code impl} parameter. */
     static List<String> names() {
-        List<String> names = new ArrayList<>();
+        List<String> names = new ArrayList<>(List.of("RECURSIVE", "THREE_BRANCH", "TWO_BRANCH"));
         for (IntSearchKind kind : IntSearchKind.values()) {
             names.add(kind.name());
         }
@@ -185,6 +187,18 @@ final class SearchSubjects {
     /** Builds subject {@code name} over {@code sorted} (distinct keys, ascending). */
     static Built build(String name, int[] sorted) {
         switch (name) {
+            case "RECURSIVE": {
+                IntSearch s = new RecursiveIntSearch(sorted.clone());
+                return new Built(s, s);
+            }
+            case "THREE_BRANCH": {
+                IntSearch s = new ThreeBranchIntSearch(sorted.clone());
+                return new Built(s, s);
+            }
+            case "TWO_BRANCH": {
+                IntSearch s = new TwoBranchIntSearch(sorted.clone());
+                return new Built(s, s);
+            }
             case "AUTO": {
                 IntSearch s = IntSearch.of(sorted);
                 return new Built(s, s);

@@ -28,12 +28,12 @@ package io.tickwork.primitives.search;
  * String name = i >= 0 ? names[i] : null;    // "c"
  * int[] queries = {17, 5, 1000};
  * int[] found = new int[3];
- * byId.indexOf(queries, 0, 3, found);        // {1, -2, 3}: many lookups, their cache misses overlapped
+ * byId.indexOf(queries, 0, 3, found);        // {1, -2, 3}, as three indexOf calls would give
  * }</pre>
  *
  * <p><b>Cost</b>: every variant answers in O(log n) comparisons without allocating; constants and
- * memory differ, see {@link IntSearchKind}. The batch form allocates at most a few hundred bytes
- * per call, never per query.
+ * memory differ, see {@link IntSearchKind}. The batch form of the comparison layouts allocates
+ * two arrays of 16 ints per call, never per query.
  *
  * <p><b>Thread safety:</b> immutable after construction (the input is copied); any number of
  * threads may query one instance concurrently once it is safely published.
@@ -76,13 +76,16 @@ public interface IntSearch {
 
     /**
      * Many lookups at once: {@code out[i] = indexOf(queries[i])} for every {@code i} from
-     * {@code from} (inclusive) to {@code to} (exclusive), in query order. The variants built for
-     * large sets ({@link IntSearchKind#EYTZINGER}, {@link IntSearchKind#STATIC_BPLUS_TREE} and the
-     * radix directories) walk a group of queries in lockstep, one level of the structure for every
-     * query of the group before the next level, so the cache misses of independent queries overlap
-     * instead of waiting on each other; the rest loop over {@link #indexOf(int)}. {@code out} may
-     * be {@code queries} itself (each answer replaces its query). Elements of {@code out} outside
-     * the range are not touched. On an exception nothing has been written.
+     * {@code from} (inclusive) to {@code to} (exclusive), in query order. The comparison layouts
+     * ({@link IntSearchKind#EYTZINGER}, {@link IntSearchKind#STATIC_BPLUS_TREE}) walk groups of 16
+     * queries in lockstep, one level of the structure for every query of the group before the
+     * next, so the cache misses of independent queries overlap instead of waiting on each other
+     * down a chain of 11 to 21 levels: 2 to 2.7 times faster per query than their single lookups
+     * at 2,000,000 keys. The other variants loop over {@link #indexOf(int)}: their lookups are two
+     * or three loads long, and the CPU already overlaps consecutive ones (a staged walk measured
+     * no faster). {@code out} may be {@code queries} itself (each answer replaces its query).
+     * Elements of {@code out} outside the range are not touched. On an exception nothing has been
+     * written.
      *
      * @throws NullPointerException      if {@code queries} or {@code out} is null
      * @throws IndexOutOfBoundsException if {@code from < 0}, {@code from > to}, or {@code to}

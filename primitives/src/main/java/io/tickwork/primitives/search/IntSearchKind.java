@@ -6,8 +6,10 @@ package io.tickwork.primitives.search;
  * {@link IllegalArgumentException} naming the first index where {@code a[i] > a[i + 1]} and both
  * values; duplicates are allowed. Building is O(n) time on top of that O(n) check.
  *
- * <p>Which to use (measured, with the numbers, in {@code docs/results/search.md}, at n = 200,000
- * on uniform, log-uniform and clustered keys):
+ * <p>{@link IntSearch#of(int[])} chooses among these from the keys (the fastest of the two
+ * directories); name a kind when the choice must be fixed or memory decides. Which to use
+ * (measured, with the numbers, in {@code docs/results/search.md}, at n = 200,000 on uniform,
+ * log-uniform and clustered keys):
  * <ul>
  *   <li>{@link #TWO_LEVEL_RADIX_DIRECTORY} by default for read-mostly sets of unknown
  *       distribution: at n = 200,000 level with or ahead of fastutil's open hash map on uniform,
@@ -26,46 +28,9 @@ package io.tickwork.primitives.search;
  *       fastest purely comparison-based variant there, insensitive to the distribution.</li>
  *   <li>{@link #EYTZINGER} for small and mid-size sets of any distribution; no extra memory.</li>
  *   <li>{@link #BRANCHLESS} when the plain sorted array must remain the storage.</li>
- *   <li>{@link #RECURSIVE}, {@link #THREE_BRANCH}, {@link #TWO_BRANCH}: the textbook baselines the
- *       study starts from; {@code THREE_BRANCH} is {@link java.util.Arrays#binarySearch}'s loop.</li>
  * </ul>
  */
 public enum IntSearchKind {
-
-    /**
-     * Textbook recursive 3-way binary search (exit on equality, then step left to the first
-     * occurrence). Memory: one copy of the array. Baseline only: recursion costs a call per level.
-     */
-    RECURSIVE {
-        @Override
-        public IntSearch build(int[] sorted) {
-            return new RecursiveIntSearch(copySorted(sorted));
-        }
-    },
-
-    /**
-     * Iterative 3-way binary search as {@link java.util.Arrays#binarySearch}: two comparisons per
-     * step, exits early on equality (then checks the left neighbour for the first occurrence).
-     * Memory: one copy. Early exit rarely pays: half the keys live in the last level.
-     */
-    THREE_BRANCH {
-        @Override
-        public IntSearch build(int[] sorted) {
-            return new ThreeBranchIntSearch(copySorted(sorted));
-        }
-    },
-
-    /**
-     * Iterative 2-way lower-bound search: one comparison per step, always about log2(n) steps, then
-     * one equality check. Memory: one copy. The comparison is a data-dependent branch the CPU
-     * mispredicts half the time.
-     */
-    TWO_BRANCH {
-        @Override
-        public IntSearch build(int[] sorted) {
-            return new TwoBranchIntSearch(copySorted(sorted));
-        }
-    },
 
     /**
      * Branchless lower-bound search: the loop runs exactly floor(log2(n)) + 1 times, and each step

@@ -64,43 +64,6 @@ final class RadixDirectoryIntSearch implements IntSearch {
         return p < n && a[p] == key ? p : -(p + 1);
     }
 
-    /**
-     * In groups of {@link Lockstep#GROUP} queries: first every query's two directory slots (loads
-     * independent of each other), then every query's window of keys. A query outside
-     * {@code [min, max]} reads bucket 0 and is answered from its bound.
-     */
-    @Override
-    public void indexOf(int[] queries, int from, int to, int[] out) {
-        Lockstep.check(queries, from, to, out);
-        final int[] a = this.a;
-        final int[] dir = this.dir;
-        int[] lo = new int[Lockstep.GROUP];
-        int[] len = new int[Lockstep.GROUP];
-        for (int base = from; base < to; base += Lockstep.GROUP) {
-            int g = Math.min(Lockstep.GROUP, to - base);
-            for (int i = 0; i < g; i++) {
-                int key = queries[base + i];
-                int b = key < min | key > max ? 0 : bucket(key);
-                int l = dir[b];
-                lo[i] = l;
-                len[i] = dir[b + 1] - l;
-            }
-            for (int i = 0; i < g; i++) {
-                int key = queries[base + i];
-                int answer;
-                if (key < min) {
-                    answer = -1;
-                } else if (key > max) {
-                    answer = -(n + 1);
-                } else {
-                    int p = WindowSearch.lowerBound(a, lo[i], len[i], key);
-                    answer = p < n && a[p] == key ? p : -(p + 1);
-                }
-                out[base + i] = answer;
-            }
-        }
-    }
-
     @Override
     public int size() {
         return n;

@@ -178,60 +178,6 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
         return p < n && a[p] == key ? p : -(p + 1);
     }
 
-    /**
-     * In groups of {@link Lockstep#GROUP} queries, one stage at a time for the whole group: the
-     * level-1 nodes, then the level-2 slots of the queries whose bucket is split, then the windows
-     * of keys; within a stage the loads of different queries are independent. A query outside
-     * {@code [min, max]} walks as the bound it passes and is answered from that bound.
-     */
-    @Override
-    public void indexOf(int[] queries, int from, int to, int[] out) {
-        Lockstep.check(queries, from, to, out);
-        final int[] a = this.a;
-        final long[] node = this.node;
-        final int[] dir = this.dir;
-        int[] lo = new int[Lockstep.GROUP];
-        int[] len = new int[Lockstep.GROUP]; // -1: lo holds the level-2 slot still to be read
-        for (int base = from; base < to; base += Lockstep.GROUP) {
-            int g = Math.min(Lockstep.GROUP, to - base);
-            for (int i = 0; i < g; i++) {
-                int key = Math.max(min, Math.min(max, queries[base + i])); // walked as its bound
-                int b = bucket(key);
-                long e = node[b];
-                int s = (int) e & S_MASK;
-                if (s == 0) {
-                    int l = (int) (e >>> 32);
-                    lo[i] = l;
-                    len[i] = (int) (node[b + 1] >>> 32) - l;
-                } else {
-                    lo[i] = ((int) e >>> S_BITS) + subSlot(key, s);
-                    len[i] = -1;
-                }
-            }
-            for (int i = 0; i < g; i++) {
-                if (len[i] < 0) {
-                    int j = lo[i];
-                    int l = dir[j];
-                    lo[i] = l;
-                    len[i] = dir[j + 1] - l;
-                }
-            }
-            for (int i = 0; i < g; i++) {
-                int key = queries[base + i];
-                int answer;
-                if (key < min) {
-                    answer = -1;
-                } else if (key > max) {
-                    answer = -(n + 1);
-                } else {
-                    int p = WindowSearch.lowerBound(a, lo[i], len[i], key);
-                    answer = p < n && a[p] == key ? p : -(p + 1);
-                }
-                out[base + i] = answer;
-            }
-        }
-    }
-
     @Override
     public int size() {
         return n;

@@ -1,6 +1,12 @@
-package io.tickwork.primitives.search;
+package io.tickwork.jmh.search;
 
-/** {@link IntSearchKind#TWO_BRANCH}. */
+import io.tickwork.primitives.search.IntSearch;
+
+/**
+ * Textbook iterative 2-way lower-bound search, a baseline: one comparison per step, always about
+ * log2(n) steps, then one equality check. The comparison is a data-dependent branch the CPU
+ * mispredicts half the time. Memory: one copy of the array.
+ */
 final class TwoBranchIntSearch implements IntSearch {
     private final int[] a;
 

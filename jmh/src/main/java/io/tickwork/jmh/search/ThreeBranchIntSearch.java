@@ -1,6 +1,12 @@
-package io.tickwork.primitives.search;
+package io.tickwork.jmh.search;
 
-/** {@link IntSearchKind#THREE_BRANCH}. */
+import io.tickwork.primitives.search.IntSearch;
+
+/**
+ * Textbook iterative 3-way binary search, a baseline: {@link java.util.Arrays#binarySearch}'s loop
+ * (two comparisons per step, exit on equality, then a step left to the first occurrence). Early exit
+ * rarely pays: half the keys live in the last level. Memory: one copy of the array.
+ */
 final class ThreeBranchIntSearch implements IntSearch {
     private final int[] a;
 

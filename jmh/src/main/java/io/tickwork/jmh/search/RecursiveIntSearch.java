@@ -1,6 +1,11 @@
-package io.tickwork.primitives.search;
+package io.tickwork.jmh.search;
 
-/** {@link IntSearchKind#RECURSIVE}. */
+import io.tickwork.primitives.search.IntSearch;
+
+/**
+ * Textbook recursive 3-way binary search, a baseline: exit on equality, then step left to the first
+ * occurrence; recursion costs a call per level. Memory: one copy of the array.
+ */
 final class RecursiveIntSearch implements IntSearch {
     private final int[] a;
 
