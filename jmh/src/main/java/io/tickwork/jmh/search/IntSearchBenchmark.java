@@ -62,6 +62,7 @@ public class IntSearchBenchmark {
         "EYTZINGER",
         "STATIC_BPLUS_TREE",
         "RADIX_DIRECTORY",
+        "LOG_RADIX_DIRECTORY",
         "TWO_LEVEL_RADIX_DIRECTORY",
         "RADIX_SPLINE",
         "AUTO",

@@ -3,37 +3,42 @@ package io.tickwork.primitives.search;
 /**
  * The decision behind {@link IntSearch#of(int[])} and {@link IntSearch#compactOf(int[])}.
  *
- * <p>One question decides: do the keys spread evenly over their range? It is answered exactly, in
- * one pass over the sorted keys without allocating, with the bucketing of
- * {@link RadixDirectoryIntSearch}: the share of keys that fall in a bucket holding more than
- * {@link WindowSearch#WINDOW} keys. On uniform keys that share is a few percent (5 % at n = 2,000, where a bucket averages 3.9
- * keys); on log-uniform and clustered keys it is most of them, and each such key costs the one-level
- * directory a binary search, which is why it is 2 to 3 times slower there than the two-level one.
+ * <p>One question, asked of two bucketings: do the keys spread evenly over the buckets? It is
+ * answered exactly, in one pass over the sorted keys per bucketing: the share
+ * of keys that fall in a bucket holding more than {@link WindowSearch#WINDOW} keys, with the
+ * equal-width buckets of {@link RadixDirectoryIntSearch} and with the logarithmic ones of
+ * {@link LogRadixDirectoryIntSearch}. Uniform keys leave a few percent crowded in equal-width
+ * buckets (5 % at n = 2,000, where a bucket averages 3.9 keys); log-uniform keys leave as few in
+ * logarithmic buckets and most of them in equal-width ones; clustered keys crowd both. Each
+ * crowded key costs a directory a binary search instead of a fixed 8-key window, which is why
+ * the directories are 2 to 3 times slower on the keys they do not fit, and the two-level directory
+ * (which refines crowded buckets) is the choice when neither fits.
  */
 final class IntSearchChoice {
 
-    /** The largest share of keys in crowded buckets for which the keys count as evenly spread. */
+    /** The largest share of keys in crowded buckets for which a bucketing fits the keys. */
     static final double CROWDED_LIMIT = 0.10;
 
     private IntSearchChoice() {}
 
     static IntSearchKind fastest(int[] sorted) {
-        return evenlySpread(sorted) ? IntSearchKind.RADIX_DIRECTORY : IntSearchKind.TWO_LEVEL_RADIX_DIRECTORY;
+        if (crowdedShare(sorted) <= CROWDED_LIMIT) {
+            return IntSearchKind.RADIX_DIRECTORY;
+        }
+        if (logCrowdedShare(sorted) <= CROWDED_LIMIT) {
+            return IntSearchKind.LOG_RADIX_DIRECTORY;
+        }
+        return IntSearchKind.TWO_LEVEL_RADIX_DIRECTORY;
     }
 
     static IntSearchKind compact(int[] sorted) {
-        return evenlySpread(sorted) ? IntSearchKind.RADIX_DIRECTORY : IntSearchKind.RADIX_SPLINE;
-    }
-
-    /** Whether at most {@link #CROWDED_LIMIT} of the keys sit in crowded one-level buckets. */
-    static boolean evenlySpread(int[] sorted) {
-        return crowdedShare(sorted) <= CROWDED_LIMIT;
+        return crowdedShare(sorted) <= CROWDED_LIMIT ? IntSearchKind.RADIX_DIRECTORY : IntSearchKind.RADIX_SPLINE;
     }
 
     /**
      * The share of keys in buckets of more than {@link WindowSearch#WINDOW} keys, with
-     * {@link RadixDirectoryIntSearch}'s buckets; 0 for no keys. Unsorted input gives some share
-     * (the build that follows rejects it).
+     * {@link RadixDirectoryIntSearch}'s equal-width buckets; 0 for no keys. Unsorted input gives
+     * some share (the build that follows rejects it).
      */
     static double crowdedShare(int[] sorted) {
         int n = sorted.length;
@@ -48,17 +53,37 @@ final class IntSearchChoice {
         for (int key : sorted) {
             long b = (key - min) >>> shift;
             if (b != bucket) {
-                if (run > WindowSearch.WINDOW) {
-                    crowded += run;
-                }
+                crowded += run > WindowSearch.WINDOW ? run : 0;
                 bucket = b;
                 run = 0;
             }
             run++;
         }
-        if (run > WindowSearch.WINDOW) {
-            crowded += run;
+        crowded += run > WindowSearch.WINDOW ? run : 0;
+        return (double) crowded / n;
+    }
+
+    /** As {@link #crowdedShare}, with {@link LogRadixDirectoryIntSearch}'s logarithmic buckets. */
+    static double logCrowdedShare(int[] sorted) {
+        int n = sorted.length;
+        if (n == 0) {
+            return 0;
         }
+        int m = LogRadixDirectoryIntSearch.mantissaBits(sorted);
+        long min = sorted[0];
+        long crowded = 0;
+        int bucket = -1;
+        int run = 0;
+        for (int key : sorted) {
+            int b = LogRadixDirectoryIntSearch.bucket(key - min, m);
+            if (b != bucket) {
+                crowded += run > WindowSearch.WINDOW ? run : 0;
+                bucket = b;
+                run = 0;
+            }
+            run++;
+        }
+        crowded += run > WindowSearch.WINDOW ? run : 0;
         return (double) crowded / n;
     }
 }

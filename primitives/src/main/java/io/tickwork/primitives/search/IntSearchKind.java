@@ -95,6 +95,23 @@ public enum IntSearchKind {
     },
 
     /**
+     * {@link #RADIX_DIRECTORY} on a logarithmic scale: a key's bucket is the bit length of its
+     * distance from the smallest key, then the next m bits of that distance, so every power-of-two
+     * range of distances gets as many buckets. Keys whose density falls with their size
+     * (log-uniform, power-law sizes, counts, latencies) spread evenly over these buckets and are
+     * found with two dependent reads, as evenly spread keys by {@link #RADIX_DIRECTORY}; evenly
+     * spread keys crowd its top buckets. Build: O(n). Memory: n + 8 + 33 × 2^m + 1 ints, 2^m
+     * sized for at most 3 keys per bucket in the fullest power-of-two range (at most 2n buckets):
+     * 5 to 13 bytes per key, about 8.5 on log-uniform keys.
+     */
+    LOG_RADIX_DIRECTORY {
+        @Override
+        public IntSearch build(int[] sorted) {
+            return new LogRadixDirectoryIntSearch(copySorted(sorted));
+        }
+    },
+
+    /**
      * {@link #RADIX_DIRECTORY} with a second level where the first is crowded (after Crotty's
      * Hist-Tree, CIDR 2021): a level-1 bucket of more than 8 keys is split again by the next s
      * key bits, s chosen per bucket at build time as the narrowest split (from about c/4 slots to

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The decision table of {@link IntSearch#of} and {@link IntSearch#compactOf} on generated key
  * sets, the shapes of the benchmark's distributions: uniform keys get the one-level directory,
- * log-uniform and clustered keys the two-level one (or, compact, the spline); {@code toString}
- * names the choice.
+ * log-uniform keys the logarithmic one, clustered keys the two-level one; compact, the spline
+ * wherever the one-level directory does not fit; {@code toString} names the choice.
  */
 class IntSearchChoiceTest {
 
@@ -60,18 +60,29 @@ class IntSearchChoiceTest {
     }
 
     @Test
-    void crowdedKeysGetTheTwoLevelDirectoryOrCompactlyTheSpline() {
+    void keysDenseAtTheLowEndGetTheLogarithmicDirectory() {
         SplittableRandom r = new SplittableRandom(2);
         for (int n : new int[] {2_000, 200_000, 2_000_000}) {
-            for (int[] keys : new int[][] {logUniform(r, n), clustered(r, n)}) {
-                assertTrue(
-                        IntSearchChoice.crowdedShare(keys) > 0.2, "n=" + n + ": " + IntSearchChoice.crowdedShare(keys));
-                assertEquals(
-                        "TWO_LEVEL_RADIX_DIRECTORY[n=" + n + "]",
-                        IntSearch.of(keys).toString());
-                assertEquals(
-                        "RADIX_SPLINE[n=" + n + "]", IntSearch.compactOf(keys).toString());
-            }
+            int[] keys = logUniform(r, n);
+            assertTrue(IntSearchChoice.crowdedShare(keys) > 0.2, "n=" + n + ": " + IntSearchChoice.crowdedShare(keys));
+            assertTrue(
+                    IntSearchChoice.logCrowdedShare(keys) <= IntSearchChoice.CROWDED_LIMIT,
+                    "n=" + n + ": " + IntSearchChoice.logCrowdedShare(keys));
+            assertEquals("LOG_RADIX_DIRECTORY[n=" + n + "]", IntSearch.of(keys).toString());
+            assertEquals("RADIX_SPLINE[n=" + n + "]", IntSearch.compactOf(keys).toString());
+        }
+    }
+
+    @Test
+    void clusteredKeysGetTheTwoLevelDirectoryOrCompactlyTheSpline() {
+        SplittableRandom r = new SplittableRandom(3);
+        for (int n : new int[] {2_000, 200_000, 2_000_000}) {
+            int[] keys = clustered(r, n);
+            assertTrue(IntSearchChoice.crowdedShare(keys) > 0.2, "n=" + n);
+            assertTrue(IntSearchChoice.logCrowdedShare(keys) > 0.2, "n=" + n);
+            assertEquals(
+                    "TWO_LEVEL_RADIX_DIRECTORY[n=" + n + "]", IntSearch.of(keys).toString());
+            assertEquals("RADIX_SPLINE[n=" + n + "]", IntSearch.compactOf(keys).toString());
         }
     }
 
