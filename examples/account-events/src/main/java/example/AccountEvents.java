@@ -2,6 +2,7 @@ package example;
 
 import io.tickwork.primitives.order.KeyedSerialExecutor;
 import io.tickwork.primitives.search.ByteKeyIndex;
+import io.tickwork.primitives.search.IntSearch;
 import io.tickwork.primitives.timer.LongTimerQueue;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * An event router of the kind tickwork's primitives are made for. One dispatch thread reads
@@ -24,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>it finds the account from the name's bytes with a {@link ByteKeyIndex}, without building a
  *       {@code String} per event;</li>
+ *   <li>it counts the events of the accounts under review: their numbers are a sorted
+ *       {@code int[]} searched with {@link IntSearch#of}, whose index reads a parallel array (index
+ *       to value, nothing boxed, where a map would box every key);</li>
  *   <li>it re-arms the account's idle timeout on a {@link LongTimerQueue} (a timing wheel it owns, on
  *       the events' own clock) and expires the timeouts that are due;</li>
  *   <li>it hands the event to a {@link KeyedSerialExecutor} keyed by account, which applies each
@@ -75,6 +80,15 @@ public final class AccountEvents {
             lines[e] = (name + " " + (random.nextInt(201) - 100)).getBytes(StandardCharsets.US_ASCII);
         }
 
+        // Accounts under review, by number, with a reason each: a sorted int[] and a parallel array.
+        int[] reviewed = IntStream.range(0, ACCOUNTS).filter(i -> i % 7 == 3).toArray();
+        String[] reason = new String[reviewed.length];
+        for (int i = 0; i < reviewed.length; i++) {
+            reason[i] = i % 2 == 0 ? "chargeback" : "identity check";
+        }
+        IntSearch underReview = IntSearch.of(reviewed);
+        int[] reviewedEvents = new int[reviewed.length]; // parallel to reviewed
+
         Account[] accounts = new Account[ACCOUNTS];
         for (int i = 0; i < ACCOUNTS; i++) {
             accounts[i] = new Account();
@@ -100,6 +114,10 @@ public final class AccountEvents {
                 throw new IllegalStateException("unknown account in event " + e);
             }
             long amount = Long.parseLong(new String(line, space + 1, line.length - space - 1, StandardCharsets.US_ASCII));
+            int r = underReview.indexOf(id);
+            if (r >= 0) {
+                reviewedEvents[r]++; // and reason[r] says why the account is watched
+            }
 
             // Timeouts first: an account idle for 30 s before this event is closed before it.
             timeouts.expire(times[e], expired -> {
@@ -149,6 +167,7 @@ public final class AccountEvents {
             idOf.put(names.get(id), id);
         }
         long[] balance = new long[ACCOUNTS];
+        int[] eventsOf = new int[ACCOUNTS];
         long[] lastSeen = new long[ACCOUNTS];
         Arrays.fill(lastSeen, Long.MIN_VALUE);
         int expectedCloses = 0;
@@ -160,6 +179,13 @@ public final class AccountEvents {
             }
             lastSeen[id] = times[e];
             balance[id] += Long.parseLong(text.substring(text.indexOf(' ') + 1));
+            eventsOf[id]++;
+        }
+        int wrongReviewCounts = 0;
+        int chargebackEvents = 0;
+        for (int i = 0; i < reviewed.length; i++) {
+            wrongReviewCounts += reviewedEvents[i] == eventsOf[reviewed[i]] ? 0 : 1;
+            chargebackEvents += reason[i].equals("chargeback") ? reviewedEvents[i] : 0;
         }
 
         int wrongBalances = 0;
@@ -175,13 +201,17 @@ public final class AccountEvents {
 
         System.out.printf(
                 "%,d events for %,d accounts in %d ms on a 2-thread pool; %,d idle closes (expected %,d); "
-                        + "%d balances wrong; %d events out of order; %d accounts start with \"alice-00\"%n",
-                EVENTS, ACCOUNTS, elapsedMs, closes[0], expectedCloses, wrongBalances, outOfOrder, prefixCount);
+                        + "%d balances wrong; %d events out of order; %d accounts start with \"alice-00\"; "
+                        + "%,d events of accounts under review (%,d for chargebacks, %s), %d counts wrong%n",
+                EVENTS, ACCOUNTS, elapsedMs, closes[0], expectedCloses, wrongBalances, outOfOrder, prefixCount,
+                Arrays.stream(reviewedEvents).sum(), chargebackEvents, underReview, wrongReviewCounts);
         boolean ok = wrongBalances == 0
                 && outOfOrder == 0
                 && closes[0] == expectedCloses
                 && closedAccounts == expectedCloses
-                && prefixCount == 20;
+                && prefixCount == 20
+                && wrongReviewCounts == 0
+                && chargebackEvents > 0;
         System.out.println(ok ? "all checks passed" : "CHECK FAILED");
         System.exit(ok ? 0 : 1);
     }

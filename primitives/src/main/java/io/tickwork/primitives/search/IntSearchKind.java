@@ -6,27 +6,23 @@ package io.tickwork.primitives.search;
  * {@link IllegalArgumentException} naming the first index where {@code a[i] > a[i + 1]} and both
  * values; duplicates are allowed. Building is O(n) time on top of that O(n) check.
  *
- * <p>{@link IntSearch#of(int[])} chooses among these from the keys (the fastest of the two
- * directories); name a kind when the choice must be fixed or memory decides. Which to use
- * (measured, with the numbers, in {@code docs/results/search.md}, at n = 200,000 on uniform,
- * log-uniform and clustered keys):
+ * <p>{@link IntSearch#of(int[])} chooses among these from the keys; name a kind when the choice
+ * must be fixed or memory decides. Which to use (measured per size and key distribution, with the
+ * numbers, in {@code docs/results/search.md}):
  * <ul>
- *   <li>{@link #TWO_LEVEL_RADIX_DIRECTORY} by default for read-mostly sets of unknown
- *       distribution: at n = 200,000 level with or ahead of fastutil's open hash map on uniform,
- *       log-uniform and clustered keys (14-17 ns against 17 ns) while keeping order (insertion
- *       points, ranges); costs 6.6 to 20 bytes per key (the array's 4 included; clustered keys
- *       are the dear case), against fastutil's 21.</li>
  *   <li>{@link #RADIX_DIRECTORY} for keys spread over their range (ids, random or sequential
- *       numbers): the fastest there (12 ns at n = 200,000, uniform) with 5-5.3 bytes per key;
- *       about 2.5 times slower on log-uniform or clustered keys, whose crowded buckets it
- *       binary-searches.</li>
- *   <li>{@link #RADIX_SPLINE} when memory counts: 4.3-4.9 bytes per key on every distribution
- *       measured, its final search bounded by the error bound whatever the keys; 26-36 ns at
- *       n = 200,000, so about twice the directories' time.</li>
- *   <li>{@link #STATIC_BPLUS_TREE} for large sets (beyond L2, ~100k keys and up) whose
- *       distribution may defeat equal-width buckets (most keys in a sliver of the range): the
- *       fastest purely comparison-based variant there, insensitive to the distribution.</li>
- *   <li>{@link #EYTZINGER} for small and mid-size sets of any distribution; no extra memory.</li>
+ *       numbers): two dependent reads, the fastest variant there at every size, 5 to 5.3 bytes
+ *       per key; two to three times slower on keys that crowd a few of its buckets.</li>
+ *   <li>{@link #LOG_RADIX_DIRECTORY} for keys dense at the low end of their range (log-uniform,
+ *       power-law sizes, counts, latencies): the same two reads on a logarithmic bucket scale,
+ *       5 to 13 bytes per key.</li>
+ *   <li>{@link #TWO_LEVEL_RADIX_DIRECTORY} when neither fits (clusters, mixtures): a second
+ *       level refines crowded buckets, three reads there, 6 to 23 bytes per key.</li>
+ *   <li>{@link #RADIX_SPLINE} when memory counts: 4.3 to 5.4 bytes per key on every distribution
+ *       measured, about twice the directories' time.</li>
+ *   <li>{@link #STATIC_BPLUS_TREE} and {@link #EYTZINGER}: comparison layouts, insensitive to the
+ *       distribution, 4 to 4.3 bytes per key; slower per lookup than the directories, but their
+ *       batched lookups overlap the misses of 16 queries at a time.</li>
  *   <li>{@link #BRANCHLESS} when the plain sorted array must remain the storage.</li>
  * </ul>
  */
