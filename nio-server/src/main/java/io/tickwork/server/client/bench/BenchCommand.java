@@ -72,10 +72,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = {"-t", "--threads"},
             paramLabel = "T",
-            defaultValue = "1",
             converter = CountConverter.class,
-            description = "selector threads, connections spread evenly (default ${DEFAULT-VALUE})")
-    long threads;
+            description = "selector threads, connections spread evenly (default ${DEFAULT-VALUE}, half the cores:"
+                    + " the server under test usually has the other half)")
+    long threads = OptionValues.HALF_THE_CORES;
 
     @Option(
             names = {"-D", "--duration"},

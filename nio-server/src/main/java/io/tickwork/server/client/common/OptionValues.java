@@ -16,6 +16,13 @@ import picocli.CommandLine.TypeConversionException;
  * Stateless.
  */
 public final class OptionValues {
+    /**
+     * Half the processors this JVM may use, at least 1: the default thread count of each side of a
+     * load test when both sides share the machine (1 + 1 on 2 cores, 8 + 8 on 16), so neither
+     * starves the other and both grow with the machine.
+     */
+    public static final long HALF_THE_CORES = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+
     private OptionValues() {}
 
     /**

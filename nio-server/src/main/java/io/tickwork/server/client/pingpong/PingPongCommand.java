@@ -5,6 +5,7 @@ import static io.tickwork.server.client.common.OptionValues.intInRange;
 
 import io.tickwork.server.client.common.Fmt;
 import io.tickwork.server.client.common.HelpOption;
+import io.tickwork.server.client.common.OptionValues;
 import io.tickwork.server.client.common.OptionValues.CountConverter;
 import io.tickwork.server.client.common.OptionValues.DurationConverter;
 import io.tickwork.server.client.common.Targets;
@@ -99,10 +100,9 @@ public final class PingPongCommand implements Callable<Integer> {
         @Option(
                 names = {"-t", "--threads"},
                 paramLabel = "T",
-                defaultValue = "1",
                 converter = CountConverter.class,
-                description = "client selector threads (default ${DEFAULT-VALUE})")
-        long threads;
+                description = "client selector threads (default ${DEFAULT-VALUE}, half the cores)")
+        long threads = OptionValues.HALF_THE_CORES;
 
         Workload workload() {
             return new Workload(
@@ -163,10 +163,9 @@ public final class PingPongCommand implements Callable<Integer> {
         @Option(
                 names = "--server-threads",
                 paramLabel = "T",
-                defaultValue = "1",
                 converter = CountConverter.class,
-                description = "nio: selector threads; kilim: run loops (default ${DEFAULT-VALUE})")
-        long serverThreads;
+                description = "nio: selector threads; kilim: run loops (default ${DEFAULT-VALUE}, half the cores)")
+        long serverThreads = OptionValues.HALF_THE_CORES;
 
         @Mixin
         ClientOptions client = new ClientOptions();
@@ -225,10 +224,9 @@ public final class PingPongCommand implements Callable<Integer> {
         @Option(
                 names = "--server-threads",
                 paramLabel = "T",
-                defaultValue = "1",
                 converter = CountConverter.class,
-                description = "nio: selector threads; kilim: run loops (default ${DEFAULT-VALUE})")
-        long serverThreads;
+                description = "nio: selector threads; kilim: run loops (default ${DEFAULT-VALUE}, half the cores)")
+        long serverThreads = OptionValues.HALF_THE_CORES;
 
         @Option(
                 names = "--port",

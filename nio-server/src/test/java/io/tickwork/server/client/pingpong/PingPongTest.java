@@ -70,4 +70,17 @@ class PingPongTest {
         Cli.Run models = Cli.run("pingpong", "models");
         assertTrue(models.out().contains("nio") && models.out().contains("kilim"), models.out());
     }
+
+    @Test
+    void eachSideDefaultsToHalfTheCoresAndHelpSaysHowMany() {
+        long half = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        for (String command : new String[] {"run", "server", "client"}) {
+            Cli.Run help = Cli.run("pingpong", command, "--help");
+            assertEquals(0, help.status(), help.err());
+            String text = help.out().replaceAll("\\s+", " "); // picocli wraps long descriptions
+            assertTrue(text.contains("(default " + half + ", half the cores)"), command + ": " + help.out());
+        }
+        Cli.Run bench = Cli.run("bench", "--help");
+        assertTrue(bench.out().replaceAll("\\s+", " ").contains("(default " + half + ", half the cores"), bench.out());
+    }
 }
