@@ -116,10 +116,12 @@ class LoadToolTest {
     @Test
     void optionDefaultsAreTheDocumentedOnes() {
         Map<List<String>, CommandLine> all = commands();
+        // thread counts default to half the cores of the machine the test runs on
+        String half = String.valueOf(Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
         Map<String, String> bench = Map.of(
                 "--connections", "64",
                 "--depth", "1",
-                "--threads", "1",
+                "--threads", half,
                 "--warmup", "0s",
                 "--timeout", "5s",
                 "--connect-timeout", "5s",
@@ -141,16 +143,16 @@ class LoadToolTest {
         idle.put("--min-available", "3g");
         Map<String, String> run = Map.of(
                 "--model", "nio",
-                "--server-threads", "1",
+                "--server-threads", half,
                 "--connections", "100",
                 "--pings", "1m",
                 "--warmup", "100k",
-                "--threads", "1",
+                "--threads", half,
                 "--duration", "60s");
         Map<String, String> server =
-                Map.of("--model", "nio", "--server-threads", "1", "--port", "0", "--duration", "60s");
+                Map.of("--model", "nio", "--server-threads", half, "--port", "0", "--duration", "60s");
         Map<String, String> client = Map.of(
-                "--connections", "100", "--pings", "1m", "--warmup", "100k", "--threads", "1", "--duration", "60s");
+                "--connections", "100", "--pings", "1m", "--warmup", "100k", "--threads", half, "--duration", "60s");
         assertDefaults(all.get(List.of("bench")), bench);
         assertDefaults(all.get(List.of("idle")), idle);
         assertDefaults(all.get(List.of("pingpong", "run")), run);
@@ -174,7 +176,9 @@ class LoadToolTest {
     private static void assertDefaults(CommandLine cl, Map<String, String> expected) {
         expected.forEach((option, value) -> {
             OptionSpec o = cl.getCommandSpec().findOption(option);
-            assertEquals(value, o.defaultValue(), cl.getCommandName() + " " + option);
+            // a default computed at start-up (thread counts) is the field's initial value instead
+            String actual = o.defaultValue() != null ? o.defaultValue() : String.valueOf(o.initialValue());
+            assertEquals(value, actual, cl.getCommandName() + " " + option);
             StringWriter help = new StringWriter();
             cl.usage(new PrintWriter(help));
             assertTrue(
