@@ -116,7 +116,7 @@ final class WorkerLauncher {
 
     private static final Object STOP = new Object();
 
-    private final Main.Options options;
+    private final ServerOptions options;
     private final PrintStream out;
     private final PrintStream err;
     private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
@@ -125,14 +125,14 @@ final class WorkerLauncher {
 
     private final List<Thread> pumps = new ArrayList<>();
 
-    private WorkerLauncher(Main.Options options, PrintStream out, PrintStream err) {
+    private WorkerLauncher(ServerOptions options, PrintStream out, PrintStream err) {
         this.options = options;
         this.out = out;
         this.err = err;
     }
 
     /** Starts {@code o.processes} workers and supervises them until they stop; the exit code. */
-    static int run(Main.Options o, PrintStream out, PrintStream err) {
+    static int run(ServerOptions o, PrintStream out, PrintStream err) {
         return new WorkerLauncher(o, out, err).run();
     }
 
@@ -343,7 +343,7 @@ final class WorkerLauncher {
      * {@code tickwork.*} system properties, {@code --worker-jvm-opts}, then the server options with
      * {@code port} and the worker's connection cap.
      */
-    static List<String> command(Main.Options o, int index, int port) {
+    static List<String> command(ServerOptions o, int index, int port) {
         List<String> c = new ArrayList<>();
         // java.home is the running JVM's own; ProcessHandle's command may be absent or a launcher script
         c.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
@@ -422,7 +422,7 @@ final class WorkerLauncher {
      * route; its {@code /stats} reports {@code main}, the worker's listener on the shared port. At
      * most 64 connections, so it cannot eat the descriptors left beside the cap.
      */
-    static HttpServer statsListener(Dictionary dict, HttpServer main, Main.Options o) throws IOException {
+    static HttpServer statsListener(Dictionary dict, HttpServer main, ServerOptions o) throws IOException {
         return HttpServer.builder(new DictionaryHandler(dict, main::stats, o.cachedWords))
                 .host(o.host)
                 .port(0)

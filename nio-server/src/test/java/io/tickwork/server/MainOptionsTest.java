@@ -37,9 +37,9 @@ class MainOptionsTest {
             "--worker-jvm-opts",
             "--help");
 
-    private static Main.Options parse(String... args) {
-        Main.Options o = new Main.Options();
-        Main.Options.parse(o, args);
+    private static ServerOptions parse(String... args) {
+        ServerOptions o = new ServerOptions();
+        ServerOptions.parse(o, args);
         return o;
     }
 
@@ -58,7 +58,7 @@ class MainOptionsTest {
 
     @Test
     void defaults() {
-        Main.Options o = parse();
+        ServerOptions o = parse();
         assertEquals(9090, o.port);
         assertEquals("127.0.0.1", o.host);
         assertEquals(Runtime.getRuntime().availableProcessors(), o.threads);
@@ -83,7 +83,7 @@ class MainOptionsTest {
 
     @Test
     void valuesBothSyntaxesAndTheLastOfARepeatedOption() {
-        Main.Options o = parse(
+        ServerOptions o = parse(
                 "--port",
                 "0",
                 "--threads=3",
@@ -170,7 +170,7 @@ class MainOptionsTest {
             assertTrue(help.contains(option), option + " missing from\n" + help);
         }
         for (OptionSpec spec :
-                new CommandLine(new Main.Options()).getCommandSpec().options()) {
+                new CommandLine(new ServerOptions()).getCommandSpec().options()) {
             if (spec.hidden()) {
                 assertFalse(help.contains(spec.longestName()), spec.longestName() + " is internal");
                 continue;
@@ -202,7 +202,7 @@ class MainOptionsTest {
 
     @Test
     void aWorkerGetsTheDefaultsThenTheUsersJvmOptionsAndTheServerOptionsWithThePort() {
-        Main.Options o = parse(
+        ServerOptions o = parse(
                 "--processes=3",
                 "--threads",
                 "2",
@@ -232,7 +232,7 @@ class MainOptionsTest {
                 List.of("-Xmx512m", "-XX:+AlwaysPreTouch", "-cp", System.getProperty("java.class.path")),
                 jvm.subList(jvm.size() - 4, jvm.size()),
                 "the user's options after the defaults, so they win");
-        Main.Options w = parse(c.subList(main + 1, c.size()).toArray(new String[0]));
+        ServerOptions w = parse(c.subList(main + 1, c.size()).toArray(new String[0]));
         assertEquals(2, w.workerIndex);
         assertEquals(1, w.processes);
         assertEquals(4567, w.port);
