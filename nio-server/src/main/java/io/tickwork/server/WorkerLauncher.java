@@ -78,10 +78,9 @@ final class WorkerLauncher {
     /**
      * Added to {@link #DEFAULT_JVM_OPTS} above {@link #C2_WORKERS_PER_CORE} workers a core: C1 code
      * only. Each worker then sees a small share of the requests, so C2 reaches its thresholds late
-     * and N workers compile the same methods N times over; C1 compiles cheaply and early.
-     * Measured (2 cores, JDK 17, {@code bench -c 100}, 15 s warm-up, 10 s counted,
-     * docs/results/c1600k.md): 2 workers 101k req/s with C2 against 81k C1-only, 16 workers 84k
-     * against 70k, 32 workers 41k against 58k, 89 workers 18k against 36k.
+     * and N workers compile the same methods N times over; C1 compiles cheaply and early. On 2
+     * cores C2 is ahead up to 16 workers and C1-only from 32 on (figures in
+     * {@code docs/results/c1600k.md}).
      */
     static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
 

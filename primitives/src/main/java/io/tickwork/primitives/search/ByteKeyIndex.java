@@ -63,8 +63,8 @@ import java.util.Objects;
  * {@link #wrap}ped buffer must not change while the index is used; if they do, lookups may answer
  * wrongly or throw {@link IndexOutOfBoundsException}, but never read outside the buffer.
  *
- * <p>It stays one file over 500 lines on purpose: it is one algorithm and one binary format, and
- * the code that writes the image, checks it and searches it must agree on every offset.
+ * <p>Writing the image, checking it and searching it live in this one class because they must
+ * agree on every offset of one binary format.
  */
 public final class ByteKeyIndex {
 
