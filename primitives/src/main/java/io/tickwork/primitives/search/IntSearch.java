@@ -46,7 +46,7 @@ public interface IntSearch {
      * a logarithmic scale (dense at the low end: sizes, counts, latencies), else
      * {@link IntSearchKind#TWO_LEVEL_RADIX_DIRECTORY}; "evenly" means at most 10 % of the keys in
      * buckets of more than 8. All three keep order and answer the full contract. The choice costs
-     * up to two passes over the keys on top of the build; it favours speed over memory (5 to 20
+     * up to three passes over the keys on top of the build; it favours speed over memory (5 to 20
      * bytes per key with the array's 4, see {@link IntSearchKind}).
      *
      * @param sorted the keys in non-decreasing order (copied)
@@ -60,7 +60,7 @@ public interface IntSearch {
     /**
      * The variant of fewest bytes per key that is still fast: {@link IntSearchKind#RADIX_DIRECTORY}
      * on keys spread evenly over their range (5 to 5.3 bytes per key), else
-     * {@link IntSearchKind#RADIX_SPLINE} (4.3 to 4.9 on the distributions measured, about twice
+     * {@link IntSearchKind#RADIX_SPLINE} (4.3 to 5.4 on the distributions measured, about twice
      * the time of {@link #of(int[])}'s choice).
      *
      * @param sorted the keys in non-decreasing order (copied)

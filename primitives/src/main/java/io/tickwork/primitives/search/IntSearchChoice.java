@@ -75,7 +75,7 @@ final class IntSearchChoice {
         int bucket = -1;
         int run = 0;
         for (int key : sorted) {
-            int b = LogRadixDirectoryIntSearch.bucket(key - min, m);
+            int b = LogRadixDirectoryIntSearch.bucket(Math.max(0, key - min), m);
             if (b != bucket) {
                 crowded += run > WindowSearch.WINDOW ? run : 0;
                 bucket = b;

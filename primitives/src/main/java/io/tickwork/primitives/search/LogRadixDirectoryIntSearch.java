@@ -66,7 +66,8 @@ final class LogRadixDirectoryIntSearch implements IntSearch {
         int[] octave = new int[33];
         long min = sorted[0];
         for (int key : sorted) {
-            octave[64 - Long.numberOfLeadingZeros(key - min)]++;
+            // unsorted input (a key below the first) counts as distance 0; the build rejects it
+            octave[64 - Long.numberOfLeadingZeros(Math.max(0, key - min))]++;
         }
         int most = 0;
         for (int c : octave) {

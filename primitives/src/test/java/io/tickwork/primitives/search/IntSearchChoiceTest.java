@@ -106,6 +106,11 @@ class IntSearchChoiceTest {
     @Test
     void badInputIsRejectedAsByTheKinds() {
         assertThrows(IllegalArgumentException.class, () -> IntSearch.of(new int[] {3, 1}));
+        // crowded in equal-width buckets, so the logarithmic bucketing is asked too, then rejected
+        int[] unsorted = IntStream.range(0, 1000).map(i -> i < 999 ? i : -5).toArray();
+        unsorted[998] = Integer.MAX_VALUE;
+        assertThrows(IllegalArgumentException.class, () -> IntSearch.of(unsorted));
+        assertThrows(IllegalArgumentException.class, () -> IntSearch.compactOf(unsorted));
         assertThrows(IllegalArgumentException.class, () -> IntSearch.compactOf(new int[] {3, 1}));
         assertThrows(NullPointerException.class, () -> IntSearch.of(null));
         assertEquals(-1, IntSearch.of(new int[0]).indexOf(7));
