@@ -63,17 +63,16 @@ import kilim.timerservice.Timer;
  * <p><b>Placement matters with more than one loop.</b> Tasks allocated one after another by one
  * thread sit next to each other in memory; spread round-robin over the loops, neighbours run on
  * different cores and every switch writes cache lines the other loop also writes (the Task
- * objects themselves, G1's card table): about half the throughput on 2 loops (measured:
- * docs/results/scheduler-design.md). Create tasks on the loop that will run them
+ * objects themselves, G1's card table), which costs about half the throughput on 2 loops
+ * ({@code docs/results/scheduler-design.md}). Create tasks on the loop that will run them
  * ({@link Spread#CALLER_LOOP}), or start them in contiguous blocks with {@link #start(Task, int)}.
  *
  * <p><b>The collector matters more than the scheduler.</b> Every Kilim pause allocates a fiber
  * {@code State} and stores it into the task; with many long-lived tasks those are old-to-young
- * stores, which G1's write barrier makes expensive. With 200,000 tasks on one loop (JDK 17, 2-core
- * VM): 5.5 M yields/s under G1, 16 under ParallelGC, 19 under SerialGC; {@code TaskSleep}
- * expirations 5.1 M/s under G1, 11.0-11.4 under ParallelGC (measured:
- * docs/results/scheduler-design.md). Measure your design under ParallelGC before
- * concluding from G1 figures.
+ * stores, which G1's write barrier makes expensive: with many tasks on one loop, yields and
+ * sleep expirations run 2 to 3.5 times faster under ParallelGC or SerialGC than under G1
+ * (figures in {@code docs/results/scheduler-design.md}). Measure your design under ParallelGC
+ * before concluding from G1 figures.
  *
  * <p><b>Kilim caveats</b> (not specific to this scheduler): {@code Mailbox.get(timeout)} decides
  * "timed out" from whole {@code currentTimeMillis()} steps whenever it wakes, so a message arriving

@@ -86,7 +86,7 @@ final class Schedulers {
      * (about 50 MB, 25-65 ms per pause, 2-3 pauses in a 1 s invocation), the previous
      * invocation's promoted tasks pile up in the old generation until a concurrent cycle and mixed
      * collections run inside some measurements, and where the tasks land in memory after those
-     * copies differs from fork to fork (measured: docs/results/scheduler-design.md).
+     * copies differs from fork to fork ({@code docs/results/scheduler-design.md}).
      * A long-running server's 10^5 coroutines are old objects too; what stays measured is the young garbage each operation makes (Kilim's pause
      * {@code State}, mailboxes, timers) and the card scanning that their old-to-young stores cause.
      */
