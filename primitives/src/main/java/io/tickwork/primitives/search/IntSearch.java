@@ -83,7 +83,7 @@ public interface IntSearch {
      * ({@link IntSearchKind#EYTZINGER}, {@link IntSearchKind#STATIC_BPLUS_TREE}) walk groups of 16
      * queries in lockstep, one level of the structure for every query of the group before the
      * next, so the cache misses of independent queries overlap instead of waiting on each other
-     * down a chain of 11 to 21 levels: 2 to 2.7 times faster per query than their single lookups
+     * down a chain of 11 to 21 levels: 2 to 10 times faster per query than their single lookups
      * at 2,000,000 keys. The other variants loop over {@link #indexOf(int)}: their lookups are two
      * or three loads long, and the CPU already overlaps consecutive ones (a staged walk measured
      * no faster). {@code out} may be {@code queries} itself (each answer replaces its query).
