@@ -37,13 +37,7 @@ final class EytzingerIntSearch implements IntSearch {
         while (k <= n) {
             k = (k << 1) + (int) (((long) b[k] - key) >>> 63); // right child iff b[k] < key
         }
-        // undo the trailing right turns and the final left turn: k becomes the lower-bound node
-        k >>>= Integer.numberOfTrailingZeros(~k) + 1;
-        if (k == 0) {
-            return -(n + 1);
-        }
-        int r = rank(k);
-        return b[k] == key ? r : -(r + 1);
+        return answer(k, key);
     }
 
     /**
@@ -56,17 +50,11 @@ final class EytzingerIntSearch implements IntSearch {
      * Lockstep over groups of {@link Lockstep#GROUP} queries: the first {@code height - 1} levels
      * exist for every query (the tree is complete above its last level), so the group takes them
      * together without a bound check; the partial last level and the mapping back to the sorted
-     * index are per query.
+     * index are per query. An empty set takes no step and answers -1.
      */
     @Override
     public void indexOf(int[] queries, int from, int to, int[] out) {
         Lockstep.check(queries, from, to, out);
-        if (n == 0) {
-            for (int i = from; i < to; i++) {
-                out[i] = -1;
-            }
-            return;
-        }
         final int[] b = this.b;
         final int n = this.n;
         int[] q = new int[Lockstep.GROUP];
@@ -96,6 +84,7 @@ final class EytzingerIntSearch implements IntSearch {
 
     /** The answer for the node {@code k > n} where the descent for {@code key} left the tree. */
     private int answer(int k, int key) {
+        // undo the trailing right turns and the final left turn: k becomes the lower-bound node
         k >>>= Integer.numberOfTrailingZeros(~k) + 1;
         if (k == 0) {
             return -(n + 1);

@@ -1,5 +1,7 @@
 package io.tickwork.primitives.search;
 
+import java.util.function.LongUnaryOperator;
+
 /**
  * The decision behind {@link IntSearch#of(int[])} and {@link IntSearch#compactOf(int[])}.
  *
@@ -41,17 +43,34 @@ final class IntSearchChoice {
      * some share (the build that follows rejects it).
      */
     static double crowdedShare(int[] sorted) {
-        int n = sorted.length;
-        if (n == 0) {
+        if (sorted.length == 0) {
             return 0;
         }
-        int shift = RadixDirectoryIntSearch.shift(sorted[0], sorted[n - 1], n);
+        int shift = RadixDirectoryIntSearch.shift(sorted[0], sorted[sorted.length - 1], sorted.length);
+        return crowdedShare(sorted, distance -> distance >>> shift);
+    }
+
+    /** As {@link #crowdedShare(int[])}, with {@link LogRadixDirectoryIntSearch}'s logarithmic buckets. */
+    static double logCrowdedShare(int[] sorted) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int m = LogRadixDirectoryIntSearch.mantissaBits(sorted);
+        return crowdedShare(sorted, distance -> LogRadixDirectoryIntSearch.bucket(distance, m));
+    }
+
+    /**
+     * One pass over keys in order, counting those in runs of more than {@code WINDOW} with one
+     * bucket, the bucket a function of the distance from the first key (a key below the first, in
+     * unsorted input, counts as distance 0).
+     */
+    private static double crowdedShare(int[] sorted, LongUnaryOperator bucketOfDistance) {
         long min = sorted[0];
         long crowded = 0;
         long bucket = -1;
         int run = 0;
         for (int key : sorted) {
-            long b = (key - min) >>> shift;
+            long b = bucketOfDistance.applyAsLong(Math.max(0, key - min));
             if (b != bucket) {
                 crowded += run > WindowSearch.WINDOW ? run : 0;
                 bucket = b;
@@ -60,30 +79,6 @@ final class IntSearchChoice {
             run++;
         }
         crowded += run > WindowSearch.WINDOW ? run : 0;
-        return (double) crowded / n;
-    }
-
-    /** As {@link #crowdedShare}, with {@link LogRadixDirectoryIntSearch}'s logarithmic buckets. */
-    static double logCrowdedShare(int[] sorted) {
-        int n = sorted.length;
-        if (n == 0) {
-            return 0;
-        }
-        int m = LogRadixDirectoryIntSearch.mantissaBits(sorted);
-        long min = sorted[0];
-        long crowded = 0;
-        int bucket = -1;
-        int run = 0;
-        for (int key : sorted) {
-            int b = LogRadixDirectoryIntSearch.bucket(Math.max(0, key - min), m);
-            if (b != bucket) {
-                crowded += run > WindowSearch.WINDOW ? run : 0;
-                bucket = b;
-                run = 0;
-            }
-            run++;
-        }
-        crowded += run > WindowSearch.WINDOW ? run : 0;
-        return (double) crowded / n;
+        return (double) crowded / sorted.length;
     }
 }

@@ -35,7 +35,6 @@ final class LogRadixDirectoryIntSearch implements IntSearch {
     private final int min;
     private final int max;
     private final int m;
-    private final int mask;
 
     LogRadixDirectoryIntSearch(int[] sorted) {
         this.n = sorted.length;
@@ -43,7 +42,6 @@ final class LogRadixDirectoryIntSearch implements IntSearch {
         this.min = n == 0 ? 0 : sorted[0];
         this.max = n == 0 ? -1 : sorted[n - 1];
         this.m = mantissaBits(sorted);
-        this.mask = (1 << m) - 1;
         int buckets = 33 << m;
         this.dir = new int[buckets + 1];
         for (int key : sorted) {
@@ -94,9 +92,7 @@ final class LogRadixDirectoryIntSearch implements IntSearch {
         if (key > max) {
             return -(n + 1);
         }
-        long r = (long) key - min;
-        int z = Long.numberOfLeadingZeros(r);
-        int b = (64 - z) << m | (int) ((r << z) >>> (63 - m)) & mask;
+        int b = bucket((long) key - min, m);
         int lo = dir[b];
         int p = WindowSearch.lowerBound(a, lo, dir[b + 1] - lo, key);
         return p < n && a[p] == key ? p : -(p + 1);

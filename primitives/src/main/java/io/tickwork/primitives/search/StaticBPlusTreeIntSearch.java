@@ -86,17 +86,12 @@ final class StaticBPlusTreeIntSearch implements IntSearch {
     /**
      * Lockstep over groups of {@link Lockstep#GROUP} queries, one tree level at a time for the whole
      * group. A query above the largest key descends as that key would (so every step stays inside
-     * the tree) and is answered {@code -(n + 1)} at the end.
+     * the tree) and is answered {@code -(n + 1)} at the end. An empty set's one node is all
+     * padding, so every query there ends at index 0 and is answered -1.
      */
     @Override
     public void indexOf(int[] queries, int from, int to, int[] out) {
         Lockstep.check(queries, from, to, out);
-        if (n == 0) {
-            for (int i = from; i < to; i++) {
-                out[i] = -1;
-            }
-            return;
-        }
         final int[] t = this.t;
         final int last = this.last;
         int[] q = new int[Lockstep.GROUP];

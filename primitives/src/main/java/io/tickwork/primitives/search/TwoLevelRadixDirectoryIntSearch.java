@@ -69,11 +69,8 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
         this.a = WindowSearch.withSentinels(sorted);
         this.min = n == 0 ? 0 : sorted[0];
         this.max = n == 0 ? -1 : sorted[n - 1];
-        int buckets = Integer.highestOneBit(Math.max(1, n / 2));
-        int logBuckets = Integer.numberOfTrailingZeros(buckets);
-        long range = n == 0 ? 0 : (long) max - min;
-        int spanBits = 64 - Long.numberOfLeadingZeros(range);
-        this.shift = Math.max(0, spanBits - logBuckets);
+        int buckets = RadixDirectoryIntSearch.buckets(n); // level 1 is the one-level directory's
+        this.shift = n == 0 ? 0 : RadixDirectoryIntSearch.shift(min, max, n);
         int[] first = new int[buckets + 1];
         for (int i = 0; i < n; i++) {
             first[bucket(sorted[i]) + 1]++;
