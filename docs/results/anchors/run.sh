@@ -12,7 +12,7 @@ set -u
 ROOT=$(pwd)
 OUT=${OUT:-/tmp/anchors-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$OUT"
-TW_JAR=$ROOT/nio-server/target/tickwork-server.jar
+LOAD_JAR=$ROOT/nio-client/target/tickwork-load.jar
 D=${D:-15s}                # wrk duration per run
 ROUNDS=${ROUNDS:-2}
 IDLE=${IDLE:-15000}
@@ -71,7 +71,7 @@ bench() { # round config server conns idle
 pipelined() { # round server
   local r=$1 s=$2 f="$OUT/bench-r$1-pipe16-$2.json"
   local t0; t0=$(cpu_ticks "${SPID[$s]}")
-  timeout 60 java -cp "$TW_JAR" io.tickwork.server.client.LoadTool bench -c 64 -d 16 --warmup 2s -D "$D" \
+  timeout 60 java -jar "$LOAD_JAR" bench -c 64 -d 16 --warmup 2s -D "$D" \
     --json "${URL[$s]}" > "$f" 2> "$OUT/bench-r$1-pipe16-$2.err"
   local ticks=$(( $(cpu_ticks "${SPID[$s]}") - t0 )) rps p50 p99 err n cpu
   rps=$(grep -o '"per_s": *[0-9.]*' "$f" | head -1 | sed 's/.*: *//')
@@ -103,7 +103,7 @@ for r in $(seq 1 "$ROUNDS"); do
   for s in $SERVERS; do pipelined "$r" "$s"; sleep 2; done
   for s in $SERVERS; do
     if [ "$r" = 1 ] && [ "$s" != nginx ]; then heap "$s r$r before idle" "${SPID[$s]}"; fi
-    timeout 90 java -cp "$TW_JAR" io.tickwork.server.client.LoadTool idle \
+    timeout 90 java -jar "$LOAD_JAR" idle \
       --target "127.0.0.1:${PORT[$s]}" -c "$IDLE" --step 5000 --sources 0 -D 75s --quiet \
       > "$OUT/idle-r$r-$s.txt" 2>&1 &
     IDLE_PID=$!; PIDS+=($IDLE_PID)

@@ -9,7 +9,7 @@ declare -A PORT=( [tickwork]=9401 [netty]=9402 [netty-nio]=9404 [nginx]=9403 )
 declare -A SPID=()
 
 start_servers() {
-  local www=$OUT/nginx/www jmh=$ROOT/jmh/target/benchmarks.jar s i
+  local www=$OUT/nginx/www peers=$ROOT/peers/target/tickwork-peers.jar s i
   mkdir -p "$www"
   java -jar "$ROOT/nio-server/target/tickwork-server.jar" --port 9401 --idle-timeout 10m > "$OUT/tickwork.log" 2>&1 &
   SPID[tickwork]=$!; PIDS+=($!)
@@ -20,7 +20,7 @@ start_servers() {
   for s in "$@"; do
     case $s in
       netty|netty-nio)
-        java -cp "$jmh" io.tickwork.jmh.anchor.NettyHttpAnchor "${PORT[$s]}" \
+        java -jar "$peers" "${PORT[$s]}" \
           --transport "$([ "$s" = netty ] && echo epoll || echo nio)" --body "$www/door.json" \
           > "$OUT/$s.log" 2>&1 & ;;
       nginx)

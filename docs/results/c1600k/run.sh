@@ -34,7 +34,8 @@ WORKER_JVM_OPTS=${WORKER_JVM_OPTS:--XX:CICompilerCount=1 -XX:-UsePerfData -XX:Re
 OUT=${OUT:-/tmp/c1600k-$(date -u +%Y%m%dT%H%M%S)}
 WRITE_DOC=${WRITE_DOC:-1}
 JAR=$ROOT/nio-server/target/tickwork-server.jar
-JMH_JAR=$ROOT/jmh/target/benchmarks.jar
+LOAD_JAR=$ROOT/nio-client/target/tickwork-load.jar
+REPORT_JAR=$ROOT/bench-report/target/tickwork-bench-report.jar
 mkdir -p "$OUT"
 PIDS=()
 declare -A SAVED=()
@@ -95,7 +96,7 @@ log "server up: $(wc -w <<< "${WPIDS//,/ }") workers, server rss $(( $(rss_kb ${
 SERVER_RSS0=$(rss_kb ${WPIDS//,/ })
 
 # --- clients: ramp, hold ----------------------------------------------------------------------------
-java -cp "$JAR" io.tickwork.server.client.LoadTool idle --processes "$CLIENTS" -c "$TARGET" \
+java -jar "$LOAD_JAR" idle --processes "$CLIENTS" -c "$TARGET" \
   --target "127.0.0.1:$PORT" --server-pid "$WPIDS" --min-available "$FLOOR" --hold "$HOLD" \
   -D $(( RAMP_MAX + 600 ))s --json > "$OUT/idle.json" 2> "$OUT/idle.progress" &
 IDLE=$!; PIDS+=($IDLE)
@@ -145,7 +146,7 @@ W0_HEAP=$(jcmd "$W0" GC.heap_info 2>/dev/null | awk '/generation/ {for(i=1;i<=NF
 bench_held() { # label connections url
   local f="$OUT/bench-$1.json"
   ( sleep 8; top -b -n 1 -o %CPU | head -20 > "$OUT/top-bench-$1.txt" ) &
-  timeout 120 java -cp "$JAR" io.tickwork.server.client.LoadTool bench -c "$2" --warmup 3s -D "$BENCH_D" \
+  timeout 120 java -jar "$LOAD_JAR" bench -c "$2" --warmup 3s -D "$BENCH_D" \
     --json "$3" > "$f" 2> "$OUT/bench-$1.err"
   local rps p99 errs
   rps=$(grep -o '"per_s": *[0-9.]*' "$f" | head -1 | grep -o '[0-9.]*$')
@@ -166,7 +167,7 @@ for i in $(seq 1 $(( RAMP_MAX + 700 ))); do kill -0 $IDLE 2>/dev/null || break; 
   printf ' failed %s\n' "$(grep -o '"failed":{"total":[0-9]*' "$OUT/idle.json" | head -1 | grep -o '[0-9]*$')"
 } >> "$OUT/summary.txt"
 kill "$SAMPLER" 2>/dev/null
-java -cp "$JMH_JAR" io.tickwork.jmh.report.LineChart --csv "$OUT/samples.csv" --x connections \
+java -cp "$REPORT_JAR" io.tickwork.report.LineChart --csv "$OUT/samples.csv" --x connections \
   --y mem_available_mb,server_rss_mb,client_rss_mb,kernel_slab_mb --title "memory while idle connections are held" \
   --x-title "connections held" --y-title MB --out "$OUT/c1600k-memory.png" && log "chart $OUT/c1600k-memory.png"
 if [ "$WRITE_DOC" = 1 ]; then

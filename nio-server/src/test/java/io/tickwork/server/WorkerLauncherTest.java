@@ -3,29 +3,22 @@ package io.tickwork.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,104 +35,10 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class WorkerLauncherTest {
-    /** The launcher's start line: shared URL, then {@code wI pid=P stats=URL} per worker. */
-    private static final Pattern START = Pattern.compile(
-            "^tickwork dictionary: http://127\\.0\\.0\\.1:(\\d+)/  "
-                    + "(\\d+) processes: (.*)  \\(per worker: 147,478 words, 1 selector loops, at most 19,000 connections.*\\)$");
-
-    private static final Pattern WORKER = Pattern.compile("w(\\d+) pid=(\\d+) stats=(\\S+?),?(?: |$)");
-
-    private static final long BOUND_SECONDS = 60;
+    private static final long BOUND_SECONDS = LaunchedServer.BOUND_SECONDS;
 
     private final List<Socket> sockets = new ArrayList<>();
-    private Launched launched;
-
-    /** A launcher process; its stdout and stderr lines are collected by two reader threads. */
-    private static final class Launched {
-        final Process process;
-        final BlockingQueue<String> out = new LinkedBlockingQueue<>();
-        final BlockingQueue<String> err = new LinkedBlockingQueue<>();
-        int port;
-        final List<Long> pids = new ArrayList<>();
-        final List<String> statsUrls = new ArrayList<>();
-
-        Launched(int processes) throws IOException {
-            String java =
-                    Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-            process = new ProcessBuilder(
-                            java,
-                            "-Xmx64m",
-                            "-XX:+UseSerialGC",
-                            "-cp",
-                            System.getProperty("java.class.path"),
-                            Main.class.getName(),
-                            "--processes",
-                            Integer.toString(processes),
-                            "--port",
-                            "0",
-                            "--threads",
-                            "1")
-                    .start();
-            collect(process.getInputStream(), out);
-            collect(process.getErrorStream(), err);
-        }
-
-        /** Reads the start line: the shared port, each worker's pid and stats URL. */
-        void awaitStart(int processes) throws InterruptedException {
-            String line = awaitLine(out, "tickwork dictionary: ");
-            Matcher m = START.matcher(line);
-            assertTrue(m.matches(), line);
-            port = Integer.parseInt(m.group(1));
-            assertEquals(processes, Integer.parseInt(m.group(2)), line);
-            Matcher w = WORKER.matcher(m.group(3));
-            while (w.find()) {
-                assertEquals(pids.size(), Integer.parseInt(w.group(1)), line);
-                pids.add(Long.parseLong(w.group(2)));
-                statsUrls.add(w.group(3));
-            }
-            assertEquals(processes, pids.size(), line);
-        }
-
-        /** The launcher's child processes: exactly the workers its start line names. */
-        List<ProcessHandle> workers() {
-            List<ProcessHandle> children = process.children().collect(Collectors.toList());
-            assertEquals(
-                    Set.copyOf(pids),
-                    children.stream().map(ProcessHandle::pid).collect(Collectors.toSet()),
-                    "children of the launcher");
-            assertEquals(pids.size(), process.descendants().count(), "the workers start no processes");
-            return children;
-        }
-
-        /** The next line of {@code lines} starting with {@code prefix}; fails after the bound. */
-        String awaitLine(BlockingQueue<String> lines, String prefix) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
-            List<String> seen = new ArrayList<>();
-            while (true) {
-                String l = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                assertNotNull(
-                        l, "no line starting with '" + prefix + "' within " + BOUND_SECONDS + " s: " + seen + err);
-                if (l.startsWith(prefix)) {
-                    return l;
-                }
-                seen.add(l);
-            }
-        }
-
-        private static void collect(InputStream in, BlockingQueue<String> lines) {
-            Thread t = new Thread(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                    for (String l; (l = r.readLine()) != null; ) {
-                        lines.add(l);
-                    }
-                } catch (IOException closed) {
-                    // the process is gone
-                }
-            });
-            t.setDaemon(true);
-            t.start();
-        }
-    }
+    private LaunchedServer launched;
 
     @AfterEach
     void cleanUp() throws IOException {
@@ -147,14 +46,13 @@ class WorkerLauncherTest {
             s.close();
         }
         if (launched != null) {
-            launched.process.descendants().forEach(ProcessHandle::destroyForcibly);
-            launched.process.destroyForcibly();
+            launched.close();
         }
     }
 
     @Test
     void workersShareThePortReportTheirOwnCountersAndStopOnSigterm() throws Exception {
-        launched = new Launched(3);
+        launched = new LaunchedServer(3);
         launched.awaitStart(3);
         List<ProcessHandle> workers = launched.workers();
         int n = 300;
@@ -213,72 +111,9 @@ class WorkerLauncherTest {
         assertEquals(List.of(), Arrays.asList(launched.err.toArray()), "nothing on stderr");
     }
 
-    /**
-     * The two halves of the many-process setup together, at a small scale: {@code idle --processes
-     * 3} holds 300 connections against {@code --processes 3}; the clients' report and the
-     * workers' own counters agree, and the server's memory is measured over all three pids.
-     */
-    @Test
-    void idleClientProcessesHoldConnectionsAcrossTheWorkers() throws Exception {
-        launched = new Launched(3);
-        launched.awaitStart(3);
-        int n = 300;
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        Process idle = new ProcessBuilder(
-                        java,
-                        "-Xmx64m",
-                        "-XX:+UseSerialGC",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "io.tickwork.server.client.LoadTool",
-                        "idle",
-                        "--processes",
-                        "3",
-                        "-c",
-                        Integer.toString(n),
-                        "--step",
-                        Integer.toString(n),
-                        "--hold",
-                        "1s",
-                        "-D",
-                        "60s",
-                        "--server-pid",
-                        launched.pids.stream().map(String::valueOf).collect(Collectors.joining(",")),
-                        "--json",
-                        "--quiet",
-                        "--target",
-                        "127.0.0.1:" + launched.port)
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        String report;
-        try (InputStream in = idle.getInputStream()) {
-            report = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        assertTrue(idle.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "idle ended");
-        assertEquals(0, idle.exitValue(), report);
-        JsonNode r = new ObjectMapper().readTree(report);
-        assertEquals(3, r.get("processes").asInt(), report);
-        assertEquals(n, r.get("connected").asInt(), report);
-        assertEquals(0, r.get("failed").get("total").asLong(), report);
-        // the three workers' resident memory, summed: a JVM alone is several times 17 MB
-        assertTrue(r.get("memory").get("server").get("rss_after").asLong() > 3 * 17_000_000L, report);
-
-        HttpClient client = HttpClient.newHttpClient();
-        long accepted = 0;
-        for (String url : launched.statsUrls) {
-            HttpResponse<String> s =
-                    client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
-            accepted += new ObjectMapper()
-                    .readTree(s.body())
-                    .get("acceptedConnections")
-                    .asLong();
-        }
-        assertEquals(n, accepted, "connections the workers accepted");
-    }
-
     @Test
     void aWorkerKilledMakesTheLauncherStopTheOthersAndFail() throws Exception {
-        launched = new Launched(3);
+        launched = new LaunchedServer(3);
         launched.awaitStart(3);
         List<ProcessHandle> workers = launched.workers();
         long victim = launched.pids.get(1);
@@ -294,7 +129,7 @@ class WorkerLauncherTest {
 
     @Test
     void workersStopWhenTheLauncherIsKilled() throws Exception {
-        launched = new Launched(2);
+        launched = new LaunchedServer(2);
         launched.awaitStart(2);
         List<ProcessHandle> workers = launched.workers();
         launched.process.destroyForcibly(); // SIGKILL: no handler, no shutdown hook runs

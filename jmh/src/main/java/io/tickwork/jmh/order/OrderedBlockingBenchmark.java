@@ -57,7 +57,7 @@ public class OrderedBlockingBenchmark {
     public int parkMicros;
 
     ExecutorService executorPool;
-    OrderedVariant.Keyed target;
+    OrderSubject.Keyed target;
     Task[] tasks;
     long[] submitted;
     int cursor;
@@ -83,7 +83,7 @@ public class OrderedBlockingBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         executorPool = BenchPools.create(pool);
-        target = OrderedVariant.valueOf(variant).create(executorPool, keys, STRIPES);
+        target = OrderSubject.valueOf(variant).create(executorPool, keys, STRIPES);
         tasks = new Task[keys];
         submitted = new long[keys];
         for (int k = 0; k < keys; k++) {

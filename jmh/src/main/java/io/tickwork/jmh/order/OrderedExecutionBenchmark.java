@@ -74,12 +74,12 @@ public class OrderedExecutionBenchmark {
 
     ExecutorService executorPool;
     BackgroundJob job;
-    OrderedVariant.Keyed target;
+    OrderSubject.Keyed target;
     final AtomicInteger producerIds = new AtomicInteger();
 
     @Setup(Level.Trial)
     public void setUp(BenchmarkParams params) {
-        OrderedVariant v = OrderedVariant.valueOf(variant);
+        OrderSubject v = OrderSubject.valueOf(variant);
         if (params.getThreads() > 1 && !v.concurrentProducers) {
             throw new IllegalStateException(
                     variant + " is single-producer: skipped with " + params.getThreads() + " producers");
@@ -237,7 +237,7 @@ public class OrderedExecutionBenchmark {
     }
 
     private long submitBatchAndAwait(Producer p) {
-        final OrderedVariant.Keyed target = this.target;
+        final OrderSubject.Keyed target = this.target;
         final int keys = this.keys;
         final CountingTask[] tasks = p.tasks;
         final long[] submitted = p.submitted;

@@ -17,7 +17,7 @@ final class Coroutines {
      * A benchmark task that can be pinned to the Kilim thread it first runs on, so that Kilim's
      * {@code AffineScheduler} resumes it there ({@code Task.pinToThread}: while a task holds a pin,
      * Kilim records its thread at every pause and resumes it on that thread). Pinning is what
-     * {@link Schedulers#start} asks for when the benchmark places tasks; the pin is released before
+     * {@link SchedulerSubjects#start} asks for when the benchmark places tasks; the pin is released before
      * the task ends, as Kilim requires.
      */
     abstract static class Placeable extends Task<Object> {

@@ -36,7 +36,7 @@ public class MixedLoopBenchmark {
     static final int RANDOMS = 1 << 16;
 
     @Param
-    Subject subject;
+    TimerSubject subject;
 
     @Param({"256", "4096", "65536"})
     int live;

@@ -50,7 +50,7 @@ public class ScheduleCancelBenchmark {
     }
 
     @Param
-    Subject subject;
+    TimerSubject subject;
 
     @Param
     Cancel cancel;
@@ -81,7 +81,7 @@ public class ScheduleCancelBenchmark {
         }
         handles = new long[live];
         for (int i = 0; i < live; i++) {
-            handles[i] = timers.schedule(now + 1 + rnd.nextInt(horizon), Subject.PAYLOAD);
+            handles[i] = timers.schedule(now + 1 + rnd.nextInt(horizon), TimerSubject.PAYLOAD);
         }
     }
 
@@ -94,7 +94,7 @@ public class ScheduleCancelBenchmark {
         boolean all = true;
         if (cancel == Cancel.NEWEST) {
             for (int i = 0; i < BATCH; i++) {
-                long h = t.schedule(now + off[n++ & (RANDOMS - 1)], Subject.PAYLOAD);
+                long h = t.schedule(now + off[n++ & (RANDOMS - 1)], TimerSubject.PAYLOAD);
                 all &= t.cancel(h);
             }
         } else if (cancel == Cancel.RANDOM_LIVE) {
@@ -104,7 +104,7 @@ public class ScheduleCancelBenchmark {
                 int k = n++ & (RANDOMS - 1);
                 int v = victim[k];
                 all &= t.cancel(hs[v]);
-                hs[v] = t.schedule(now + off[k], Subject.PAYLOAD);
+                hs[v] = t.schedule(now + off[k], TimerSubject.PAYLOAD);
             }
         } else {
             long[] hs = handles;
@@ -112,7 +112,7 @@ public class ScheduleCancelBenchmark {
             for (int i = 0; i < BATCH; i++) {
                 int k = n++ & (RANDOMS - 1);
                 int v = victim[k];
-                hs[v] = t.reschedule(hs[v], now + off[k], Subject.PAYLOAD);
+                hs[v] = t.reschedule(hs[v], now + off[k], TimerSubject.PAYLOAD);
             }
         }
         next = n;

@@ -38,7 +38,7 @@ public class ScheduleExpireBenchmark {
     static final int TIMERS = 4096 * SPAN;
 
     @Param
-    Subject subject;
+    TimerSubject subject;
 
     @Param({"1", "16", "256", "4096"})
     int timersPerTick;
@@ -72,7 +72,7 @@ public class ScheduleExpireBenchmark {
      */
     static long round(TimerAdapter t, long base, int[] off, int from, int count, int step) {
         for (int i = from, end = from + count; i < end; i++) {
-            t.schedule(base + off[i], Subject.PAYLOAD);
+            t.schedule(base + off[i], TimerSubject.PAYLOAD);
         }
         long clock = base;
         while (t.size() != 0) {

@@ -37,7 +37,7 @@ public class SparseDeadlinesBenchmark {
     static final int STEP = 1_000;
 
     @Param
-    Subject subject;
+    TimerSubject subject;
 
     private TimerAdapter timers;
     private int[] offsets;

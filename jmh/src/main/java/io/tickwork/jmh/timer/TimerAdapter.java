@@ -12,7 +12,7 @@ package io.tickwork.jmh.timer;
  * {@link HandleTable}, as a caller keeps a reference to its timer node: one array store and load
  * per timer. Agrona's handle is its timer id; it hands out ids, not payloads, so its adapter gives
  * the sink the shared payload unless a test schedules payloads of its own (see
- * {@link Subject.Agrona}).
+ * {@link TimerSubject.Agrona}).
  *
  * <p>The contract the benchmarks rely on, checked for every subject by {@code TimerAdaptersTest}:
  * a timer fires exactly once, never before its deadline and at most one tick after it; a cancelled

@@ -43,14 +43,14 @@ class TimerAdaptersTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Subject.class)
-    void everySubjectKeepsTheTimerContract(Subject subject) {
+    @EnumSource(TimerSubject.class)
+    void everySubjectKeepsTheTimerContract(TimerSubject subject) {
         for (long seed = 1; seed <= 12; seed++) {
             runScript(subject, seed, 6_000);
         }
     }
 
-    private static void runScript(Subject subject, long seed, int steps) {
+    private static void runScript(TimerSubject subject, long seed, int steps) {
         String where = subject + ", seed " + seed + ": ";
         SplittableRandom rnd = new SplittableRandom(seed);
         long[] now = {0};
@@ -92,7 +92,7 @@ class TimerAdaptersTest {
                 boolean cancelled = timers.cancel(p.handle);
                 assertEquals(wasLive, cancelled, where + "cancel of " + p + " answered " + cancelled);
                 p.cancelled |= cancelled;
-            } else if (op < 8 && !dead.isEmpty() && subject != Subject.AGRONA) {
+            } else if (op < 8 && !dead.isEmpty() && subject != TimerSubject.AGRONA) {
                 // Agrona reuses a timer id as soon as its timer is gone (no generation), so a stale
                 // id may cancel a younger timer: its contract, and no benchmark cancels a stale id.
                 Probe p = dead.get(rnd.nextInt(dead.size()));

@@ -14,7 +14,7 @@ public final class BuiltInWords {
     private BuiltInWords() {}
 
     public static void main(String[] args) throws Exception {
-        Field f = Class.forName("io.tickwork.server.client.bench.Words").getDeclaredField("BUILT_IN");
+        Field f = Class.forName("io.tickwork.client.bench.Words").getDeclaredField("BUILT_IN");
         f.setAccessible(true);
         for (String w : (String[]) f.get(null)) {
             System.out.println(w);

@@ -20,7 +20,7 @@ public final class WordCacheReplay {
     private WordCacheReplay() {}
 
     public static void main(String[] args) throws Exception {
-        Field builtIn = Class.forName("io.tickwork.server.client.bench.Words").getDeclaredField("BUILT_IN");
+        Field builtIn = Class.forName("io.tickwork.client.bench.Words").getDeclaredField("BUILT_IN");
         builtIn.setAccessible(true);
         List<String> words = List.of((String[]) builtIn.get(null));
         Class<?> c = Class.forName("io.tickwork.server.dict.WordBodyCache");

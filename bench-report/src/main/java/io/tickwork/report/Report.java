@@ -1,0 +1,397 @@
+package io.tickwork.report;
+
+import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * Turns JMH JSON ({@code -rf json}) into what a reader decides from: one PNG per benchmark group
+ * (grouped bars of the score with JMH's error as error bars, our variants and the peers side by
+ * side, and allocation per operation below when the run used {@code -prof gc}), and one Markdown
+ * file with a table per group and the ratio of our best variant to the best peer in each row.
+ *
+ * <p>How results are grouped: a group is one benchmark class, mode and (when the variants are a
+ * parameter) method. The <em>variant</em> of a result is the value of the variant parameter
+ * ({@code --variant-param}, default: the first of {@value #VARIANT_PARAMS} that the results have);
+ * without one, the method name is the variant. Every other parameter makes the row (the bar group).
+ * A variant is ours when it matches {@code --ours} (a regular expression); all others are peers.
+ *
+ * <p>Usage: {@code java -cp jmh/target/benchmarks.jar io.tickwork.report.Report --in r.json
+ * --out docs/bench --name order --ours 'Serial|Keyed' [--title "..."] [--note "JDK 17, 2 cores"]
+ * [--log]}
+ */
+public final class Report {
+    static final String VARIANT_PARAMS = "impl,variant,subject,kind,timer,executor,scheduler,model,peer,queue,index";
+
+    private final List<JmhResult> results;
+    private final Pattern ours;
+    private final String variantParam;
+
+    Report(List<JmhResult> results, Pattern ours, String variantParam) {
+        this.results = results;
+        this.ours = ours;
+        this.variantParam = variantParam != null ? variantParam : detectVariantParam(results);
+    }
+
+    public static void main(String[] args) throws IOException {
+        Map<String, String> opts = new LinkedHashMap<>();
+        List<Path> inputs = new ArrayList<>();
+        boolean log = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--help") || a.equals("-h")) {
+                System.out.println(usage());
+                return;
+            }
+            if (a.equals("--log")) {
+                log = true;
+                continue;
+            }
+            if (!a.startsWith("--") || i + 1 >= args.length) {
+                System.err.println("bad argument: " + a + "\n" + usage());
+                System.exit(2);
+            }
+            String value = args[++i];
+            if (a.equals("--in")) {
+                inputs.add(Path.of(value));
+            } else {
+                opts.put(a.substring(2), value);
+            }
+        }
+        if (inputs.isEmpty()) {
+            System.err.println("--in is required\n" + usage());
+            System.exit(2);
+        }
+        List<JmhResult> all = new ArrayList<>();
+        for (Path in : inputs) {
+            all.addAll(JmhResult.parse(Files.readString(in, StandardCharsets.UTF_8)));
+        }
+        Path out = Path.of(opts.getOrDefault("out", "docs/bench"));
+        String name = opts.getOrDefault("name", "report");
+        Report report = new Report(
+                all, Pattern.compile(opts.getOrDefault("ours", "(?i)tickwork.*")), opts.get("variant-param"));
+        List<Path> written =
+                report.write(out, name, opts.getOrDefault("title", name), opts.getOrDefault("note", ""), log);
+        for (Path p : written) {
+            System.out.println("wrote " + p);
+        }
+    }
+
+    static String usage() {
+        return "usage: Report --in results.json [--in more.json] [--out docs/bench] [--name suite]\n"
+                + "              [--ours REGEX] [--variant-param NAME] [--title TEXT] [--note TEXT] [--log]\n"
+                + "  --ours           variants matching this regex are ours, the rest are peers (default (?i)tickwork.*)\n"
+                + "  --variant-param  the @Param naming the variant (default: first of " + VARIANT_PARAMS + ";\n"
+                + "                   without one, each @Benchmark method is a variant)\n"
+                + "  --log            logarithmic score axis (for variants orders of magnitude apart)";
+    }
+
+    /** Writes {@code name.md} and one {@code name-<group>.png} per group; returns the paths written. */
+    List<Path> write(Path outDir, String name, String title, String note, boolean log) throws IOException {
+        Files.createDirectories(outDir);
+        List<Path> written = new ArrayList<>();
+        StringBuilder md = new StringBuilder();
+        md.append("# ").append(title).append("\n\n");
+        if (!note.isEmpty()) {
+            md.append(note).append("\n\n");
+        }
+        md.append("Ratio: best of ours against the best peer in the row, on medians of every measured iteration, "
+                + "> 1 means ours is faster; level when the JMH error intervals overlap. Quote a row as won or lost "
+                + "only from a run of at least 3 forks.\n");
+        for (Group g : groups()) {
+            String file = name + "-" + g.id() + ".png";
+            Path png = outDir.resolve(file);
+            ImageIO.write(render(g, log), "png", png.toFile());
+            written.add(png);
+            md.append("\n## ").append(g.label()).append("\n\n");
+            md.append("![").append(g.label()).append("](").append(file).append(")\n\n");
+            md.append(table(g));
+        }
+        Path mdFile = outDir.resolve(name + ".md");
+        Files.writeString(mdFile, md.toString(), StandardCharsets.UTF_8);
+        written.add(0, mdFile);
+        return written;
+    }
+
+    // ---------------------------------------------------------------- grouping
+
+    /** Bars of one chart: rows (parameter combinations) by variants, in first-seen order. */
+    final class Group {
+        final String className;
+        final String mode;
+        final String method; // null when the method is the variant
+        final Map<String, Map<String, JmhResult>> cells = new LinkedHashMap<>(); // row -> variant -> result
+        final Set<String> variants = new LinkedHashSet<>();
+
+        Group(String className, String mode, String method) {
+            this.className = className;
+            this.mode = mode;
+            this.method = method;
+        }
+
+        String id() {
+            return (className + (method != null ? "-" + method : "") + "-" + mode).replaceAll("[^A-Za-z0-9_.-]", "_");
+        }
+
+        String label() {
+            return className + (method != null ? "." + method : "") + " (" + mode + ", " + unit() + ")";
+        }
+
+        String unit() {
+            for (Map<String, JmhResult> row : cells.values()) {
+                for (JmhResult r : row.values()) {
+                    return r.unit;
+                }
+            }
+            return "";
+        }
+
+        boolean higherIsBetter() {
+            return "thrpt".equals(mode);
+        }
+
+        boolean hasAlloc() {
+            return cells.values().stream()
+                    .flatMap(m -> m.values().stream())
+                    .anyMatch(r -> !Double.isNaN(r.allocBytesPerOp));
+        }
+    }
+
+    List<Group> groups() {
+        Map<String, Group> groups = new LinkedHashMap<>();
+        for (JmhResult r : results) {
+            boolean byParam = variantParam != null && r.params.containsKey(variantParam);
+            String method = byParam ? r.method() : null;
+            String key = r.className() + "|" + r.mode + "|" + method;
+            Group g = groups.computeIfAbsent(key, k -> new Group(r.className(), r.mode, method));
+            String variant = byParam ? r.params.get(variantParam) : r.method();
+            StringBuilder row = new StringBuilder();
+            r.params.forEach((k, v) -> {
+                if (!(byParam && k.equals(variantParam))) {
+                    row.append(row.length() == 0 ? "" : " ")
+                            .append(k)
+                            .append('=')
+                            .append(v);
+                }
+            });
+            String rowKey = row.length() == 0 ? "-" : row.toString();
+            g.variants.add(variant);
+            g.cells.computeIfAbsent(rowKey, k -> new LinkedHashMap<>()).put(variant, r);
+        }
+        return new ArrayList<>(groups.values());
+    }
+
+    static String detectVariantParam(List<JmhResult> results) {
+        for (String candidate : VARIANT_PARAMS.split(",")) {
+            for (JmhResult r : results) {
+                if (r.params.containsKey(candidate)) {
+                    return candidate;
+                }
+            }
+        }
+        return null;
+    }
+
+    boolean isOurs(String variant) {
+        return ours.matcher(variant).matches();
+    }
+
+    // ---------------------------------------------------------------- markdown
+
+    String table(Group g) {
+        List<String> variants = new ArrayList<>(g.variants);
+        StringBuilder sb = new StringBuilder();
+        sb.append("| row |");
+        for (String v : variants) {
+            sb.append(' ').append(isOurs(v) ? "**" + v + "**" : v).append(" |");
+        }
+        sb.append(" best ours / best peer |\n|---|");
+        sb.append("---:|".repeat(variants.size())).append("---|\n");
+        for (Map.Entry<String, Map<String, JmhResult>> row : g.cells.entrySet()) {
+            sb.append("| ").append(row.getKey()).append(" |");
+            for (String v : variants) {
+                JmhResult r = row.getValue().get(v);
+                sb.append(' ').append(r == null ? "" : cell(r)).append(" |");
+            }
+            sb.append(' ').append(ratioText(g, row.getValue())).append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    static String cell(JmhResult r) {
+        String s = fmt(r.score) + (Double.isNaN(r.error) ? "" : " ± " + fmt(r.error));
+        if (!Double.isNaN(r.allocBytesPerOp)) {
+            // below 0.01 B/op is JMH's own residue spread over millions of operations, not allocation
+            s += r.allocBytesPerOp < 0.01 ? " (~0 B/op)" : " (" + fmt(r.allocBytesPerOp) + " B/op)";
+        }
+        return s;
+    }
+
+    /**
+     * "1.52× won (ours vs peer)", or "" when the row lacks either side. The ratio is of medians
+     * over every measured iteration when JMH recorded them (of means otherwise); the verdict is
+     * "level" when the two results' error intervals (score ± JMH's 99.9 % error) overlap, "won" or
+     * "lost" when they do not, and "no error" when either side has none (a single iteration).
+     */
+    String ratioText(Group g, Map<String, JmhResult> row) {
+        JmhResult bestOurs = null;
+        JmhResult bestPeer = null;
+        for (Map.Entry<String, JmhResult> e : row.entrySet()) {
+            JmhResult r = e.getValue();
+            if (isOurs(e.getKey())) {
+                bestOurs = better(g, bestOurs, r);
+            } else {
+                bestPeer = better(g, bestPeer, r);
+            }
+        }
+        if (bestOurs == null || bestPeer == null) {
+            return "";
+        }
+        double ratio = ratio(g, bestOurs, bestPeer);
+        return String.format(
+                Locale.ROOT,
+                "%.2f× %s (%s vs %s)",
+                ratio,
+                verdict(ratio, bestOurs, bestPeer),
+                variantOf(row, bestOurs),
+                variantOf(row, bestPeer));
+    }
+
+    /** Speed-up of {@code a} over {@code b} on medians: > 1 means {@code a} is faster, whatever the mode. */
+    static double ratio(Group g, JmhResult a, JmhResult b) {
+        return g.higherIsBetter() ? a.central() / b.central() : b.central() / a.central();
+    }
+
+    /** "won", "lost", "level" (error intervals overlap) or "no error" (either side has none). */
+    static String verdict(double ratio, JmhResult ours, JmhResult peer) {
+        if (Double.isNaN(ours.error) || Double.isNaN(peer.error)) {
+            return "no error";
+        }
+        boolean overlap = ours.score - ours.error <= peer.score + peer.error
+                && peer.score - peer.error <= ours.score + ours.error;
+        return overlap ? "level" : ratio > 1 ? "won" : "lost";
+    }
+
+    private static JmhResult better(Group g, JmhResult current, JmhResult candidate) {
+        if (current == null) {
+            return candidate;
+        }
+        boolean candidateWins = g.higherIsBetter() ? candidate.score > current.score : candidate.score < current.score;
+        return candidateWins ? candidate : current;
+    }
+
+    private static String variantOf(Map<String, JmhResult> row, JmhResult r) {
+        for (Map.Entry<String, JmhResult> e : row.entrySet()) {
+            if (e.getValue() == r) {
+                return e.getKey();
+            }
+        }
+        return "?";
+    }
+
+    /** Three significant digits with an SI suffix: 12.3M, 456k, 7.89, 0.0123. */
+    static String fmt(double v) {
+        if (Double.isNaN(v)) {
+            return "NaN";
+        }
+        double a = Math.abs(v);
+        if (a >= 1e9) {
+            return String.format(Locale.ROOT, "%.3gG", v / 1e9);
+        }
+        if (a >= 1e6) {
+            return String.format(Locale.ROOT, "%.3gM", v / 1e6);
+        }
+        if (a >= 1e4) {
+            return String.format(Locale.ROOT, "%.3gk", v / 1e3);
+        }
+        if (a == 0) {
+            return "0";
+        }
+        return String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    // ---------------------------------------------------------------- charts
+
+    BufferedImage render(Group g, boolean log) {
+        List<String> rows = new ArrayList<>(g.cells.keySet());
+        CategoryChart scores = chart(g.label(), g.unit(), rows, g, false, log);
+        BufferedImage top = BitmapEncoder.getBufferedImage(scores);
+        if (!g.hasAlloc()) {
+            return top;
+        }
+        CategoryChart alloc = chart("allocation per operation (-prof gc)", "B/op", rows, g, true, false);
+        BufferedImage bottom = BitmapEncoder.getBufferedImage(alloc);
+        BufferedImage both =
+                new BufferedImage(top.getWidth(), top.getHeight() + bottom.getHeight(), BufferedImage.TYPE_INT_RGB);
+        Graphics2D g2 = both.createGraphics();
+        g2.setColor(Color.WHITE);
+        g2.fillRect(0, 0, both.getWidth(), both.getHeight());
+        g2.drawImage(top, 0, 0, null);
+        g2.drawImage(bottom, 0, top.getHeight(), null);
+        g2.dispose();
+        return both;
+    }
+
+    private CategoryChart chart(String title, String yTitle, List<String> rows, Group g, boolean alloc, boolean log) {
+        // Scale to k/M/G so the axis reads "40 M ops/s" rather than "4E7".
+        double max = 0;
+        for (Map<String, JmhResult> row : g.cells.values()) {
+            for (JmhResult r : row.values()) {
+                double v = alloc ? r.allocBytesPerOp : r.score;
+                if (!Double.isNaN(v)) {
+                    max = Math.max(max, Math.abs(v));
+                }
+            }
+        }
+        double scale = max >= 1e9 ? 1e9 : max >= 1e6 ? 1e6 : max >= 1e4 ? 1e3 : 1;
+        String prefix = scale == 1e9 ? "G " : scale == 1e6 ? "M " : scale == 1e3 ? "k " : "";
+        yTitle = prefix + yTitle;
+        int width = Math.max(900, Math.min(2400, 140 + rows.size() * g.variants.size() * 28));
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(width)
+                .height(alloc ? 320 : 480)
+                .title(title)
+                .yAxisTitle(yTitle)
+                .build();
+        Styler st = chart.getStyler();
+        st.setLegendPosition(Styler.LegendPosition.OutsideE);
+        st.setChartBackgroundColor(Color.WHITE);
+        st.setPlotBackgroundColor(Color.WHITE);
+        chart.getStyler().setYAxisLogarithmic(log);
+        chart.getStyler().setXAxisLabelRotation(rows.size() > 4 ? 20 : 0);
+        chart.getStyler().setOverlapped(false);
+        chart.getStyler().setErrorBarsColor(Color.DARK_GRAY);
+        chart.getStyler().setYAxisDecimalPattern("#,##0.##");
+        for (String variant : g.variants) {
+            List<Double> ys = new ArrayList<>();
+            List<Double> errs = new ArrayList<>();
+            for (String row : rows) {
+                JmhResult r = g.cells.get(row).get(variant);
+                double y = r == null ? 0 : alloc ? r.allocBytesPerOp : r.score;
+                double e = r == null ? 0 : alloc ? r.allocError : r.error;
+                ys.add(Double.isNaN(y) ? 0 : y / scale);
+                errs.add(Double.isNaN(e) ? 0 : e / scale);
+            }
+            String label = isOurs(variant) ? variant + " (ours)" : variant;
+            chart.addSeries(label, rows, ys, errs);
+        }
+        return chart;
+    }
+}

@@ -1,0 +1,138 @@
+package io.tickwork.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportTest {
+
+    static String sample() throws IOException {
+        try (InputStream in = ReportTest.class.getResourceAsStream("sample.json")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void readsJmhJsonShapes() throws IOException {
+        // exponent and integer numbers, an escaped character in a member name, a number as a parameter
+        String json = "[{\"benchmark\":\"p.C.m\",\"mode\":\"avgt\",\"params\":{\"n\":\"7\",\"k\":2},"
+                + "\"primaryMetric\":{\"score\":2.5e3,\"scoreError\":-3,\"scoreUnit\":\"ns/op\"},"
+                + "\"secondaryMetrics\":{\"\\u00b7gc.alloc.rate.norm\":{\"score\":16,\"scoreError\":\"NaN\"}}}]";
+        JmhResult r = JmhResult.parse(json).get(0);
+        assertEquals("p.C.m", r.benchmark);
+        assertEquals("avgt", r.mode);
+        assertEquals(Map.of("n", "7", "k", "2.0"), r.params);
+        assertEquals(List.of("n", "k"), List.copyOf(r.params.keySet()), "parameter order kept");
+        assertEquals(2500.0, r.score);
+        assertEquals(-3.0, r.error);
+        assertEquals("ns/op", r.unit);
+        assertEquals(16.0, r.allocBytesPerOp);
+        assertTrue(Double.isNaN(r.allocError));
+    }
+
+    @Test
+    void malformedJsonIsAnErrorNamingWhere() {
+        IOException e = assertThrows(IOException.class, () -> JmhResult.parse("{\"a\" 1}"));
+        assertTrue(e.getMessage().contains("line: 1, column: 6"), e.getMessage());
+        assertThrows(IOException.class, () -> JmhResult.parse("[1,2"));
+        assertThrows(IOException.class, () -> JmhResult.parse("[] x"), "text after the document");
+        assertThrows(IllegalArgumentException.class, () -> JmhResult.parse("{}"), "not an array of results");
+        assertThrows(IllegalArgumentException.class, () -> JmhResult.parse("[{\"benchmark\":\"p.C.m\"}]"));
+    }
+
+    @Test
+    void parsesScoresErrorsAndAllocation() throws IOException {
+        List<JmhResult> rs = JmhResult.parse(sample());
+        assertEquals(7, rs.size());
+        JmhResult first = rs.get(0);
+        assertEquals("OrderedBench", first.className());
+        assertEquals("run", first.method());
+        assertEquals(4.0e7, first.score);
+        assertEquals(24.0, first.allocBytesPerOp);
+        assertTrue(Double.isNaN(rs.get(1).error), "JMH's \"NaN\" string is read as NaN");
+        assertTrue(Double.isNaN(rs.get(2).allocBytesPerOp), "no -prof gc, no allocation figure");
+    }
+
+    @Test
+    void groupsByVariantParamOrByMethod() throws IOException {
+        Report report = new Report(JmhResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
+        List<Report.Group> groups = report.groups();
+        assertEquals(2, groups.size());
+        Report.Group order = groups.get(0);
+        assertEquals(List.of("KeyedSerial", "guava", "jctools"), List.copyOf(order.variants));
+        assertEquals(List.of("keys=1", "keys=64"), List.copyOf(order.cells.keySet()));
+        Report.Group search = groups.get(1);
+        assertEquals(
+                List.of("binarySearch", "tickworkEytzinger"), List.copyOf(search.variants), "methods are variants");
+        assertEquals(List.of("n=2000"), List.copyOf(search.cells.keySet()));
+    }
+
+    @Test
+    void verdictIsLevelWhenErrorIntervalsOverlap() {
+        JmhResult ours = new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 100, 10, 101, "ops/s", 0, 0);
+        JmhResult close = new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 95, 10, 94, "ops/s", 0, 0);
+        JmhResult far = new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 50, 5, 50, "ops/s", 0, 0);
+        JmhResult noError = new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 50, Double.NaN, "ops/s", 0, 0);
+        assertEquals("level", Report.verdict(101.0 / 94, ours, close));
+        assertEquals("won", Report.verdict(101.0 / 50, ours, far));
+        assertEquals("lost", Report.verdict(50.0 / 101, far, ours));
+        assertEquals("no error", Report.verdict(2, ours, noError));
+        assertEquals(
+                50.0,
+                JmhResult.median(new com.fasterxml.jackson.databind.ObjectMapper()
+                        .valueToTree(new double[][] {{10, 50, 70}, {40, 60}})),
+                1e-9);
+    }
+
+    @Test
+    void ratioIsSpeedupOverBestPeerInBothModes() throws IOException {
+        Report report = new Report(JmhResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
+        List<Report.Group> groups = report.groups();
+        String order = report.table(groups.get(0));
+        // keys=1: 40M vs best peer jctools 32M -> 1.25; keys=64: 20M vs guava 25M -> 0.80
+        assertTrue(order.contains("1.25× won (KeyedSerial vs jctools)"), order);
+        assertTrue(order.contains("0.80× "), order);
+        assertTrue(order.contains("(24.0 B/op)"), order);
+        assertEquals(
+                "1.00 (~0 B/op)",
+                Report.cell(new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 1, Double.NaN, "ops/s", 0.0004, 0)));
+        String search = report.table(groups.get(1));
+        // avgt: lower is better, 60 ns vs 20 ns -> ours 3x faster
+        assertTrue(search.contains("3.00× ") && search.contains("(tickworkEytzinger vs binarySearch)"), search);
+    }
+
+    @Test
+    void writesMarkdownAndDecodablePngs(@TempDir Path dir) throws IOException {
+        Report report = new Report(JmhResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
+        List<Path> written = report.write(dir, "demo", "Demo suite", "2026-11-21, test", false);
+        assertEquals(3, written.size(), written.toString());
+        String md = Files.readString(written.get(0));
+        assertTrue(md.startsWith("# Demo suite"), md);
+        assertTrue(md.contains("![OrderedBench.run (thrpt, ops/s)](demo-OrderedBench-run-thrpt.png)"), md);
+        BufferedImage withAlloc = ImageIO.read(written.get(1).toFile());
+        BufferedImage scoresOnly = ImageIO.read(written.get(2).toFile());
+        assertEquals(480 + 320, withAlloc.getHeight(), "score chart with the allocation chart below it");
+        assertEquals(480, scoresOnly.getHeight(), "no -prof gc figures, no allocation chart");
+    }
+
+    @Test
+    void formatsWithSiSuffixes() {
+        assertEquals("12.3M", Report.fmt(12_345_678));
+        assertEquals("45.7k", Report.fmt(45_678));
+        assertEquals("7.89", Report.fmt(7.891));
+        assertEquals("NaN", Report.fmt(Double.NaN));
+    }
+}

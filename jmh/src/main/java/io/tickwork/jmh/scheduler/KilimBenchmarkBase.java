@@ -1,0 +1,86 @@
+package io.tickwork.jmh.scheduler;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import kilim.Scheduler;
+import kilim.Task;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * What {@link KilimSwitchBenchmark} and {@link KilimTimerBenchmark} share: the scheduler sweep, one
+ * scheduler per trial, and the measured part of an invocation (start every prepared task on its
+ * loop, wait for all of them). Subclasses build {@link #tasks}, {@link #affinity} and {@link #done}
+ * in their own {@code @Setup(Level.Invocation)}, outside the measurement, and end it with
+ * {@link SchedulerSubjects#settle()}.
+ */
+@State(Scope.Benchmark)
+public abstract class KilimBenchmarkBase {
+    static final int TASKS = 200_000;
+
+    @Param({
+        "tickwork-rb-tree",
+        "tickwork-wheel-list",
+        "tickwork-wheel-ring",
+        "tickwork-wheel-linked-array",
+        "kilim-affine",
+        "kilim-forkjoin"
+    })
+    public String scheduler;
+
+    @Param({"1", "2"})
+    public int threads;
+
+    /**
+     * {@code placed}: with 2 threads every task stays on the thread its block is assigned to, ping-pong
+     * partners together (tickwork: {@code start(task, loop)}; Kilim Affine: started there and pinned;
+     * Kilim ForkJoin cannot pin, so that combination is refused). {@code free}: every scheduler
+     * places and moves tasks itself. With 1 thread the two are the same run, so {@code free} is
+     * refused there.
+     */
+    @Param({"placed", "free"})
+    public String placement;
+
+    Scheduler sched;
+    Task<?>[] tasks;
+    int[] affinity;
+    CountDownLatch done;
+
+    @Setup(Level.Trial)
+    public void startScheduler() {
+        if (threads == 1 && placement.equals("free")) {
+            throw new IllegalStateException("placement is moot on 1 thread: run placement=placed");
+        }
+        if (threads > 1 && placement.equals("placed") && scheduler.equals("kilim-forkjoin")) {
+            throw new IllegalStateException("Kilim's ForkJoinScheduler cannot pin tasks: run placement=free");
+        }
+        sched = SchedulerSubjects.create(scheduler, threads);
+    }
+
+    @TearDown(Level.Trial)
+    public void stopScheduler() throws InterruptedException {
+        SchedulerSubjects.stop(sched);
+    }
+
+    /** Fresh arrays and latch for {@link #TASKS} tasks; the caller fills them. */
+    void prepare() {
+        tasks = new Task<?>[TASKS];
+        affinity = new int[TASKS];
+        done = new CountDownLatch(TASKS);
+    }
+
+    /** The measured part: start every task on its loop, then wait (bounded) until all finished. */
+    void runAll() throws InterruptedException {
+        boolean placed = placement.equals("placed");
+        for (int i = 0; i < tasks.length; i++) {
+            SchedulerSubjects.start(sched, tasks[i], affinity[i], placed);
+        }
+        if (!done.await(5, TimeUnit.MINUTES)) {
+            throw new IllegalStateException(done.getCount() + " tasks did not finish on " + scheduler);
+        }
+    }
+}

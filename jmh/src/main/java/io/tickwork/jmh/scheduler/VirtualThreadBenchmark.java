@@ -1,0 +1,159 @@
+package io.tickwork.jmh.scheduler;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * The same three workloads as {@link KilimSwitchBenchmark} and {@link KilimTimerBenchmark} on JDK virtual
+ * threads: {@code Thread.yield()} resumptions, a park/unpark ping-pong (one operation = one hand-off)
+ * and {@code Thread.sleep(1)} expirations, with 200,000 virtual threads.
+ *
+ * <p>Needs JDK 21 or later at run time; the jar is compiled with {@code --release 17}, so virtual
+ * threads are reached through a method handle on {@code Thread.ofVirtual()}. On an older JDK the
+ * setup fails with a message saying so and JMH goes on with the next benchmark. The number of
+ * carrier threads is the JDK's {@code jdk.virtualThreadScheduler.parallelism} (default: the core
+ * count); pass {@code -jvmArgsAppend -Djdk.virtualThreadScheduler.parallelism=1} for one carrier.
+ *
+ * <p>Not measured: creating the (unstarted) threads, in {@code @Setup(Level.Invocation)}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+public class VirtualThreadBenchmark {
+    static final int THREADS = KilimSwitchBenchmark.TASKS;
+    static final int YIELDS = KilimSwitchBenchmark.YIELDS;
+    static final int PAIRS = THREADS / 2;
+    static final int ROUNDS = KilimSwitchBenchmark.ROUNDS;
+    static final int SLEEPS = KilimTimerBenchmark.SLEEPS;
+
+    private MethodHandle unstarted; // (Runnable) -> Thread, bound to a Thread.ofVirtual() builder
+    private Thread[] threads;
+    private CountDownLatch done;
+
+    @Setup(Level.Trial)
+    public void findVirtualThreads() throws Throwable {
+        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+        Class<?> builderClass;
+        MethodHandle ofVirtual;
+        try {
+            builderClass = Class.forName("java.lang.Thread$Builder");
+            Class<?> ofVirtualClass = Class.forName("java.lang.Thread$Builder$OfVirtual");
+            ofVirtual = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualClass));
+        } catch (ClassNotFoundException | NoSuchMethodException e) {
+            throw new UnsupportedOperationException(
+                    "virtual threads need JDK 21 or later; this is " + System.getProperty("java.version")
+                            + ": skipping " + getClass().getSimpleName());
+        }
+        Object builder = ofVirtual.invoke();
+        unstarted = lookup.findVirtual(builderClass, "unstarted", MethodType.methodType(Thread.class, Runnable.class))
+                .bindTo(builder);
+    }
+
+    /** One park/unpark pair: {@code turn} says whose move it is. */
+    static final class Pair {
+        volatile int turn;
+        Thread a;
+        Thread b;
+    }
+
+    @Setup(Level.Invocation)
+    public void buildThreads(BenchmarkParams params) throws Throwable {
+        String bench = params.getBenchmark();
+        threads = new Thread[THREADS];
+        done = new CountDownLatch(THREADS);
+        CountDownLatch d = done;
+        if (bench.endsWith("parkPingPong")) {
+            for (int p = 0; p < PAIRS; p++) {
+                Pair pair = new Pair();
+                pair.a = (Thread) unstarted.invoke((Runnable) () -> play(pair, 0, d));
+                pair.b = (Thread) unstarted.invoke((Runnable) () -> play(pair, 1, d));
+                threads[2 * p] = pair.a;
+                threads[2 * p + 1] = pair.b;
+            }
+        } else if (bench.endsWith("sleepExpirations")) {
+            for (int i = 0; i < THREADS; i++) {
+                threads[i] = (Thread) unstarted.invoke((Runnable) () -> {
+                    try {
+                        for (int k = 0; k < SLEEPS; k++) {
+                            Thread.sleep(1);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    d.countDown();
+                });
+            }
+        } else {
+            for (int i = 0; i < THREADS; i++) {
+                threads[i] = (Thread) unstarted.invoke((Runnable) () -> {
+                    for (int k = 0; k < YIELDS; k++) {
+                        Thread.yield();
+                    }
+                    d.countDown();
+                });
+            }
+        }
+        SchedulerSubjects.settle(); // as for the Kilim tasks: tenure the threads before the measurement
+    }
+
+    private static void play(Pair pair, int me, CountDownLatch d) {
+        Thread other = me == 0 ? pair.b : pair.a;
+        for (int i = 0; i < ROUNDS; i++) {
+            while (pair.turn != me) {
+                LockSupport.park(pair);
+            }
+            pair.turn = 1 - me;
+            LockSupport.unpark(other);
+        }
+        d.countDown();
+    }
+
+    private void runAll() throws InterruptedException {
+        for (Thread t : threads) {
+            t.start();
+        }
+        if (!done.await(5, TimeUnit.MINUTES)) {
+            throw new IllegalStateException(done.getCount() + " virtual threads did not finish");
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(THREADS * YIELDS)
+    public void yield() throws InterruptedException {
+        runAll();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PAIRS * ROUNDS * 2)
+    public void parkPingPong() throws InterruptedException {
+        runAll();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(THREADS * SLEEPS)
+    public void sleepExpirations() throws InterruptedException {
+        runAll();
+    }
+}

@@ -1,0 +1,286 @@
+package io.tickwork.jmh.timer;
+
+import io.tickwork.primitives.timer.TimerKind;
+import io.tickwork.primitives.timer.TimerQueue;
+import java.util.Comparator;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.agrona.DeadlineTimerWheel;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The subjects of the timer benchmarks, one {@code @Param} sweep: tickwork's four kinds and the
+ * peers a user would otherwise pick. All run on a virtual clock with one time unit per tick.
+ *
+ * <p>Configuration, the same for every wheel where the design allows: 1 unit per tick, 1,024 ticks
+ * per wheel (one revolution covers the workloads' deadlines, at most 1,000 ticks ahead, so no
+ * subject pays for far timers). A re-arm is tickwork's {@code reschedule} (same handle) and the
+ * peers' cancel plus schedule ({@link TimerAdapter#reschedule}). tickwork ring and chunk capacity 512 per slot (a tick holds about 200 timers in W1
+ * and 400 in W2 at the default density; a denser tick spills to the slot's overflow, as it would
+ * for a user who sized the wheel once). Agrona starts with its default 16 timers per tick and
+ * grows. Kafka runs with its own defaults (1 ms ticks, 20 per level, overflow levels as needed), as
+ * {@code SystemTimer} does.
+ *
+ * <p>Netty's {@code HashedWheelTimer} is not a subject: it owns a worker thread that reads
+ * {@code System.nanoTime()} and sleeps until the next tick (4.1 has no pluggable clock), so it
+ * cannot be driven by a virtual clock; {@code newTimeout}/{@code cancel} on the caller's side only
+ * enqueue into MPSC queues the worker drains later, so timing them would measure a queue offer
+ * plus a second thread on a 2-core box, not a timer.
+ */
+public enum TimerSubject {
+    RB_TREE,
+    WHEEL_LIST,
+    WHEEL_RING,
+    WHEEL_LINKED_ARRAY,
+    AGRONA,
+    PRIORITY_QUEUE,
+    TREE_MAP,
+    KAFKA;
+
+    static final int TICKS_PER_WHEEL = 1024;
+    static final int SLOT_CAPACITY = 512;
+
+    /** This subject's adapter, handing expired payloads to the benchmark's blackhole. */
+    TimerAdapter create(Blackhole bh) {
+        return create(bh::consume);
+    }
+
+    /** This subject's adapter, handing expired payloads to {@code sink}. */
+    TimerAdapter create(Consumer<Object> sink) {
+        switch (this) {
+            case RB_TREE:
+                return new Tickwork(TimerKind.RB_TREE, sink);
+            case WHEEL_LIST:
+                return new Tickwork(TimerKind.WHEEL_LIST, sink);
+            case WHEEL_RING:
+                return new Tickwork(TimerKind.WHEEL_RING, sink);
+            case WHEEL_LINKED_ARRAY:
+                return new Tickwork(TimerKind.WHEEL_LINKED_ARRAY, sink);
+            case AGRONA:
+                return new Agrona(sink);
+            case PRIORITY_QUEUE:
+                return new JdkPriorityQueue(sink);
+            case TREE_MAP:
+                return new JdkTreeMap(sink);
+            case KAFKA:
+                return new KafkaTimingWheel(sink);
+            default:
+                throw new AssertionError(this);
+        }
+    }
+
+    /** The payload the benchmarks schedule: a reference, as a run loop's task would be. */
+    static final Object PAYLOAD = new Object();
+
+    static final class Tickwork implements TimerAdapter {
+        private final TimerQueue<Object> queue;
+        private final Consumer<Object> sink;
+
+        Tickwork(TimerKind kind, Consumer<Object> sink) {
+            this.queue = kind.create(1, TICKS_PER_WHEEL, SLOT_CAPACITY);
+            this.sink = sink;
+        }
+
+        @Override
+        public long schedule(long deadline, Object payload) {
+            return queue.schedule(deadline, payload);
+        }
+
+        @Override
+        public boolean cancel(long handle) {
+            return queue.cancel(handle);
+        }
+
+        @Override
+        public long reschedule(long handle, long deadline, Object payload) {
+            if (!queue.reschedule(handle, deadline)) {
+                throw new IllegalStateException("reschedule of a timer that is not live");
+            }
+            return handle;
+        }
+
+        @Override
+        public int expire(long now) {
+            return queue.expire(now, sink);
+        }
+
+        @Override
+        public int size() {
+            return queue.size();
+        }
+    }
+
+    /**
+     * Agrona's {@code DeadlineTimerWheel}, polled as its run loops poll it. Its handler receives a
+     * timer id, not a payload: with the benchmarks' shared {@link #PAYLOAD} nothing is looked up
+     * (so Agrona does less work per timer than the others, which hand out a stored reference);
+     * payloads of a benchmark's or test's own go through Agrona's own {@code Long2ObjectHashMap}
+     * from id to payload, as its users keep them.
+     */
+    static final class Agrona implements TimerAdapter {
+        private final DeadlineTimerWheel wheel = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, 0, 1, TICKS_PER_WHEEL);
+        private final DeadlineTimerWheel.TimerHandler handler;
+        private Long2ObjectHashMap<Object> payloads; // only for payloads other than PAYLOAD
+
+        Agrona(Consumer<Object> sink) {
+            handler = (unit, now, timerId) -> {
+                sink.accept(payloads == null ? PAYLOAD : payloads.remove(timerId));
+                return true;
+            };
+        }
+
+        @Override
+        public long schedule(long deadline, Object payload) {
+            long id = wheel.scheduleTimer(deadline);
+            if (payload != PAYLOAD) {
+                if (payloads == null) {
+                    payloads = new Long2ObjectHashMap<>();
+                }
+                payloads.put(id, payload);
+            }
+            return id;
+        }
+
+        @Override
+        public boolean cancel(long handle) {
+            boolean cancelled = wheel.cancelTimer(handle);
+            if (cancelled && payloads != null) {
+                payloads.remove(handle);
+            }
+            return cancelled;
+        }
+
+        /**
+         * {@code poll} scans the spoke of the wheel's current tick and moves to the next tick only
+         * once {@code now} has passed the current one, so a run loop polls until the spoke it just
+         * scanned is the one holding {@code now}: then every deadline up to {@code now} is handled.
+         */
+        @Override
+        public int expire(long now) {
+            int n = 0;
+            for (; ; ) {
+                long scannedTickEnd = wheel.currentTickTime();
+                n += wheel.poll(now, handler, Integer.MAX_VALUE);
+                if (scannedTickEnd > now) {
+                    return n;
+                }
+            }
+        }
+
+        @Override
+        public int size() {
+            return (int) wheel.timerCount();
+        }
+    }
+
+    /** What a JDK-only run loop keeps: a node with deadline, tie-breaking sequence and payload. */
+    static final class Node {
+        final long deadline;
+        final long seq;
+        final Object payload;
+        int slot; // in the adapter's HandleTable
+
+        Node(long deadline, long seq, Object payload) {
+            this.deadline = deadline;
+            this.seq = seq;
+            this.payload = payload;
+        }
+    }
+
+    static final Comparator<Node> BY_DEADLINE_THEN_SEQ = (a, b) -> {
+        int c = Long.compare(a.deadline, b.deadline);
+        return c != 0 ? c : Long.compare(a.seq, b.seq);
+    };
+
+    /** {@code PriorityQueue}: O(log n) schedule and expiry; cancel is its O(n) {@code remove(Object)}. */
+    static final class JdkPriorityQueue implements TimerAdapter {
+        private final PriorityQueue<Node> queue = new PriorityQueue<>(BY_DEADLINE_THEN_SEQ);
+        private final HandleTable<Node> handles = new HandleTable<>();
+        private final Consumer<Object> sink;
+        private long seq;
+
+        JdkPriorityQueue(Consumer<Object> sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public long schedule(long deadline, Object payload) {
+            Node n = new Node(deadline, ++seq, payload);
+            queue.add(n);
+            long handle = handles.put(n);
+            n.slot = HandleTable.slotOf(handle);
+            return handle;
+        }
+
+        @Override
+        public boolean cancel(long handle) {
+            Node n = handles.remove(handle);
+            return n != null && queue.remove(n); // O(n): a linear search, then a sift
+        }
+
+        @Override
+        public int expire(long now) {
+            int n = 0;
+            Node head;
+            while ((head = queue.peek()) != null && head.deadline <= now) {
+                queue.poll();
+                handles.release(head.slot);
+                sink.accept(head.payload);
+                n++;
+            }
+            return n;
+        }
+
+        @Override
+        public int size() {
+            return queue.size();
+        }
+    }
+
+    /** {@code TreeMap}: O(log n) schedule, cancel and expiry, a map entry per timer. */
+    static final class JdkTreeMap implements TimerAdapter {
+        private final TreeMap<Node, Node> map = new TreeMap<>(BY_DEADLINE_THEN_SEQ);
+        private final HandleTable<Node> handles = new HandleTable<>();
+        private final Consumer<Object> sink;
+        private long seq;
+
+        JdkTreeMap(Consumer<Object> sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public long schedule(long deadline, Object payload) {
+            Node n = new Node(deadline, ++seq, payload);
+            map.put(n, n);
+            long handle = handles.put(n);
+            n.slot = HandleTable.slotOf(handle);
+            return handle;
+        }
+
+        @Override
+        public boolean cancel(long handle) {
+            Node n = handles.remove(handle);
+            return n != null && map.remove(n) != null;
+        }
+
+        @Override
+        public int expire(long now) {
+            int n = 0;
+            while (!map.isEmpty() && map.firstKey().deadline <= now) {
+                Node head = map.pollFirstEntry().getKey();
+                handles.release(head.slot);
+                sink.accept(head.payload);
+                n++;
+            }
+            return n;
+        }
+
+        @Override
+        public int size() {
+            return map.size();
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.tickwork.client.bench;
+
+import io.tickwork.client.common.Fmt;
+import io.tickwork.client.common.LatencyRange;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs a {@link BenchConfig}: starts one {@link BenchWorker} selector thread per {@code
+ * threads}, prints a progress line per second from the calling thread, and returns the merged
+ * {@link BenchReport}. With a warm-up, the workload runs that long unmeasured first (progress
+ * lines marked {@code warmup}); the result covers only what follows it. The run ends at
+ * warm-up plus duration, or when the request count is complete, whichever comes first; {@link
+ * #stop()} ends it early from any thread.
+ */
+final class Bench {
+    private final BenchConfig cfg;
+    private final List<BenchWorker> workers = new ArrayList<>();
+    private volatile boolean stopped;
+
+    Bench(BenchConfig cfg) {
+        this.cfg = cfg;
+    }
+
+    void stop() {
+        stopped = true;
+        for (BenchWorker w : workers) {
+            w.stop();
+        }
+    }
+
+    BenchReport run(PrintStream progress) throws InterruptedException {
+        long start = System.nanoTime();
+        long warmEnd = start + cfg.warmup().toNanos();
+        long end = warmEnd + cfg.duration().toNanos();
+        AtomicLong budget = cfg.count() > 0 && !cfg.openLoop() ? new AtomicLong(cfg.count()) : null;
+        int threads = cfg.threads();
+        List<Thread> ts = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            int conns = cfg.connections() / threads + (i < cfg.connections() % threads ? 1 : 0);
+            long share = Long.MAX_VALUE;
+            if (cfg.openLoop() && cfg.count() > 0) {
+                share = cfg.count() / threads + (i < cfg.count() % threads ? 1 : 0);
+            }
+            BenchWorker w = new BenchWorker(cfg, i, conns, budget, share, cfg.rate() / threads, start, warmEnd, end);
+            workers.add(w);
+            Thread t = new Thread(w, "bench-selector-" + i);
+            t.setDaemon(true);
+            ts.add(t);
+        }
+        if (stopped) {
+            stop();
+        }
+        for (Thread t : ts) {
+            t.start();
+        }
+        Histogram total = LatencyRange.histogram();
+        Histogram[] recycle = new Histogram[workers.size()];
+        Histogram[] recycleWarm = new Histogram[workers.size()];
+        List<Counters> counters = new ArrayList<>();
+        for (BenchWorker w : workers) {
+            counters.add(w.counters);
+        }
+        long lastCompleted = 0;
+        long lastBytes = 0;
+        long lastErrors = 0;
+        long tick = start;
+        int second = 0;
+        for (Thread t : ts) {
+            while (true) {
+                long now = System.nanoTime();
+                long next = Math.min(tick + TimeUnit.SECONDS.toNanos(1), end + TimeUnit.SECONDS.toNanos(5));
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - now)));
+                if (!t.isAlive()) {
+                    break;
+                }
+                now = System.nanoTime();
+                if (now >= end + TimeUnit.SECONDS.toNanos(5)) {
+                    stop(); // a worker that missed its deadline by 5 s: tell it again, keep waiting
+                }
+                if (now - tick >= TimeUnit.SECONDS.toNanos(1)) {
+                    tick += TimeUnit.SECONDS.toNanos(1);
+                    second++;
+                    Histogram h = LatencyRange.histogram();
+                    for (int i = 0; i < workers.size(); i++) {
+                        recycle[i] = workers.get(i).recorder.getIntervalHistogram(recycle[i]);
+                        h.add(recycle[i]);
+                        total.add(recycle[i]); // measured requests only
+                        recycleWarm[i] = workers.get(i).warmRecorder.getIntervalHistogram(recycleWarm[i]);
+                        h.add(recycleWarm[i]); // this second's line shows warm-up responses too
+                    }
+                    long completed = Counters.sum(counters, Counters.COMPLETED)
+                            + Counters.sum(counters, Counters.WARM_COMPLETED);
+                    long bytes = Counters.sum(counters, Counters.BYTES_READ);
+                    long errors = errorsNow(counters);
+                    if (progress != null) {
+                        progress.printf(
+                                Locale.ROOT,
+                                "%4ds%s %9d req/s  %8.2f MiB/s  p50 %-9s p99 %-9s max %-9s" + " errors %d  open %d%n",
+                                second,
+                                tick <= warmEnd ? " warmup" : "",
+                                completed - lastCompleted,
+                                (bytes - lastBytes) / (1024.0 * 1024.0),
+                                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50)),
+                                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99)),
+                                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getMaxValue()),
+                                errors - lastErrors,
+                                Counters.sum(counters, Counters.OPEN));
+                    }
+                    if (second >= 3
+                            && Counters.sum(counters, Counters.EVER_CONNECTED) == 0
+                            && Counters.sum(counters, Counters.ERR_CONNECT) > 0) {
+                        if (progress != null) {
+                            progress.println("giving up: no connection succeeded in " + second + " s");
+                        }
+                        stop();
+                    }
+                    lastCompleted = completed;
+                    lastBytes = bytes;
+                    lastErrors = errors;
+                }
+            }
+        }
+        double elapsed = Math.max(0, System.nanoTime() - warmEnd) / 1e9;
+        List<Counters> measured = new ArrayList<>();
+        for (int i = 0; i < workers.size(); i++) {
+            BenchWorker w = workers.get(i);
+            recycle[i] = w.recorder.getIntervalHistogram(recycle[i]);
+            total.add(recycle[i]);
+            // the worker thread has ended (joined above): its baseline and counters are final. A
+            // worker that never reached the end of the warm-up measured nothing.
+            measured.add(w.counters.since(w.baseline != null || !cfg.warmsUp() ? w.baseline : w.counters.snapshot()));
+        }
+        return new BenchReport(cfg, elapsed, measured, total);
+    }
+
+    private static long errorsNow(List<Counters> counters) {
+        long e = Counters.sum(counters, Counters.ERR_CONNECT)
+                + Counters.sum(counters, Counters.ERR_TIMEOUT)
+                + Counters.sum(counters, Counters.ERR_PARSE)
+                + Counters.sum(counters, Counters.ERR_CLOSED)
+                + Counters.sum(counters, Counters.ERR_IO);
+        for (int s = 100; s < 600; s++) {
+            if (s < 200 || s > 299) {
+                e += Counters.sum(counters, Counters.STATUS + s);
+            }
+        }
+        return e;
+    }
+}

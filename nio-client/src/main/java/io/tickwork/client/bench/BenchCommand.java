@@ -1,0 +1,316 @@
+package io.tickwork.client.bench;
+
+import static io.tickwork.client.common.OptionValues.inRange;
+import static io.tickwork.client.common.OptionValues.intInRange;
+
+import io.tickwork.client.common.Fmt;
+import io.tickwork.client.common.HelpOption;
+import io.tickwork.client.common.OptionValues;
+import io.tickwork.client.common.OptionValues.CountConverter;
+import io.tickwork.client.common.OptionValues.DurationConverter;
+import io.tickwork.client.common.OptionValues.RateConverter;
+import io.tickwork.client.common.Targets;
+import io.tickwork.client.common.UsageException;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The {@code bench} subcommand: its options (picocli), the validated {@link BenchConfig}, the run
+ * and the report. One instance per command line; not thread safe.
+ */
+@Command(
+        name = "bench",
+        sortOptions = false,
+        abbreviateSynopsis = true,
+        description = {
+            "HTTP/1.1 load: closed loop (keep-alive or pipelined) or open loop at --rate, req/s, MiB/s, errors"
+                    + " by kind, latency percentiles, --json",
+            "",
+            "Closed loop by default: C connections, each keeping D requests in flight. With --rate, open loop"
+                    + " at a fixed request rate. A line per second; at the end req/s, MiB/s, errors by kind"
+                    + " (connect, timeout, non-2xx by status, parse, closed, io) and latency percentiles"
+                    + " (HdrHistogram, 3 significant digits). Any host; the host name is resolved once.",
+            ""
+        })
+public final class BenchCommand implements Callable<Integer> {
+
+    @Parameters(
+            paramLabel = "URL",
+            arity = "0..1",
+            description = "http://HOST:PORT/path, e.g. http://127.0.0.1:9090/d/time")
+    String url;
+
+    @Option(
+            names = {"-c", "--connections"},
+            paramLabel = "C",
+            defaultValue = "64",
+            converter = CountConverter.class,
+            description = "connections to keep open (default ${DEFAULT-VALUE})")
+    long connections;
+
+    @Option(
+            names = {"-d", "--depth"},
+            paramLabel = "D",
+            defaultValue = "1",
+            converter = CountConverter.class,
+            description =
+                    "requests in flight per connection: 1 = keep-alive, >1 = pipelined (default ${DEFAULT-VALUE})")
+    long depth;
+
+    @Option(
+            names = {"-t", "--threads"},
+            paramLabel = "T",
+            converter = CountConverter.class,
+            description = "selector threads, connections spread evenly (default ${DEFAULT-VALUE}, half the cores:"
+                    + " the server under test usually has the other half)")
+    long threads = OptionValues.HALF_THE_CORES;
+
+    @Option(
+            names = {"-D", "--duration"},
+            paramLabel = "TIME",
+            converter = DurationConverter.class,
+            description = "run time, e.g. 10s, 2m (default 10s; with --requests and no --duration: at most 10m)")
+    Duration duration;
+
+    @Option(
+            names = {"-n", "--requests"},
+            paramLabel = "N",
+            converter = CountConverter.class,
+            description = "stop after N responses (accepts 200k, 1m)")
+    Long requests;
+
+    @Option(
+            names = "--warmup",
+            paramLabel = "TIME",
+            defaultValue = "0s",
+            converter = DurationConverter.class,
+            description = "run the same workload unmeasured this long first, on the same connections; counters"
+                    + " and latency start after it (default ${DEFAULT-VALUE})")
+    Duration warmup;
+
+    @Option(
+            names = "--rate",
+            paramLabel = "R",
+            converter = RateConverter.class,
+            description = "open loop: R requests/s in total, latency measured from each request's intended send"
+                    + " time (corrects coordinated omission)")
+    Double rate;
+
+    @Option(
+            names = "--urls",
+            paramLabel = "FILE",
+            description = "request targets, one per line: /path or http://host:port/path on the same host:port;"
+                    + " picked at random per request")
+    String urls;
+
+    @Option(
+            names = "--words",
+            description = "append a random word to the URL's path for each request (/d/ -> /d/apple)")
+    boolean words;
+
+    @Option(
+            names = "--word-file",
+            paramLabel = "FILE",
+            description = "words for --words, one per line (default: 335 common English words)")
+    String wordFile;
+
+    @Option(
+            names = "--timeout",
+            paramLabel = "TIME",
+            defaultValue = "5s",
+            converter = DurationConverter.class,
+            description = "a request unanswered this long is a read timeout; the connection is replaced"
+                    + " (default ${DEFAULT-VALUE})")
+    Duration timeout;
+
+    @Option(
+            names = "--connect-timeout",
+            paramLabel = "TIME",
+            defaultValue = "5s",
+            converter = DurationConverter.class,
+            description = "connect timeout (default ${DEFAULT-VALUE})")
+    Duration connectTimeout;
+
+    @Option(
+            names = {"-H", "--header"},
+            paramLabel = "'N: V'",
+            description = "an extra request header")
+    String header;
+
+    @Option(
+            names = "--seed",
+            paramLabel = "N",
+            defaultValue = "1",
+            converter = CountConverter.class,
+            description = "random seed for URL choice (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--json", description = "print the result as one JSON object on stdout (progress to stderr)")
+    boolean json;
+
+    @Option(
+            names = "--hgrm",
+            paramLabel = "FILE",
+            description = "write the latency percentile distribution (microseconds, HdrHistogram .hgrm format,"
+                    + " for its plotter) to FILE")
+    String hgrm;
+
+    @Option(names = "--quiet", description = "no per-second progress lines")
+    boolean quiet;
+
+    @Mixin
+    HelpOption help = new HelpOption();
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    BenchCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** The {@code bench} command: progress and report to {@code out}; with --json, progress to {@code err}. */
+    public static CommandLine commandLine(PrintStream out, PrintStream err) {
+        return new CommandLine(new BenchCommand(out, err));
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        BenchConfig cfg = config();
+        PrintStream progress = quiet ? null : json ? err : out;
+        if (progress != null) {
+            progress.printf(
+                    "bench %s: %d connections x %d in flight, %s%s%n",
+                    cfg.target(),
+                    cfg.connections(),
+                    cfg.depth(),
+                    cfg.openLoop() ? "open loop " + (long) cfg.rate() + " req/s" : "closed loop",
+                    cfg.warmsUp() ? ", " + Fmt.duration(cfg.warmup()) + " warm-up first (unmeasured)" : "");
+        }
+        Bench bench = new Bench(cfg);
+        BenchReport r = bench.run(progress);
+        out.print(json ? r.toJson() + "\n" : r.toText());
+        if (hgrm != null) {
+            try (PrintStream f = new PrintStream(new FileOutputStream(hgrm), false, StandardCharsets.UTF_8)) {
+                r.latency.outputPercentileDistribution(f, 1000.0);
+            } catch (IOException e) {
+                err.println("error: cannot write --hgrm " + hgrm + ": " + e.getMessage());
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    /** The options, checked and resolved into a run: URLs read and requests encoded. */
+    BenchConfig config() {
+        String urlArg = url;
+        String urlsFile = urls;
+        List<String> targets = new ArrayList<>();
+        Targets.Url base;
+        if (urlsFile != null) {
+            List<String> lines = Words.load(Path.of(urlsFile));
+            Targets.Url first = null;
+            for (String l : lines) {
+                if (l.startsWith("http://")) {
+                    Targets.Url u = Targets.url("--urls", l);
+                    if (first == null) {
+                        first = u;
+                    } else if (!first.address().equals(u.address())) {
+                        throw new UsageException("--urls must all be on one host:port: " + l);
+                    }
+                    targets.add(u.target());
+                } else if (l.startsWith("/")) {
+                    targets.add(l);
+                } else {
+                    throw new UsageException("--urls lines must be /path or http://host:port/path: " + l);
+                }
+            }
+            if (urlArg != null) {
+                base = Targets.url("URL", urlArg);
+            } else if (first != null) {
+                base = first;
+            } else {
+                throw new UsageException("--urls with bare paths needs a base URL for host:port");
+            }
+        } else {
+            if (urlArg == null) {
+                throw new UsageException("bench needs a URL, e.g. http://127.0.0.1:8080/ (see --help)");
+            }
+            base = Targets.url("URL", urlArg);
+            targets.add(base.target());
+        }
+        if (words) {
+            List<String> list = wordFile != null ? Words.load(Path.of(wordFile)) : List.of(Words.BUILT_IN);
+            List<String> prefixes = new ArrayList<>(targets);
+            targets.clear();
+            for (String p : prefixes) {
+                for (String w : list) {
+                    targets.add(p + Words.encode(w));
+                }
+            }
+        }
+        if (header != null && (header.indexOf(':') <= 0 || header.contains("\n") || header.contains("\r"))) {
+            throw new UsageException("--header must be 'Name: value' on one line: " + header);
+        }
+        List<byte[]> encoded = new ArrayList<>(targets.size());
+        for (String t : targets) {
+            encoded.add(request(t, base.hostHeader(), header));
+        }
+        long count = requests == null ? 0 : inRange("--requests", requests, 1, Long.MAX_VALUE / 2);
+        Duration defaultDuration = count > 0 ? Duration.ofMinutes(10) : Duration.ofSeconds(10);
+        Duration runFor = inRange(
+                "--duration",
+                duration == null ? defaultDuration : duration,
+                Duration.ofMillis(100),
+                Duration.ofHours(24));
+        int conns = intInRange("--connections", connections, 1, 1_000_000);
+        int inFlight = intInRange("--depth", depth, 1, 10_000);
+        int selectors = intInRange("--threads", threads, 1, 1024);
+        double perSecond = rate == null ? 0 : inRange("--rate", rate, 0, 1e9);
+        if (rate != null && perSecond <= 0) {
+            throw new UsageException("--rate must be > 0: " + OptionValues.number(rate));
+        }
+        Duration readTimeout = inRange("--timeout", timeout, Duration.ofMillis(1), Duration.ofHours(1));
+        Duration connTimeout = inRange("--connect-timeout", connectTimeout, Duration.ofMillis(1), Duration.ofHours(1));
+        String describe = "http://" + base.hostHeader()
+                + (targets.size() == 1 ? targets.get(0) : " (" + targets.size() + " URLs)");
+        return new BenchConfig(
+                base.address(),
+                describe,
+                encoded,
+                conns,
+                inFlight,
+                selectors,
+                inRange("--warmup", warmup, Duration.ZERO, Duration.ofHours(1)),
+                runFor,
+                count,
+                perSecond,
+                readTimeout,
+                connTimeout,
+                seed);
+    }
+
+    static byte[] request(String target, String host, String header) {
+        for (int i = 0; i < target.length(); i++) {
+            char c = target.charAt(i);
+            if (c <= ' ' || c >= 0x7f) {
+                throw new UsageException("URL path must be encoded, no spaces or controls: " + target);
+            }
+        }
+        String r = "GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n" + (header == null ? "" : header + "\r\n")
+                + "\r\n";
+        return r.getBytes(StandardCharsets.ISO_8859_1);
+    }
+}

@@ -1,0 +1,488 @@
+package io.tickwork.client.bench;
+
+import io.tickwork.client.common.ClientSelectorLoop;
+import io.tickwork.client.common.ClientSelectorLoop.Clock;
+import io.tickwork.client.common.ClientSelectorLoop.Wait;
+import io.tickwork.client.common.LatencyRange;
+import io.tickwork.client.common.OsError;
+import io.tickwork.client.common.ResponseParser;
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.SingleWriterRecorder;
+
+/**
+ * One selector thread of {@code bench}: owns a share of the connections, keeps each one's
+ * requests in flight, parses responses and records latency. It is the handler of its thread's
+ * {@link ClientSelectorLoop}. Everything here is confined to the worker's thread except {@link
+ * #counters} and {@link #recorder}, which a reporter reads, and {@link #stop()}.
+ *
+ * <p>Closed loop: each connection keeps {@code depth} requests outstanding and sends the next as
+ * soon as one completes; latency is measured from the moment the request was queued for write.
+ * Open loop ({@code rate > 0}): request k of this worker is <em>intended</em> at {@code start +
+ * k / rate}; it goes out on the first connection with a free slot, and its latency is measured
+ * from the intended time, so a stalled server is charged for the requests it delayed
+ * (coordinated-omission correction as in wrk2).
+ *
+ * <p>Warm-up ({@code warmEndNs > startNs}): until then the same workload runs unmeasured. Each
+ * request remembers whether it was sent in the measured phase; only those count toward the
+ * result (latency in {@link #recorder}, completions, statuses, the {@code --requests} budget),
+ * so requests still in flight at the boundary are not charged to it. Warm-up latencies go to
+ * {@link #warmRecorder} for the progress lines only. The event counters (bytes, connects,
+ * errors) are counted throughout; at the boundary the worker snapshots them into {@link
+ * #baseline} (read after the worker thread ends), and the result is the difference.
+ */
+final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
+
+    private static final long HOUSEKEEPING_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long CONNECT_RETRY_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    final Counters counters = new Counters();
+    final SingleWriterRecorder recorder = LatencyRange.recorder();
+    final SingleWriterRecorder warmRecorder = LatencyRange.recorder();
+    /** Counter values at the end of the warm-up; null until then (or without warm-up). */
+    long[] baseline;
+
+    private final BenchConfig cfg;
+    private final List<BenchConnection> conns = new ArrayList<>();
+    private final ArrayDeque<BenchConnection> ready = new ArrayDeque<>();
+    private final ArrayDeque<BenchConnection> dirty = new ArrayDeque<>();
+    private final ByteBuffer readBuf = ByteBuffer.allocateDirect(64 * 1024);
+    private final SplittableRandom random;
+    private final AtomicLong budget; // closed loop with --requests: requests still to send, shared
+    private final long openLoopCount; // open loop with --requests: this worker's share
+    private final double ratePerNs;
+    private final long startNs;
+    private final long warmEndNs;
+    private final long endNs;
+    private final long timeoutNs;
+    private final long connectTimeoutNs;
+    /** Written once by the worker thread, read by {@link #stop()} from any thread. */
+    private volatile ClientSelectorLoop loop;
+
+    private long nextHousekeeping;
+    private long issued; // open loop: intended sends so far, warm-up included
+    private long measuredIssued; // open loop: sends in the measured phase
+    private boolean measuring;
+    private int inflight; // over all connections of this worker
+    private volatile boolean stop;
+
+    BenchWorker(
+            BenchConfig cfg,
+            int index,
+            int connections,
+            AtomicLong budget,
+            long openLoopCount,
+            double rate,
+            long startNs,
+            long warmEndNs,
+            long endNs) {
+        this.cfg = cfg;
+        this.random = new SplittableRandom(cfg.seed() * 31 + index);
+        this.budget = budget;
+        this.openLoopCount = openLoopCount;
+        this.ratePerNs = rate / 1e9;
+        this.startNs = startNs;
+        this.warmEndNs = warmEndNs;
+        this.endNs = endNs;
+        this.measuring = warmEndNs <= startNs;
+        this.timeoutNs = cfg.timeout().toNanos();
+        this.connectTimeoutNs = cfg.connectTimeout().toNanos();
+        for (int i = 0; i < connections; i++) {
+            conns.add(new BenchConnection(cfg.depth(), cfg.maxRequestBytes()));
+        }
+    }
+
+    void stop() {
+        stop = true;
+        ClientSelectorLoop l = loop;
+        if (l != null) {
+            l.stop();
+        }
+    }
+
+    @Override
+    public void run() {
+        try (ClientSelectorLoop l = new ClientSelectorLoop(this, Wait.SLEEP, Clock.PER_TURN)) {
+            loop = l;
+            if (stop) {
+                l.stop(); // stopped before the loop existed
+            }
+            long now = System.nanoTime();
+            for (BenchConnection c : conns) {
+                connect(c, now);
+            }
+            nextHousekeeping = now + HOUSEKEEPING_NS;
+            l.run();
+        } catch (IOException e) {
+            counters.inc(Counters.ERR_IO); // the selector itself failed: end this worker
+        } finally {
+            for (BenchConnection c : conns) {
+                closeQuietly(c);
+            }
+        }
+    }
+
+    /** Top of a turn: the warm-up boundary, the end, the next deadline (end, housekeeping, send). */
+    @Override
+    public long beforeSelect(long now) {
+        if (!measuring && now >= warmEndNs) {
+            baseline = counters.snapshot();
+            measuring = true;
+        }
+        if (now >= endNs || finished()) {
+            loop.stop();
+            return endNs;
+        }
+        long deadline = Math.min(measuring ? endNs : warmEndNs, nextHousekeeping);
+        if (ratePerNs > 0 && !ready.isEmpty() && mayIssue()) {
+            long nextIntended = startNs + (long) Math.ceil(issued / ratePerNs);
+            deadline = Math.min(deadline, nextIntended);
+        }
+        return deadline;
+    }
+
+    /** After the events: open-loop sends that are due, writes the events queued, housekeeping. */
+    @Override
+    public void afterSelect(long now) {
+        if (ratePerNs > 0) {
+            dispatchOpenLoop(now);
+        }
+        flushDirty(now);
+        if (now >= nextHousekeeping) {
+            housekeeping(now);
+            nextHousekeeping = now + HOUSEKEEPING_NS;
+        }
+    }
+
+    private boolean finished() {
+        if (!measuring) {
+            return false;
+        }
+        if (ratePerNs > 0) {
+            return openLoopCount != Long.MAX_VALUE && measuredIssued >= openLoopCount && inflight == 0;
+        }
+        return budget != null && budget.get() <= 0 && inflight == 0;
+    }
+
+    /** Open loop: another request may be issued (the count applies to the measured phase). */
+    private boolean mayIssue() {
+        return !measuring || measuredIssued < openLoopCount;
+    }
+
+    /** A ready connection: finish its connect, or read its responses and write what is queued. */
+    @Override
+    public void ready(SelectionKey k, long now) {
+        BenchConnection c = (BenchConnection) k.attachment();
+        if (!k.isValid() || c.ch == null) {
+            return;
+        }
+        try {
+            if (k.isConnectable()) {
+                if (c.ch.finishConnect()) {
+                    onConnected(c, now);
+                }
+                return;
+            }
+            if (k.isReadable()) {
+                read(c, now);
+            }
+            if (c.ch != null && k.isValid() && k.isWritable()) {
+                flush(c, now);
+            }
+        } catch (IOException e) {
+            if (!c.connected) {
+                connectFailed(c, e, now);
+            } else {
+                fail(c, Counters.ERR_IO, now);
+            }
+        }
+    }
+
+    private void connect(BenchConnection c, long now) {
+        c.reconnectAt = Long.MAX_VALUE;
+        SocketChannel ch = null;
+        try {
+            ch = SocketChannel.open();
+            ch.configureBlocking(false);
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            c.ch = ch;
+            c.connectStarted = now;
+            c.connected = false;
+            if (ch.connect(cfg.address())) {
+                c.key = loop.register(ch, 0, c);
+                onConnected(c, now);
+            } else {
+                c.key = loop.register(ch, SelectionKey.OP_CONNECT, c);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (c.ch == null && ch != null) {
+                try {
+                    ch.close();
+                } catch (IOException ignored) {
+                    // nothing more to do
+                }
+            }
+            connectFailed(c, e, now);
+        }
+    }
+
+    private void connectFailed(BenchConnection c, Throwable e, long now) {
+        counters.inc(Counters.ERR_CONNECT);
+        counters.inc(Counters.CONNECT_CAUSE + OsError.classify(e).ordinal());
+        closeQuietly(c);
+        c.reconnectAt = now + CONNECT_RETRY_NS;
+    }
+
+    private void onConnected(BenchConnection c, long now) {
+        c.connected = true;
+        counters.inc(Counters.CONNECTS);
+        counters.inc(Counters.OPEN);
+        counters.lazyMark(Counters.EVER_CONNECTED);
+        c.key.interestOps(SelectionKey.OP_READ);
+        topUp(c, now);
+    }
+
+    /** After a connect or a read: open loop queues the connection for its next slot, closed loop refills it. */
+    private void topUp(BenchConnection c, long now) {
+        if (ratePerNs > 0) {
+            makeReady(c);
+        } else {
+            fill(c, now);
+            flush(c, now);
+        }
+    }
+
+    /** Closed loop: top the connection up to depth requests in flight. */
+    private void fill(BenchConnection c, long now) {
+        while (c.inflight < cfg.depth() && takeBudget()) {
+            send(c, now, now);
+        }
+    }
+
+    /** Closed loop with a count: takes one request from the shared budget, never below zero. */
+    private boolean takeBudget() {
+        if (budget == null || !measuring) {
+            return true;
+        }
+        for (long b = budget.get(); b > 0; b = budget.get()) {
+            if (budget.compareAndSet(b, b - 1)) {
+                return true;
+            }
+        }
+        return false; // exhausted: a plain read, no write to the shared counter
+    }
+
+    private void makeReady(BenchConnection c) {
+        if (!c.inReady && c.connected && c.inflight < cfg.depth()) {
+            c.inReady = true;
+            ready.addLast(c);
+        }
+    }
+
+    /** Open loop: send every request whose intended time has come, on connections with room. */
+    private void dispatchOpenLoop(long now) {
+        long due = (long) Math.floor((now - startNs) * ratePerNs) + 1;
+        while (issued < due && mayIssue()) {
+            BenchConnection c = ready.pollFirst();
+            if (c == null) {
+                return; // all connections are at depth: the backlog waits, its latency keeps growing
+            }
+            c.inReady = false;
+            if (c.ch == null || !c.connected) {
+                continue;
+            }
+            long intended = startNs + (long) (issued / ratePerNs);
+            issued++;
+            send(c, intended, now);
+            if (!c.dirty) {
+                c.dirty = true;
+                dirty.addLast(c);
+            }
+            makeReady(c);
+        }
+    }
+
+    private void send(BenchConnection c, long latencyBase, long now) {
+        List<byte[]> requests = cfg.requests();
+        c.out.put(requests.get(requests.size() == 1 ? 0 : random.nextInt(requests.size())));
+        c.queued(latencyBase, now, measuring);
+        inflight++;
+        if (measuring) {
+            counters.inc(Counters.SENT);
+            if (ratePerNs > 0) {
+                measuredIssued++;
+            }
+        }
+    }
+
+    private void flushDirty(long now) {
+        BenchConnection c;
+        while ((c = dirty.pollFirst()) != null) {
+            c.dirty = false;
+            if (c.ch != null) {
+                flush(c, now);
+            }
+        }
+    }
+
+    private void flush(BenchConnection c, long now) {
+        if (c.out.position() == 0) {
+            return;
+        }
+        c.out.flip();
+        try {
+            int n = c.ch.write(c.out);
+            counters.add(Counters.BYTES_WRITTEN, n);
+        } catch (IOException e) {
+            c.out.clear();
+            fail(c, Counters.ERR_IO, now);
+            return;
+        }
+        c.out.compact();
+        try {
+            int ops = c.out.position() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+            if (c.key.interestOps() != ops) {
+                c.key.interestOps(ops); // only on change: each call queues an epoll update
+            }
+        } catch (RuntimeException e) {
+            fail(c, Counters.ERR_IO, now);
+        }
+    }
+
+    private void read(BenchConnection c, long now) throws IOException {
+        for (int round = 0; round < 4; round++) {
+            readBuf.clear();
+            int n = c.ch.read(readBuf);
+            if (n < 0) {
+                onEof(c, now);
+                return;
+            }
+            if (n == 0) {
+                break;
+            }
+            counters.add(Counters.BYTES_READ, n);
+            readBuf.flip();
+            while (readBuf.hasRemaining()) {
+                if (c.inflight == 0) {
+                    fail(c, Counters.ERR_PARSE, now); // bytes nobody asked for
+                    return;
+                }
+                boolean done;
+                try {
+                    done = c.parser.parse(readBuf);
+                } catch (ResponseParser.ParseException e) {
+                    fail(c, Counters.ERR_PARSE, now);
+                    return;
+                }
+                if (!done) {
+                    break;
+                }
+                if (!onResponse(c, now)) {
+                    return;
+                }
+            }
+            if (n < readBuf.capacity()) {
+                break;
+            }
+        }
+        topUp(c, now);
+    }
+
+    /** Accounts for one complete response; false if the connection was closed by it. */
+    private boolean onResponse(BenchConnection c, long now) {
+        long latency = LatencyRange.clamp(now - c.oldestSentAt());
+        boolean measured = c.retireOldest();
+        inflight--;
+        if (measured) {
+            recorder.recordValue(latency);
+            counters.inc(Counters.COMPLETED);
+            counters.inc(Counters.STATUS + Math.min(c.parser.status(), 599));
+        } else {
+            warmRecorder.recordValue(latency);
+            counters.inc(Counters.WARM_COMPLETED);
+        }
+        if (c.parser.close()) {
+            // the server ends the connection after this response: not an error, but any requests
+            // pipelined behind it will never be answered, so they go back to the budget
+            giveBack(c);
+            closeQuietly(c);
+            counters.inc(Counters.RECONNECTS);
+            connect(c, now);
+            return false;
+        }
+        return true;
+    }
+
+    private void onEof(BenchConnection c, long now) {
+        try {
+            if (c.parser.endOfInput()) {
+                if (!onResponse(c, now)) {
+                    return;
+                }
+            }
+        } catch (ResponseParser.ParseException e) {
+            fail(c, Counters.ERR_CLOSED, now);
+            return;
+        }
+        if (c.inflight > 0) {
+            fail(c, Counters.ERR_CLOSED, now);
+        } else {
+            closeQuietly(c); // an idle keep-alive connection closed by the server: just replace it
+            counters.inc(Counters.RECONNECTS);
+            connect(c, now);
+        }
+    }
+
+    private void fail(BenchConnection c, int kind, long now) {
+        counters.inc(kind);
+        giveBack(c);
+        closeQuietly(c);
+        counters.inc(Counters.RECONNECTS);
+        connect(c, now);
+    }
+
+    /** Requests outstanding on a connection that is going away will not be answered. */
+    private void giveBack(BenchConnection c) {
+        int measured = c.measuredInFlight();
+        if (measured > 0) {
+            if (ratePerNs > 0) {
+                counters.add(Counters.LOST, measured); // open loop: their intended time has passed
+            } else if (budget != null) {
+                budget.addAndGet(measured); // closed loop with a count: send them again
+            }
+        }
+        inflight -= c.dropInFlight();
+    }
+
+    private void housekeeping(long now) {
+        for (BenchConnection c : conns) {
+            if (c.ch == null) {
+                if (now >= c.reconnectAt) {
+                    connect(c, now);
+                }
+            } else if (!c.connected) {
+                if (now - c.connectStarted > connectTimeoutNs) {
+                    connectFailed(c, new IOException("connect timed out"), now);
+                }
+            } else if (c.inflight > 0 && now - c.oldestWrittenAt() > timeoutNs) {
+                fail(c, Counters.ERR_TIMEOUT, now);
+            }
+        }
+    }
+
+    private void closeQuietly(BenchConnection c) {
+        if (c.ch != null && c.connected) {
+            counters.add(Counters.OPEN, -1);
+        }
+        inflight -= c.close();
+    }
+}

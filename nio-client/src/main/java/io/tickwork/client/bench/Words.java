@@ -1,0 +1,84 @@
+package io.tickwork.client.bench;
+
+import io.tickwork.client.common.UsageException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Words to put in request paths: from a file (one per line, e.g. the dictionary server's word
+ * list) or a small built-in list of common English words that any dictionary should define.
+ */
+final class Words {
+    private Words() {}
+
+    static final String[] BUILT_IN =
+            ("time year people way day man thing woman life child world school state family student "
+                            + "group country problem hand part place case week company system program question work "
+                            + "government number night point home water room mother area money story fact month lot "
+                            + "right study book eye job word business issue side kind head house service friend father "
+                            + "power hour game line end member law car city community name president team minute idea "
+                            + "kid body information back parent face others level office door health person art war "
+                            + "history party result change morning reason research girl guy moment air teacher force "
+                            + "education foot boy age policy process music market sense nation plan college interest "
+                            + "death experience effect use class control care field development role effort rate heart "
+                            + "drug show leader light voice wife police mind price report decision son view "
+                            + "relationship town road arm difference value building action model season society tax "
+                            + "director position player record paper space ground form event official matter center "
+                            + "couple site project activity star table need court oil situation cost industry figure "
+                            + "street image phone data picture practice piece land product doctor wall patient worker "
+                            + "news test movie north love support technology step baby computer type attention film "
+                            + "tree source organization hair window evidence population site ball bank dog cat fish "
+                            + "bird river mountain ocean island forest garden flower apple bread cheese coffee tea "
+                            + "clock chair bed cup spoon knife fork glass bottle box bag shoe hat coat shirt dress "
+                            + "ring key lock bridge ship train plane wheel engine machine tool hammer nail rope chain "
+                            + "stone sand salt sugar milk egg rice corn wheat horse cow sheep pig goat mouse rabbit "
+                            + "lion tiger bear wolf fox deer snake frog bee ant fly spider cloud rain snow wind storm "
+                            + "fire smoke ice steam gold silver iron copper glass wood paper cotton wool silk leather "
+                            + "run walk jump swim read write speak listen think know learn teach build break make "
+                            + "happy sad angry calm quick slow bright dark warm cold soft hard sweet bitter")
+                    .split("\\s+");
+
+    static List<String> load(Path file) {
+        List<String> out = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                String w = line.trim();
+                if (!w.isEmpty() && !w.startsWith("#")) {
+                    out.add(w);
+                }
+            }
+        } catch (IOException e) {
+            throw new UsageException("cannot read word file " + file + ": " + e.getMessage());
+        }
+        if (out.isEmpty()) {
+            throw new UsageException("word file has no words: " + file);
+        }
+        return out;
+    }
+
+    /** Percent-encodes everything but RFC 3986 unreserved characters. */
+    static String encode(String word) {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : word.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if ((c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '.'
+                    || c == '_'
+                    || c == '~') {
+                sb.append((char) c);
+            } else {
+                sb.append('%')
+                        .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,285 @@
+package io.tickwork.client.pingpong;
+
+import io.tickwork.client.common.ClientSelectorLoop;
+import io.tickwork.client.common.ClientSelectorLoop.Clock;
+import io.tickwork.client.common.ClientSelectorLoop.Wait;
+import io.tickwork.client.common.Fmt;
+import io.tickwork.client.common.LatencyRange;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A TCP ping-pong client (the workload of the Go-versus-Scala ping-pong benchmark):
+ * {@code connections} persistent connections, each with one 4-byte {@code "Ping"} in flight,
+ * until {@code pings} round trips complete or the time limit passes. Selector threads split the
+ * connections and the pings evenly. Every round trip's time goes into an HdrHistogram; the
+ * headline figure is total time divided by round trips (µs per ping, the inverse of throughput;
+ * the usual ping-pong metric). A reply other than {@code "Pong"} is
+ * an error and ends its connection.
+ *
+ * <p>Each thread runs a {@link ClientSelectorLoop} (ready keys through {@code select(Consumer)}:
+ * no selected-key set, nothing allocated per ping; a clock reading per ready key); with {@code
+ * spin} the loops poll with {@code selectNow} instead of sleeping in {@code epoll_wait}. The
+ * clock starts once every connection is open.
+ *
+ * <p>Runs in the calling thread plus {@code threads - 1} more; not reusable.
+ */
+final class PingPongClient {
+    private static final byte[] PING = {'P', 'i', 'n', 'g'};
+    private static final int PONG = ('P' << 24) | ('o' << 16) | ('n' << 8) | 'g';
+
+    /** What one run measured. */
+    record Result(long pings, long errors, double elapsedSeconds, Histogram rtt, int connections, int threads) {
+        double microsPerPing() {
+            return pings == 0 ? Double.NaN : elapsedSeconds * 1e6 / pings;
+        }
+
+        String toText(String label) {
+            return String.format(
+                    Locale.ROOT,
+                    "%s: %d pings over %d connections (%d client thread%s) "
+                            + "in %.3fs: %.2f us/ping, %.0f pings/s, errors %d%n"
+                            + "  round trip p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n",
+                    label,
+                    pings,
+                    connections,
+                    threads,
+                    threads == 1 ? "" : "s",
+                    elapsedSeconds,
+                    microsPerPing(),
+                    pings / Math.max(elapsedSeconds, 1e-9),
+                    errors,
+                    p(50),
+                    p(90),
+                    p(99),
+                    p(99.9),
+                    Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getMaxValue()));
+        }
+
+        private String p(double q) {
+            return Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getValueAtPercentile(q));
+        }
+    }
+
+    private final InetSocketAddress target;
+    private final int connections;
+    private final int threads;
+    private final boolean spin;
+
+    PingPongClient(InetSocketAddress target, int connections, int threads) {
+        this(target, connections, threads, false);
+    }
+
+    PingPongClient(InetSocketAddress target, int connections, int threads, boolean spin) {
+        this.spin = spin;
+        this.target = target;
+        this.connections = connections;
+        this.threads = Math.min(threads, connections);
+    }
+
+    Result run(long pings, long timeLimitNanos) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeLimitNanos;
+        List<Loop> loops = new ArrayList<>();
+        CyclicBarrier connected = new CyclicBarrier(threads);
+        for (int i = 0; i < threads; i++) {
+            int conns = connections / threads + (i < connections % threads ? 1 : 0);
+            long share = pings / threads + (i < pings % threads ? 1 : 0);
+            loops.add(new Loop(conns, share, deadline, connected));
+        }
+        List<Thread> ts = new ArrayList<>();
+        for (int i = 1; i < loops.size(); i++) {
+            Thread t = new Thread(loops.get(i)::runQuietly, "pingpong-client-" + i);
+            t.setDaemon(true);
+            t.start();
+            ts.add(t);
+        }
+        loops.get(0).run();
+        for (Thread t : ts) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()) + 5_000));
+        }
+        double elapsed = (System.nanoTime() - loops.get(0).startedAt) / 1e9;
+        Histogram all = LatencyRange.histogram();
+        long done = 0;
+        long errors = 0;
+        for (Loop l : loops) {
+            if (l.failure != null) {
+                throw l.failure;
+            }
+            all.add(l.rtt);
+            done += l.done;
+            errors += l.errors;
+        }
+        return new Result(done, errors, elapsed, all, connections, threads);
+    }
+
+    private final class Loop implements ClientSelectorLoop.Handler {
+        final int conns;
+        final long pings;
+        final long deadline;
+        final CyclicBarrier connected;
+        final Histogram rtt = LatencyRange.histogram();
+        final ByteBuffer readBuf = ByteBuffer.allocateDirect(16 * 1024);
+        final ByteBuffer ping = ByteBuffer.allocateDirect(4);
+        long sent;
+        long done;
+        long errors;
+        int open;
+        long startedAt;
+        ClientSelectorLoop loop;
+        volatile IOException failure;
+
+        Loop(int conns, long pings, long deadline, CyclicBarrier connected) {
+            this.connected = connected;
+            this.conns = conns;
+            this.pings = pings;
+            this.deadline = deadline;
+            ping.put(PING).flip();
+        }
+
+        void runQuietly() {
+            try {
+                run();
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+
+        void run() throws IOException {
+            try (ClientSelectorLoop sel = new ClientSelectorLoop(this, spin ? Wait.SPIN : Wait.SLEEP, Clock.PER_KEY)) {
+                loop = sel;
+                try {
+                    for (int i = 0; i < conns; i++) {
+                        SocketChannel ch = SocketChannel.open();
+                        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                        ch.connect(target); // blocking connect: setup, not measured load
+                        ch.configureBlocking(false);
+                        Conn c = new Conn(ch);
+                        sel.register(ch, SelectionKey.OP_READ, c);
+                        open++;
+                    }
+                } catch (IOException e) {
+                    connected.reset(); // the other loops stop waiting for this one
+                    throw e;
+                }
+                try {
+                    // every loop's connections are open before any clock starts: setup is not measured
+                    connected.await(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+                    throw new IOException("client threads did not all connect in time", e);
+                }
+                startedAt = System.nanoTime();
+                for (SelectionKey k : sel.keys()) {
+                    sendPing(k, startedAt);
+                }
+                sel.run();
+                for (SelectionKey k : sel.keys()) {
+                    k.channel().close();
+                }
+            }
+        }
+
+        @Override
+        public long beforeSelect(long now) {
+            if (done >= pings || open == 0 || now >= deadline) {
+                loop.stop();
+            }
+            return deadline;
+        }
+
+        /** A ready key with its own clock reading ({@link Clock#PER_KEY}), for its round trip. */
+        @Override
+        public void ready(SelectionKey k, long now) {
+            if (k.isValid() && k.isReadable()) {
+                read(k, now);
+            }
+        }
+
+        private void sendPing(SelectionKey k, long now) {
+            if (sent >= pings) {
+                return;
+            }
+            Conn c = (Conn) k.attachment();
+            ping.clear();
+            try {
+                int n = ((SocketChannel) k.channel()).write(ping);
+                if (n != 4) {
+                    throw new IOException("short write of a 4-byte ping: " + n);
+                }
+            } catch (IOException e) {
+                fail(k);
+                return;
+            }
+            sent++;
+            c.inflight = true;
+            c.sentAt = now;
+        }
+
+        private void read(SelectionKey k, long now) {
+            Conn c = (Conn) k.attachment();
+            readBuf.clear();
+            int n;
+            try {
+                n = ((SocketChannel) k.channel()).read(readBuf);
+            } catch (IOException e) {
+                fail(k);
+                return;
+            }
+            if (n < 0) {
+                fail(k);
+                return;
+            }
+            readBuf.flip();
+            while (readBuf.hasRemaining()) {
+                c.word = (c.word << 8) | (readBuf.get() & 0xff);
+                if (++c.have == 4) {
+                    c.have = 0;
+                    if (c.word != PONG) {
+                        fail(k);
+                        return;
+                    }
+                    done++;
+                    c.inflight = false;
+                    rtt.recordValue(LatencyRange.clamp(now - c.sentAt));
+                    sendPing(k, now);
+                }
+            }
+        }
+
+        private void fail(SelectionKey k) {
+            errors++;
+            open--;
+            if (((Conn) k.attachment()).inflight) {
+                sent--; // the ping in flight on it will never be answered: another connection sends it
+            }
+            try {
+                k.channel().close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
+    }
+
+    private static final class Conn {
+        final SocketChannel ch;
+        long sentAt;
+        boolean inflight;
+        int word;
+        int have;
+
+        Conn(SocketChannel ch) {
+            this.ch = ch;
+        }
+    }
+}

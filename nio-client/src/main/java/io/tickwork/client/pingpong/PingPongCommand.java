@@ -1,0 +1,338 @@
+package io.tickwork.client.pingpong;
+
+import static io.tickwork.client.common.OptionValues.inRange;
+import static io.tickwork.client.common.OptionValues.intInRange;
+
+import io.tickwork.client.common.Fmt;
+import io.tickwork.client.common.HelpOption;
+import io.tickwork.client.common.OptionValues;
+import io.tickwork.client.common.OptionValues.CountConverter;
+import io.tickwork.client.common.OptionValues.DurationConverter;
+import io.tickwork.client.common.Targets;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code pingpong} subcommand and its own subcommands: {@code run} (server and client in one
+ * process, one model or all), {@code server}, {@code client}, {@code models}. Each command object
+ * serves one command line; not thread safe.
+ */
+@Command(
+        name = "pingpong",
+        sortOptions = false,
+        commandListHeading = "%nCommands:%n",
+        synopsisSubcommandLabel = "run|server|client|models",
+        description = {
+            "4-byte Ping/Pong round trips against a server model (nio, threads, virtual, kilim), in one process"
+                    + " or as separate server and client",
+            "",
+            "TCP ping-pong: C persistent connections, each sending a 4-byte \"Ping\" and waiting for \"Pong\", N"
+                    + " round trips in total. Reports microseconds per ping (total time / N, the usual ping-pong"
+                    + " metric) and round-trip percentiles (HdrHistogram). Compares server threading models.",
+            ""
+        })
+public final class PingPongCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOption help = new HelpOption();
+
+    @Spec
+    CommandSpec spec;
+
+    private PingPongCommand() {}
+
+    /** The {@code pingpong} command and its subcommands, reporting to {@code out} ({@code err} unused). */
+    public static CommandLine commandLine(PrintStream out, PrintStream err) {
+        return new CommandLine(new PingPongCommand())
+                .addSubcommand(new Run(out))
+                .addSubcommand(new Server(out))
+                .addSubcommand(new Client(out))
+                .addSubcommand(new Models(out))
+                .addSubcommand(new CommandLine.HelpCommand());
+    }
+
+    /** {@code pingpong} without a subcommand: its help, status 0. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+        return 0;
+    }
+
+    /** The client's options, shared by {@code run} and {@code client}; {@link #workload} checks them. */
+    static final class ClientOptions {
+        @Option(
+                names = {"-c", "--connections"},
+                paramLabel = "C",
+                defaultValue = "100",
+                converter = CountConverter.class,
+                description = "client connections (default ${DEFAULT-VALUE})")
+        long connections;
+
+        @Option(
+                names = {"-n", "--pings"},
+                paramLabel = "N",
+                defaultValue = "1m",
+                converter = CountConverter.class,
+                description = "round trips in total (default ${DEFAULT-VALUE}, accepts 200k)")
+        long pings;
+
+        @Option(
+                names = "--warmup",
+                paramLabel = "N",
+                defaultValue = "100k",
+                converter = CountConverter.class,
+                description = "unmeasured round trips first, for the JIT (default ${DEFAULT-VALUE})")
+        long warmup;
+
+        @Option(
+                names = {"-t", "--threads"},
+                paramLabel = "T",
+                converter = CountConverter.class,
+                description = "client selector threads (default ${DEFAULT-VALUE}, half the cores)")
+        long threads = OptionValues.HALF_THE_CORES;
+
+        Workload workload() {
+            return new Workload(
+                    intInRange("--connections", connections, 1, 20_000),
+                    intInRange("--threads", threads, 1, 256),
+                    inRange("--pings", pings, 1, 1_000_000_000),
+                    inRange("--warmup", warmup, 0, 1_000_000_000));
+        }
+    }
+
+    /** What the client does: connections, selector threads, measured and warm-up round trips. */
+    record Workload(int connections, int threads, long pings, long warmup) {
+        /** Warm-up round trips (unmeasured), then the measured ones, against {@code target}. */
+        PingPongClient.Result measure(InetSocketAddress target, Duration duration, boolean spin)
+                throws IOException, InterruptedException {
+            if (warmup > 0) {
+                new PingPongClient(target, connections, threads, spin).run(warmup, duration.toNanos());
+            }
+            return new PingPongClient(target, connections, threads, spin).run(pings, duration.toNanos());
+        }
+    }
+
+    /** Options of every mode that runs something: busy-polling and the time bound. */
+    static final class RunOptions {
+        @Option(
+                names = "--spin",
+                description = "busy-poll (selectNow) instead of sleeping in epoll_wait: the client's loops and,"
+                        + " for run/server with -m nio, the server's; a core each")
+        boolean spin;
+
+        @Option(
+                names = {"-D", "--duration"},
+                paramLabel = "TIME",
+                defaultValue = "60s",
+                converter = DurationConverter.class,
+                description = "bound on each run, and the server's lifetime (default ${DEFAULT-VALUE})")
+        Duration duration;
+
+        Duration duration() {
+            return inRange("--duration", duration, Duration.ofMillis(100), Duration.ofHours(1));
+        }
+    }
+
+    /** {@code pingpong run}: for each model asked for, a server in this process and the client against it. */
+    @Command(
+            name = "run",
+            sortOptions = false,
+            abbreviateSynopsis = true,
+            description = {"server and client in this process, for one model or all", ""})
+    static final class Run implements Callable<Integer> {
+        @Option(
+                names = {"-m", "--model"},
+                paramLabel = "M",
+                defaultValue = "nio",
+                description = "server model: nio, threads, virtual (JDK 21+), kilim, or all (default ${DEFAULT-VALUE})")
+        String model;
+
+        @Option(
+                names = "--server-threads",
+                paramLabel = "T",
+                converter = CountConverter.class,
+                description = "nio: selector threads; kilim: run loops (default ${DEFAULT-VALUE}, half the cores)")
+        long serverThreads = OptionValues.HALF_THE_CORES;
+
+        @Mixin
+        ClientOptions client = new ClientOptions();
+
+        @Mixin
+        RunOptions run = new RunOptions();
+
+        @Mixin
+        HelpOption help = new HelpOption();
+
+        private final PrintStream out;
+
+        Run(PrintStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public Integer call() throws IOException, InterruptedException {
+            Workload w = client.workload();
+            int threads = intInRange("--server-threads", serverThreads, 1, 256);
+            Duration duration = run.duration();
+            List<PingPongModel> models = model.equalsIgnoreCase("all")
+                    ? List.of(PingPongModel.values())
+                    : List.of(PingPongModel.parse(model));
+            int status = 0;
+            for (PingPongModel m : models) {
+                String why = m.unavailableReason();
+                if (why != null) {
+                    out.printf("%s: unavailable: %s%n", m.id(), why);
+                    continue;
+                }
+                PingPongClient.Result r = runModel(m, threads, w, duration, run.spin);
+                out.print(r.toText(m.id()));
+                if (r.pings() != w.pings()) {
+                    status = 1;
+                }
+            }
+            return status;
+        }
+    }
+
+    /** {@code pingpong server}: one model's server on 127.0.0.1, for {@code --duration}. */
+    @Command(
+            name = "server",
+            sortOptions = false,
+            abbreviateSynopsis = true,
+            description = {"server only, on 127.0.0.1, until --duration", ""})
+    static final class Server implements Callable<Integer> {
+        @Option(
+                names = {"-m", "--model"},
+                paramLabel = "M",
+                defaultValue = "nio",
+                description = "server model: nio, threads, virtual (JDK 21+), kilim (default ${DEFAULT-VALUE})")
+        String model;
+
+        @Option(
+                names = "--server-threads",
+                paramLabel = "T",
+                converter = CountConverter.class,
+                description = "nio: selector threads; kilim: run loops (default ${DEFAULT-VALUE}, half the cores)")
+        long serverThreads = OptionValues.HALF_THE_CORES;
+
+        @Option(
+                names = "--port",
+                paramLabel = "P",
+                defaultValue = "0",
+                converter = CountConverter.class,
+                description = "port to listen on, 127.0.0.1 (default ${DEFAULT-VALUE} = any)")
+        long port;
+
+        @Mixin
+        RunOptions run = new RunOptions();
+
+        @Mixin
+        HelpOption help = new HelpOption();
+
+        private final PrintStream out;
+
+        Server(PrintStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public Integer call() throws IOException, InterruptedException {
+            PingPongModel m = PingPongModel.parse(model);
+            int threads = intInRange("--server-threads", serverThreads, 1, 256);
+            int listen = intInRange("--port", port, 0, 65535);
+            Duration duration = run.duration();
+            try (PingPongServer s = m.create(threads, run.spin)) {
+                InetSocketAddress at = s.start(new InetSocketAddress("127.0.0.1", listen));
+                out.printf(
+                        "pingpong server (%s: %s) listening on 127.0.0.1:%d for %s%n",
+                        m.id(), m.description, at.getPort(), Fmt.duration(duration));
+                out.flush();
+                new CountDownLatch(1).await(duration.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            return 0;
+        }
+    }
+
+    /** {@code pingpong client}: the client against a server at HOST:PORT, any host. */
+    @Command(
+            name = "client",
+            sortOptions = false,
+            abbreviateSynopsis = true,
+            description = {"client only, against a pingpong server at HOST:PORT", ""})
+    static final class Client implements Callable<Integer> {
+        @Parameters(paramLabel = "HOST:PORT", description = "the server (any host, e.g. 127.0.0.1:9400)")
+        String target;
+
+        @Mixin
+        ClientOptions client = new ClientOptions();
+
+        @Mixin
+        RunOptions run = new RunOptions();
+
+        @Mixin
+        HelpOption help = new HelpOption();
+
+        private final PrintStream out;
+
+        Client(PrintStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public Integer call() throws IOException, InterruptedException {
+            Workload w = client.workload();
+            Duration duration = run.duration();
+            InetSocketAddress at = Targets.hostPort("HOST:PORT", target);
+            PingPongClient.Result r = w.measure(at, duration, run.spin);
+            out.print(r.toText("pingpong " + at.getAddress().getHostAddress() + ":" + at.getPort()));
+            return r.pings() == w.pings() ? 0 : 1;
+        }
+    }
+
+    /** {@code pingpong models}: each model, and why it is unavailable on this JVM if it is. */
+    @Command(
+            name = "models",
+            description = {"which models this JVM has", ""})
+    static final class Models implements Callable<Integer> {
+        @Mixin
+        HelpOption help = new HelpOption();
+
+        private final PrintStream out;
+
+        Models(PrintStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public Integer call() {
+            for (PingPongModel m : PingPongModel.values()) {
+                String why = m.unavailableReason();
+                out.printf("%-8s %s%s%n", m.id(), m.description, why == null ? "" : "  [unavailable: " + why + "]");
+            }
+            return 0;
+        }
+    }
+
+    /** One model in this process: a fresh server on an ephemeral port, measured, then closed. */
+    static PingPongClient.Result runModel(
+            PingPongModel m, int serverThreads, Workload w, Duration duration, boolean spin)
+            throws IOException, InterruptedException {
+        try (PingPongServer s = m.create(serverThreads, spin)) {
+            InetSocketAddress at = s.start(new InetSocketAddress("127.0.0.1", 0));
+            return w.measure(at, duration, spin);
+        }
+    }
+}

@@ -1,0 +1,394 @@
+package io.tickwork.client.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import io.tickwork.client.Cli;
+import io.tickwork.client.Cli.Run;
+import io.tickwork.client.common.LatencyRange;
+import io.tickwork.client.common.OptionValues;
+import io.tickwork.client.common.StubHttpServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+@Timeout(60)
+class BenchTest {
+
+    /** A bench command line parsed and checked as the launcher does, without running it. */
+    static BenchConfig config(String... args) {
+        BenchCommand c = new BenchCommand(System.out, System.err);
+        OptionValues.conventions(new CommandLine(c)).parseArgs(args);
+        return c.config();
+    }
+
+    static BenchReport bench(String... args) throws InterruptedException {
+        return new Bench(config(args)).run(null);
+    }
+
+    @Test
+    void aBareUrlRunsTheDocumentedDefaults() {
+        BenchConfig c = config("http://127.0.0.1:8080/d/time");
+        assertEquals(new InetSocketAddress("127.0.0.1", 8080), c.address());
+        assertEquals("http://127.0.0.1:8080/d/time", c.target());
+        assertEquals(64, c.connections());
+        assertEquals(1, c.depth());
+        assertEquals(1, c.threads());
+        assertEquals(Duration.ZERO, c.warmup());
+        assertEquals(Duration.ofSeconds(10), c.duration());
+        assertEquals(0, c.count());
+        assertEquals(0.0, c.rate());
+        assertEquals(Duration.ofSeconds(5), c.timeout());
+        assertEquals(Duration.ofSeconds(5), c.connectTimeout());
+        assertEquals(1, c.seed());
+        assertEquals(
+                "GET /d/time HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n",
+                new String(c.requests().get(0), StandardCharsets.ISO_8859_1));
+        assertEquals(
+                Duration.ofMinutes(10),
+                config("-n", "5", "http://127.0.0.1:8080/").duration());
+        BenchConfig last =
+                config("-c", "2", "--connections=3", "-D", "1.5s", "--rate", "1.5k", "http://127.0.0.1:8080/");
+        assertEquals(3, last.connections(), "a repeated option: the last one counts");
+        assertEquals(Duration.ofMillis(1500), last.duration());
+        assertEquals(1500.0, last.rate());
+    }
+
+    @Test
+    void keepAliveCountIsExactAndCleanOnSeveralSelectors() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("hello"))) {
+            BenchReport r = bench("-c", "8", "-t", "2", "-n", "3000", "--duration", "30s", s.url("/x"));
+            assertEquals(3000, r.completed);
+            assertEquals(3000, r.sent);
+            assertEquals(Map.of(200, 3000L), r.statuses);
+            assertEquals(0, r.errors());
+            assertEquals(3000, r.latency.getTotalCount());
+            assertEquals(3000, s.requests.get());
+            assertEquals(8, s.connections.get(), "keep-alive: no reconnects");
+            assertTrue(r.bytesRead >= 3000L * (StubHttpServer.ok("hello").length), "bytes counted");
+        }
+    }
+
+    @Test
+    void pipelinedRequestsArriveInBatches() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("p" + n))) {
+            BenchReport r = bench("-c", "4", "-d", "16", "-n", "4000", "--duration", "30s", s.url("/p"));
+            assertEquals(4000, r.completed);
+            assertEquals(0, r.errors());
+            assertTrue(s.maxBatch.get() > 1, "the server saw pipelined requests, max batch " + s.maxBatch.get());
+            assertTrue(s.maxBatch.get() <= 16, "never more than the depth in flight: " + s.maxBatch.get());
+        }
+    }
+
+    @Test
+    void chunkedAndLengthResponsesMix() throws Exception {
+        try (StubHttpServer s = new StubHttpServer(
+                (n, p) -> n % 2 == 0 ? StubHttpServer.chunked("ab", "cde") : StubHttpServer.ok("x"))) {
+            BenchReport r = bench("-c", "3", "-d", "4", "-n", "900", "--duration", "30s", s.url("/"));
+            assertEquals(900, r.completed);
+            assertEquals(0, r.parseErrors);
+            assertEquals(0, r.errors());
+        }
+    }
+
+    @Test
+    void non2xxAreCountedByStatus() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> p.endsWith("/missing")
+                ? StubHttpServer.response(404, "no")
+                : p.endsWith("/boom") ? StubHttpServer.response(503, "busy") : StubHttpServer.ok("yes"))) {
+            java.nio.file.Path urls = java.nio.file.Files.createTempFile("urls", ".txt");
+            java.nio.file.Files.writeString(urls, s.url("/a") + "\n/missing\n/boom\n");
+            BenchReport r = bench("-c", "4", "-n", "1500", "--duration", "30s", "--urls", urls.toString());
+            java.nio.file.Files.delete(urls);
+            assertEquals(1500, r.completed);
+            assertEquals(3, r.statuses.size(), r.statuses.toString());
+            long non2xx = r.statuses.get(404) + r.statuses.get(503);
+            assertEquals(non2xx, r.non2xx());
+            assertEquals(non2xx, r.errors());
+            assertTrue(r.statuses.get(404) > 0 && r.statuses.get(503) > 0 && r.statuses.get(200) > 0);
+        }
+    }
+
+    @Test
+    void wordsAreAppendedToThePrefix() throws Exception {
+        List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (StubHttpServer s = new StubHttpServer((n, p) -> {
+            seen.add(p);
+            return StubHttpServer.ok("w");
+        })) {
+            java.nio.file.Path words = java.nio.file.Files.createTempFile("words", ".txt");
+            java.nio.file.Files.writeString(words, "apple\ncafé\nhot dog\n");
+            BenchReport r = bench("-c", "2", "-n", "300", "--words", "--word-file", words.toString(), s.url("/d/"));
+            java.nio.file.Files.delete(words);
+            assertEquals(300, r.completed);
+            assertTrue(
+                    seen.stream()
+                            .allMatch(
+                                    p -> p.equals("/d/apple") || p.equals("/d/caf%C3%A9") || p.equals("/d/hot%20dog")),
+                    seen.toString());
+            assertEquals(3, seen.stream().distinct().count());
+        }
+    }
+
+    @Test
+    void garbageIsAParseErrorAndTheRunGoesOn() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) ->
+                n == 3 ? "SMTP ready\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1) : StubHttpServer.ok("fine"))) {
+            BenchReport r = bench("-c", "2", "-n", "200", "--duration", "30s", s.url("/"));
+            assertEquals(200, r.completed, "the requests lost to bad connections are sent again");
+            assertTrue(r.parseErrors >= 1, "parse errors " + r.parseErrors);
+            assertEquals(r.parseErrors, r.errors());
+        }
+    }
+
+    @Test
+    void serverClosesAreCountedOrFollowed() throws Exception {
+        // an abrupt close with requests outstanding is an error of kind "closed"
+        try (StubHttpServer s = new StubHttpServer((n, p) -> n == 4 ? StubHttpServer.CLOSE : StubHttpServer.ok("k"))) {
+            BenchReport r = bench("-c", "2", "-d", "2", "-n", "100", "--duration", "30s", s.url("/"));
+            assertEquals(100, r.completed);
+            assertTrue(r.closedErrors >= 1, "closed " + r.closedErrors);
+            assertTrue(r.reconnects >= r.closedErrors);
+        }
+        // Connection: close is followed without an error, even when pipelining past it
+        byte[] last = ("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 1\r\n\r\nz")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        try (StubHttpServer s =
+                new StubHttpServer((n, p) -> n == 4 ? last : n > 4 ? StubHttpServer.CLOSE : StubHttpServer.ok("k"))) {
+            BenchReport r = bench("-c", "2", "-d", "3", "-n", "100", "--duration", "30s", s.url("/"));
+            assertEquals(100, r.completed);
+            assertEquals(0, r.errors(), r.toText());
+            assertTrue(r.reconnects >= 100 / 5 - 2, "reconnects " + r.reconnects);
+        }
+    }
+
+    @Test
+    void silenceIsAReadTimeout() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.SILENT)) {
+            BenchReport r = bench("-c", "2", "--timeout", "100ms", "--duration", "1s", s.url("/"));
+            assertEquals(0, r.completed);
+            assertTrue(r.timeouts >= 2, "timeouts " + r.timeouts);
+            assertEquals(r.timeouts, r.errors());
+        }
+    }
+
+    @Test
+    void refusedConnectsAreCountedByCause() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort(); // closed again below: nobody listens there
+        }
+        Run run = Cli.run("bench", "-c", "3", "--duration", "500ms", "--json", "http://127.0.0.1:" + port + "/");
+        assertEquals(0, run.status(), run.err());
+        Cli.assertNoStackTrace(run);
+        JsonNode errors = Cli.json(run.out()).get("errors");
+        long connect = errors.get("connect").asLong();
+        assertTrue(connect >= 3, run.out());
+        assertEquals(connect, errors.get("connect_by_cause").get("ECONNREFUSED").asLong(), run.out());
+    }
+
+    @Test
+    void openLoopSendsExactlyTheCountAtTheRate() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("r"))) {
+            BenchReport r = bench("-c", "4", "--rate", "4000", "-n", "800", "--duration", "30s", s.url("/"));
+            assertEquals(800, r.sent);
+            assertEquals(800, r.completed);
+            assertEquals(800, r.latency.getTotalCount());
+            assertTrue(r.config.openLoop());
+        }
+    }
+
+    /** A server that stalls once, 300 ms, before answering request 20 on a connection. */
+    private static StubHttpServer stallingServer() throws IOException {
+        return new StubHttpServer((n, p) -> {
+            if (n == 20) {
+                long until = System.nanoTime() + 300_000_000L;
+                while (System.nanoTime() < until) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+                }
+            }
+            return StubHttpServer.ok("r");
+        });
+    }
+
+    @Test
+    void openLoopChargesAStalledServerForTheRequestsItDelayed() throws Exception {
+        long over100ms;
+        try (StubHttpServer s = stallingServer()) {
+            BenchReport open = bench("-c", "1", "--rate", "1000", "-n", "400", "--duration", "30s", s.url("/"));
+            assertEquals(400, open.completed);
+            over100ms = open.latency.getCountBetweenValues(100_000_000L, LatencyRange.HIGHEST_NS);
+            // by construction: every request intended during the first 200 ms of the stall waits
+            // at least 100 ms past its intended time, about 200 of them
+            assertTrue(over100ms >= 100, "open loop, requests over 100 ms: " + over100ms);
+        }
+        try (StubHttpServer s = stallingServer()) {
+            BenchReport closed = bench("-c", "1", "-n", "400", "--duration", "30s", s.url("/"));
+            assertEquals(400, closed.completed);
+            long closedOver = closed.latency.getCountBetweenValues(100_000_000L, LatencyRange.HIGHEST_NS);
+            // closed loop measures the same stall as a single slow request: coordinated omission
+            assertTrue(
+                    closedOver >= 1 && closedOver < over100ms / 10, "closed loop, requests over 100 ms: " + closedOver);
+        }
+    }
+
+    /** A server that stalls 300 ms before the first answer on every connection. */
+    private static StubHttpServer slowFirstServer() throws IOException {
+        return new StubHttpServer((n, p) -> {
+            if (n == 0) {
+                long until = System.nanoTime() + 300_000_000L;
+                while (System.nanoTime() < until) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+                }
+            }
+            return StubHttpServer.ok("w");
+        });
+    }
+
+    @Test
+    void warmupIsRunButNotCounted() throws Exception {
+        // without warm-up the first, stalled, requests are in the result: the control
+        try (StubHttpServer s = slowFirstServer()) {
+            BenchReport cold = bench("-c", "2", "-n", "300", "--duration", "30s", s.url("/"));
+            assertEquals(300, cold.completed);
+            assertTrue(cold.latency.getMaxValue() >= 290_000_000L, "cold max " + cold.latency.getMaxValue());
+        }
+        try (StubHttpServer s = slowFirstServer()) {
+            Run run = Cli.run(
+                    "bench", "-c", "2", "-n", "300", "--warmup", "1200ms", "--duration", "30s", "--json", s.url("/"));
+            assertEquals(0, run.status(), run.err());
+            JsonNode j = Cli.json(run.out());
+            assertEquals(1.2, j.get("warmup_s").asDouble(), 1e-9);
+            JsonNode req = j.get("requests");
+            assertEquals(300, req.get("completed").asLong(), run.out());
+            assertEquals(300, req.get("sent").asLong(), "the count starts after the warm-up");
+            JsonNode lat = j.get("latency_us");
+            assertEquals(300, lat.get("count").asLong());
+            assertTrue(lat.get("max").asDouble() < 250_000, "the stall was in the warm-up: " + lat);
+            assertEquals(Cli.json("{\"200\":300}"), j.get("status"));
+            assertEquals(0, j.get("sockets").get("connects").asLong(), "connections were opened in the warm-up");
+            assertTrue(j.get("elapsed_s").asDouble() < 20, "elapsed is the measured phase: " + j);
+            assertTrue(s.requests.get() > 300 + 2, "warm-up requests were sent: " + s.requests.get());
+            assertEquals(2, s.connections.get(), "the same connections carry on after the warm-up");
+            assertTrue(run.err().contains("s warmup "), "progress marks the warm-up: " + run.err());
+        }
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("o"))) {
+            BenchReport open = bench(
+                    "-c", "4", "--rate", "2000", "-n", "300", "--warmup", "300ms", "--duration", "30s", s.url("/"));
+            assertEquals(300, open.sent);
+            assertEquals(300, open.completed);
+            assertEquals(300, open.latency.getTotalCount());
+            assertTrue(s.requests.get() >= 300 + 400, "open loop warmed up at the rate: " + s.requests.get());
+        }
+    }
+
+    @Test
+    void jsonShapeForScripts() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("json"))) {
+            java.nio.file.Path hgrm = java.nio.file.Files.createTempFile("latency", ".hgrm");
+            Run run = Cli.run("bench", "-c", "2", "-n", "50", "--json", "--hgrm", hgrm.toString(), s.url("/j"));
+            String dist = java.nio.file.Files.readString(hgrm);
+            java.nio.file.Files.delete(hgrm);
+            assertTrue(dist.contains("Percentile") && dist.contains("#[Max"), dist);
+            assertEquals(0, run.status(), run.err());
+            JsonNode j = Cli.json(run.out());
+            for (String k : List.of(
+                    "tool",
+                    "target",
+                    "connections",
+                    "depth",
+                    "threads",
+                    "mode",
+                    "rate",
+                    "elapsed_s",
+                    "requests",
+                    "bytes",
+                    "latency_us",
+                    "status",
+                    "errors",
+                    "sockets")) {
+                assertTrue(j.has(k), "missing " + k + " in " + run.out());
+            }
+            assertEquals(50, j.get("requests").get("completed").asLong());
+            JsonNode lat = j.get("latency_us");
+            for (String k : List.of("p50", "p90", "p99", "p99_9", "max", "mean", "count")) {
+                assertTrue(lat.has(k) && lat.get(k).isNumber(), "missing latency " + k);
+            }
+            assertTrue(lat.get("p50").asDouble() <= lat.get("p99").asDouble());
+            assertTrue(lat.get("p99").asDouble() <= lat.get("max").asDouble());
+            assertEquals(Cli.json("{\"200\":50}"), j.get("status"));
+            JsonNode err = j.get("errors");
+            for (String k :
+                    List.of("total", "connect", "connect_by_cause", "timeout", "non2xx", "parse", "closed", "io")) {
+                assertTrue(err.has(k), "missing error kind " + k);
+            }
+            assertTrue(
+                    run.err().startsWith("bench ") && !run.out().contains("closed loop"),
+                    "progress goes to stderr with --json");
+        }
+    }
+
+    @Test
+    void againstTheJdkHttpServer() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        server.setExecutor(pool);
+        server.createContext("/", ex -> {
+            byte[] b = ("you asked for " + ex.getRequestURI()).getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, b.length);
+            ex.getResponseBody().write(b);
+            ex.close();
+        });
+        server.start();
+        try {
+            Run run = Cli.run(
+                    "bench",
+                    "-c",
+                    "4",
+                    "-n",
+                    "400",
+                    "--words",
+                    "http://127.0.0.1:" + server.getAddress().getPort() + "/d/");
+            assertEquals(0, run.status(), run.err());
+            assertTrue(run.out().contains("400 completed"), run.out());
+            assertTrue(run.out().contains("200: 400"), run.out());
+            assertTrue(run.out().contains("p99.9"), run.out());
+        } finally {
+            server.stop(0);
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void badCommandLinesExitTwoWithTheValue() {
+        Run r = Cli.run("bench", "-c", "0", "http://127.0.0.1:1/");
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains("--connections") && r.err().contains(": 0"), r.err());
+        r = Cli.run("bench", "http://no-such-host.invalid/");
+        assertEquals(2, r.status());
+        assertTrue(r.err().contains("does not resolve") && r.err().contains("no-such-host.invalid"), r.err());
+        r = Cli.run("bench", "--help");
+        assertEquals(0, r.status());
+        assertTrue(
+                r.out().contains("--depth")
+                        && r.out().contains("--rate")
+                        && r.out().contains("--warmup"),
+                r.out());
+        r = Cli.run("nonsense");
+        assertEquals(2, r.status());
+        Cli.assertNoStackTrace(r);
+    }
+}

@@ -1,0 +1,371 @@
+package io.tickwork.client.idle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tickwork.client.Cli;
+import io.tickwork.client.common.OptionValues;
+import io.tickwork.client.common.OsError;
+import io.tickwork.client.common.StubHttpServer;
+import io.tickwork.client.common.UsageException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+@Timeout(90)
+class IdleTest {
+
+    /** Accepts everything on a big backlog, remembering who connected. */
+    static final class Acceptor implements AutoCloseable {
+        final ServerSocketChannel server;
+        final List<SocketChannel> accepted = Collections.synchronizedList(new ArrayList<>());
+        final Set<InetAddress> sources = ConcurrentHashMap.newKeySet();
+        final CountDownLatch all;
+        final Thread thread;
+
+        Acceptor(int expect) throws IOException {
+            all = new CountDownLatch(expect);
+            server = ServerSocketChannel.open();
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
+            thread = new Thread(
+                    () -> {
+                        try {
+                            while (true) {
+                                SocketChannel c = server.accept();
+                                accepted.add(c);
+                                sources.add(((InetSocketAddress) c.getRemoteAddress()).getAddress());
+                                all.countDown();
+                            }
+                        } catch (IOException e) {
+                            // closed
+                        }
+                    },
+                    "idle-test-accept");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        int port() throws IOException {
+            return ((InetSocketAddress) server.getLocalAddress()).getPort();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            for (SocketChannel c : accepted) {
+                c.close();
+            }
+        }
+    }
+
+    /** An idle command line parsed and checked as the launcher does, without running it. */
+    static IdleConfig config(String... args) {
+        IdleCommand c = new IdleCommand(System.out, System.err);
+        OptionValues.conventions(new CommandLine(c)).parseArgs(args);
+        return c.config();
+    }
+
+    static IdleResult idle(String... args) throws IOException {
+        return new IdleHolder(config(args), null, null).run();
+    }
+
+    @Test
+    void anEmptyCommandLineRunsTheDocumentedDefaults() throws Exception {
+        IdleConfig c = config();
+        assertEquals(List.of(new InetSocketAddress("127.0.0.1", 9090)), c.targets());
+        int perSource = (int) (IdleCommand.portRange() * 0.9); // 10,000 fit one address on a default range
+        assertEquals((10_000 + perSource - 1) / perSource, c.sources().size());
+        assertEquals(InetAddress.getByName("127.0.0.2"), c.sources().get(0));
+        assertEquals(10_000, c.connections());
+        assertEquals(5_000, c.step());
+        assertEquals(1_000, c.maxPending());
+        assertEquals(Duration.ofSeconds(60), c.duration());
+        assertEquals(Duration.ofSeconds(60), c.hold(), "hold defaults to the duration");
+        assertEquals(Duration.ofSeconds(10), c.connectTimeout());
+        assertFalse(c.workload());
+        assertEquals(Duration.ofSeconds(5), c.idleMin());
+        assertEquals(Duration.ofSeconds(45), c.idleMax());
+        assertEquals(4096, c.maxLength());
+        assertEquals("/", c.path());
+        assertEquals(Duration.ofSeconds(10), c.timeout());
+        assertNull(c.statsUrl());
+        assertTrue(c.serverPids().isEmpty());
+        assertEquals(1, c.seed());
+        IdleConfig given = config("--target", "127.0.0.1:1,127.0.0.1:2", "--sources", "0", "127.0.0.1:3");
+        assertEquals(List.of(new InetSocketAddress("127.0.0.1", 3)), given.targets(), "HOST:PORT wins");
+        assertTrue(given.sources().isEmpty());
+    }
+
+    @Test
+    void reachesNConnectionsSpreadOverSourceAddresses() throws Exception {
+        int n = 1500;
+        try (Acceptor a = new Acceptor(n)) {
+            IdleResult r = idle(
+                    "-c",
+                    "" + n,
+                    "--sources",
+                    "4",
+                    "--step",
+                    "100k",
+                    "--hold",
+                    "0s",
+                    "--duration",
+                    "60s",
+                    "--quiet",
+                    "127.0.0.1:" + a.port());
+            assertEquals(n, r.peak());
+            assertEquals(n, r.connectedAtEnd());
+            assertEquals(n, r.attempts());
+            assertTrue(r.failures().isEmpty(), r.failures().toString());
+            assertNull(r.hardLimit());
+            assertTrue(a.all.await(30, TimeUnit.SECONDS), "server accepted " + a.accepted.size());
+            assertEquals(
+                    Set.of(
+                            InetAddress.getByName("127.0.0.2"),
+                            InetAddress.getByName("127.0.0.3"),
+                            InetAddress.getByName("127.0.0.4"),
+                            InetAddress.getByName("127.0.0.5")),
+                    a.sources);
+        }
+    }
+
+    @Test
+    void refusedIsReportedWithAdviceAndNoStackTrace() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        IdleResult r = idle("-c", "50", "--duration", "500ms", "--quiet", "127.0.0.1:" + port);
+        assertEquals(0, r.connectedAtEnd());
+        assertEquals(OsError.ECONNREFUSED, r.hardLimit());
+        assertTrue(r.failed(OsError.ECONNREFUSED) >= 1);
+        assertTrue(r.attempts() <= 50, "bounded by the target: " + r.attempts());
+
+        Cli.Run run = Cli.run("idle", "-c", "20", "--duration", "300ms", "127.0.0.1:" + port);
+        assertEquals(0, run.status(), run.err());
+        Cli.assertNoStackTrace(run);
+        assertTrue(run.out().contains("ECONNREFUSED"), run.out());
+        assertTrue(run.out().contains("how to raise it"), run.out());
+        assertTrue(run.out().contains("0 of 20 connected"), run.out());
+    }
+
+    @Test
+    void connectionsTheServerClosesAreReplaced() throws Exception {
+        try (Acceptor a = new Acceptor(200)) {
+            CountDownLatch closedSome = new CountDownLatch(1);
+            Thread closer = new Thread(() -> {
+                try {
+                    a.all.await(30, TimeUnit.SECONDS);
+                    for (int i = 0; i < 20; i++) {
+                        a.accepted.get(i).close();
+                    }
+                } catch (InterruptedException | IOException e) {
+                    Thread.currentThread().interrupt();
+                }
+                closedSome.countDown();
+            });
+            closer.start();
+            IdleConfig cfg = config(
+                    new String[] {"-c", "200", "--sources", "2", "--duration", "20s", "--quiet", "127.0.0.1:" + a.port()
+                    });
+            IdleHolder h = new IdleHolder(cfg, null, null);
+            Thread stopper = new Thread(() -> {
+                try {
+                    closedSome.await(30, TimeUnit.SECONDS);
+                    // bounded wait until the holder has seen the 20 closes and refilled to 200
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while ((h.closedSeen() < 20 || h.connectedSeen() < 200) && System.nanoTime() < until) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                h.stop();
+            });
+            stopper.start();
+            IdleResult r = h.run();
+            assertEquals(20, r.closedByServer());
+            assertEquals(200, r.connectedAtEnd(), "replaced what the server closed");
+            assertEquals(220, r.attempts());
+        }
+    }
+
+    @Test
+    void httpKitWorkloadRequestsAndReads() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> {
+            int len = Integer.parseInt(p.substring(p.indexOf("len=") + 4));
+            return StubHttpServer.ok("z".repeat(len));
+        })) {
+            IdleConfig cfg = config(new String[] {
+                "-c",
+                "20",
+                "--sources",
+                "0",
+                "--workload",
+                "--idle-min",
+                "0s",
+                "--idle-max",
+                "20ms",
+                "--max-length",
+                "100",
+                "--path",
+                "/len",
+                "--duration",
+                "20s",
+                "--quiet",
+                "127.0.0.1:" + s.port()
+            });
+            IdleHolder h = new IdleHolder(cfg, null, null);
+            Thread stopper = new Thread(() -> {
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+                while (s.requests.get() < 200 && System.nanoTime() < until) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                }
+                h.stop();
+            });
+            stopper.start();
+            IdleResult r = h.run();
+            assertTrue(r.requests() >= 150, "responses " + r.requests());
+            assertEquals(0, r.badResponses());
+            assertEquals(0, r.timeouts());
+            assertEquals(r.requests(), r.latency().getTotalCount());
+            assertFalse(r.toText().isEmpty());
+        }
+    }
+
+    @Test
+    void jsonReportForScripts() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger statsCalls = new java.util.concurrent.atomic.AtomicInteger();
+        // a stats document whose heap grows by 30,000 bytes between the two reads: 100 B/conn
+        com.sun.net.httpserver.HttpServer stats = com.sun.net.httpserver.HttpServer.create(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        stats.createContext("/stats", ex -> {
+            byte[] b = ("{\"openConnections\":1,\"heapUsedBytes\":" + (statsCalls.getAndIncrement() == 0 ? 1000 : 31000)
+                            + "}")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, b.length);
+            ex.getResponseBody().write(b);
+            ex.close();
+        });
+        stats.start();
+        try (Acceptor a = new Acceptor(300)) {
+            Cli.Run run = Cli.run(
+                    "idle",
+                    "-c",
+                    "300",
+                    "--sources",
+                    "2",
+                    "--step",
+                    "100k",
+                    "--hold",
+                    "0s",
+                    "--duration",
+                    "30s",
+                    "--json",
+                    "--server-pid",
+                    Long.toString(ProcessHandle.current().pid()),
+                    "--stats-url",
+                    "http://127.0.0.1:" + stats.getAddress().getPort() + "/stats",
+                    "127.0.0.1:" + a.port());
+            assertEquals(0, run.status(), run.err());
+            JsonNode j = Cli.json(run.out());
+            assertEquals("127.0.0.1:" + a.port(), j.get("targets").asText());
+            assertEquals(300, j.get("target").asLong());
+            assertEquals(300, j.get("connected").asLong());
+            assertEquals(300, j.get("peak").asLong());
+            assertEquals(Cli.json("{\"total\":0,\"by_kind\":{}}"), j.get("failed"));
+            assertTrue(j.has("limit_hit") && j.get("limit_hit").isNull(), run.out());
+            assertEquals(0, j.get("closed_by_server").asLong());
+            JsonNode mem = j.get("memory");
+            assertEquals(300, mem.get("connections").asLong());
+            JsonNode client = mem.get("client");
+            for (String k : List.of(
+                    "rss_before",
+                    "rss_after",
+                    "rss_delta",
+                    "rss_per_conn",
+                    "live_heap_before",
+                    "live_heap_after",
+                    "live_heap_delta",
+                    "live_heap_per_conn")) {
+                assertTrue(client.path(k).isNumber(), k + " in " + client);
+            }
+            JsonNode server = mem.get("server");
+            assertTrue(server.path("rss_per_conn").isNumber(), server.toString());
+            assertEquals(30000, server.get("heap_used_delta").asLong(), server.toString());
+            assertEquals(100, server.get("heap_used_per_conn").asLong(), server.toString());
+            assertTrue(run.err().startsWith("idle: 300 connections"), "progress to stderr");
+        } finally {
+            stats.stop(0);
+        }
+
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        Cli.Run run = Cli.run("idle", "-c", "20", "--duration", "300ms", "--json", "127.0.0.1:" + port);
+        assertEquals(0, run.status(), run.err());
+        JsonNode j = Cli.json(run.out());
+        assertEquals(0, j.get("connected").asLong());
+        JsonNode failed = j.get("failed");
+        assertTrue(failed.get("total").asLong() >= 1, failed.toString());
+        assertTrue(failed.get("by_kind").path("ECONNREFUSED").asLong() >= 1, failed.toString());
+        JsonNode limit = j.get("limit_hit");
+        assertEquals("ECONNREFUSED", limit.get("kind").asText());
+        assertTrue(limit.get("advice").asText().contains("backlog"), limit.toString());
+        JsonNode server = j.get("memory").get("server");
+        assertTrue(
+                server.has("rss_per_conn") && server.get("rss_per_conn").isNull(),
+                "not measured without --server-pid: " + server);
+        Cli.assertNoStackTrace(run);
+    }
+
+    @Test
+    void serverPidsAreAListAndTheirRssIsSummed() {
+        assertEquals(
+                List.of(12L, 13L),
+                config("--server-pid", "12, 13,12", "127.0.0.1:9").serverPids());
+        UsageException e = assertThrows(UsageException.class, () -> config("--server-pid", "12,x", "127.0.0.1:9"));
+        assertEquals("--server-pid must be a pid or pids separated by commas: 12,x", e.getMessage());
+        long self = ProcessHandle.current().pid();
+        long one = ProcMemory.rssBytes(List.of(self));
+        assumeTrue(one > 0, "no /proc/PID/status");
+        long two = ProcMemory.rssBytes(List.of(self, self));
+        assertTrue(two >= 2 * one - (1L << 24) && two <= 2 * one + (1L << 24), one + " twice is not " + two);
+        assertEquals(-1, ProcMemory.rssBytes(List.of()));
+    }
+
+    @Test
+    void serverStatsNumbersFeedThePerConnectionArithmetic() {
+        String before = "{\"openConnections\":1,\"heapUsedBytes\":1000}";
+        String after = "{\"openConnections\":101, \"heapUsedBytes\" : 21000}";
+        assertEquals(21000, IdleMemory.statsNumber(after, "heapUsedBytes"));
+        assertEquals(-1, IdleMemory.statsNumber(after, "nope"));
+        String line = new IdleMemory(-1, 0, -1, after).describe(new IdleMemory(-1, 0, -1, before), 100);
+        assertTrue(line.contains("server heap") && line.contains("200 B/conn"), line);
+    }
+}

@@ -1,0 +1,86 @@
+package io.tickwork.client.pingpong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tickwork.client.Cli;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+@Timeout(120)
+class PingPongTest {
+
+    static List<PingPongModel> models() {
+        return PingPongModel.available();
+    }
+
+    @ParameterizedTest
+    @MethodSource("models")
+    void everyRoundTripCompletes(PingPongModel model) throws Exception {
+        PingPongClient.Result r = PingPongCommand.runModel(
+                model, 1, new PingPongCommand.Workload(50, 1, 30_000, 0), Duration.ofSeconds(60), false);
+        assertEquals(30_000, r.pings(), model.id());
+        assertEquals(0, r.errors());
+        assertEquals(30_000, r.rtt().getTotalCount());
+        assertTrue(r.microsPerPing() > 0);
+    }
+
+    @Test
+    void nioWithSeveralSelectorsOnBothSides() throws Exception {
+        PingPongClient.Result r = PingPongCommand.runModel(
+                PingPongModel.NIO, 3, new PingPongCommand.Workload(64, 2, 20_001, 100), Duration.ofSeconds(60), false);
+        assertEquals(20_001, r.pings());
+        assertEquals(0, r.errors());
+    }
+
+    @Test
+    void nioBusyPollOnBothSides() throws Exception {
+        PingPongClient.Result r = PingPongCommand.runModel(
+                PingPongModel.NIO, 1, new PingPongCommand.Workload(20, 1, 10_000, 0), Duration.ofSeconds(60), true);
+        assertEquals(10_000, r.pings());
+        assertEquals(0, r.errors());
+        assertEquals(10_000, r.rtt().getTotalCount());
+    }
+
+    @Test
+    void virtualThreadsAreAvailableExactlyFromJdk21() {
+        if (Runtime.version().feature() >= 21) {
+            assertNull(PingPongModel.VIRTUAL.unavailableReason());
+        } else {
+            assertNotNull(PingPongModel.VIRTUAL.unavailableReason());
+            Cli.Run run = Cli.run("pingpong", "run", "--model", "virtual", "-n", "10");
+            assertEquals(0, run.status(), run.err());
+            assertTrue(run.out().contains("unavailable"), run.out());
+        }
+    }
+
+    @Test
+    void commandLineRunReportsMicrosPerPing() {
+        Cli.Run run = Cli.run("pingpong", "run", "--model", "all", "-c", "10", "-n", "2000", "--warmup", "0");
+        assertEquals(0, run.status(), run.err());
+        assertTrue(run.out().contains("nio: 2000 pings"), run.out());
+        assertTrue(run.out().contains("threads: 2000 pings"), run.out());
+        assertTrue(run.out().contains("us/ping"), run.out());
+        Cli.Run models = Cli.run("pingpong", "models");
+        assertTrue(models.out().contains("nio") && models.out().contains("kilim"), models.out());
+    }
+
+    @Test
+    void eachSideDefaultsToHalfTheCoresAndHelpSaysHowMany() {
+        long half = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        for (String command : new String[] {"run", "server", "client"}) {
+            Cli.Run help = Cli.run("pingpong", command, "--help");
+            assertEquals(0, help.status(), help.err());
+            String text = help.out().replaceAll("\\s+", " "); // picocli wraps long descriptions
+            assertTrue(text.contains("(default " + half + ", half the cores)"), command + ": " + help.out());
+        }
+        Cli.Run bench = Cli.run("bench", "--help");
+        assertTrue(bench.out().replaceAll("\\s+", " ").contains("(default " + half + ", half the cores"), bench.out());
+    }
+}
