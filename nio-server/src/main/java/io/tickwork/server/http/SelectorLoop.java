@@ -17,8 +17,9 @@ import java.util.function.Consumer;
 /**
  * One selector thread serving many connections: accepts ({@link LoopAcceptor}: every loop watches
  * the shared listening socket, one wins each connection), reads into one loop-wide buffer, answers
- * every complete request of a read in order with one {@code write} call ({@link LoopOutput}), and
- * runs the connections' timeouts on its own {@link TimerQueue}. In worker mode handlers run on a
+ * every complete request of a read in order, and runs the connections' timeouts on its own
+ * {@link TimerQueue}. Everything from a decided response to the close (staging, writing, held-back
+ * output, interest, close) belongs to its {@link ConnectionOutput}. In worker mode handlers run on a
  * pool ({@link WorkerDispatch}) and the loop writes the responses it gets back.
  *
  * <p><b>Back-pressure:</b> output the socket does not take stays in {@code pendingOut}, and the
@@ -40,7 +41,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     private final TimerQueue<Object> timers;
     private final byte[] in;
     private final ByteBuffer inBuffer;
-    final LoopOutput output;
+    final ConnectionOutput output;
     private final HttpRequest request = new HttpRequest();
     private final HttpResponse response = new HttpResponse();
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
@@ -62,7 +63,6 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     private long drainDeadline;
 
     private long requests, bytesIn, accepted;
-    private int open;
     volatile long publishedRequests, publishedBytesIn, publishedBytesOut, publishedAccepted;
     volatile int publishedOpen;
 
@@ -79,10 +79,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         // room for the largest partial request plus a full read behind it
         this.in = new byte[Math.max(64 * 1024, 2 * parser.maxPending())];
         this.inBuffer = ByteBuffer.wrap(in);
-        this.output = new LoopOutput(config.outputBufferSize);
         this.request.server = server;
         this.now = clock();
         this.acceptor = new LoopAcceptor(listener, selector, config.acceptor, server);
+        this.output = new ConnectionOutput(config.outputBufferSize, timers, acceptor);
         // Load the timer's classes now: the first timer may be armed when no descriptor is left
         // to open a class file with (the accept back-off when the process runs out of them).
         timers.cancel(timers.schedule(now + 1, this));
@@ -116,7 +116,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         } finally {
             for (SelectionKey key : new ArrayList<>(selector.keys())) {
                 if (key.attachment() instanceof Connection) {
-                    close((Connection) key.attachment());
+                    output.close((Connection) key.attachment());
                 }
             }
             try {
@@ -139,7 +139,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         for (Runnable t; (t = tasks.poll()) != null; ) {
             t.run();
         }
-        if (draining && (open == 0 || now >= drainDeadline)) {
+        if (draining && (output.open == 0 || now >= drainDeadline)) {
             return false;
         }
         long next = timers.nextDeadline();
@@ -165,7 +165,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         publishedBytesIn = bytesIn;
         publishedBytesOut = output.bytesOut;
         publishedAccepted = accepted;
-        publishedOpen = open;
+        publishedOpen = output.open;
     }
 
     /** Starts a graceful stop: no more accepts, idle connections closed, busy ones closed once their output drains. */
@@ -178,10 +178,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 if (key.attachment() instanceof Connection) {
                     Connection c = (Connection) key.attachment();
                     if (c.pendingOut == null && c.inFlight == 0) {
-                        close(c);
+                        output.close(c);
                     } else {
-                        c.closeAfterWrite = true;
-                        updateInterest(c);
+                        output.closeAfterWrite(c);
                     }
                 }
             }
@@ -206,7 +205,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             }
         } catch (RuntimeException e) {
             server.log("closing a connection after an unexpected error: " + e);
-            close(c);
+            output.close(c);
         }
     }
 
@@ -219,11 +218,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             try {
                 ch.configureBlocking(false);
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                Connection c = new Connection(ch);
-                c.key = ch.register(selector, SelectionKey.OP_READ, c);
-                c.interest = SelectionKey.OP_READ;
-                c.lastActivity = now;
-                open++;
+                Connection c = output.open(ch, selector, now);
                 accepted++;
                 armTimer(c, now + config.idleTimeoutMillis);
             } catch (IOException e) {
@@ -243,11 +238,11 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         try {
             n = c.channel.read(inBuffer);
         } catch (IOException e) {
-            close(c);
+            output.close(c);
             return;
         }
         if (n < 0) {
-            close(c); // peer closed its side; nothing is in flight while we read
+            output.close(c); // peer closed its side; nothing is in flight while we read
             return;
         }
         if (n == 0) {
@@ -265,15 +260,13 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
      * (which closes it after a decided close, once no response is still being computed).
      */
     private void writeAndResume(Connection c) {
-        writePending(c);
-        if (c.closed) {
+        if (!output.writePending(c, now)) {
             return;
         }
-        output.notePending(c);
         if (c.heldBack()) {
             process(c, c.restoreHeldBack(in));
         } else {
-            updateInterest(c);
+            output.updateInterest(c);
         }
     }
 
@@ -302,17 +295,15 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             c.pendingIn = null;
             c.requestStart = -1;
             requests++;
-            errorResponse(c, 408, "request head not received within " + config.headerTimeoutMillis + " ms");
-            c.closeAfterWrite = true;
-            flush(c);
-            if (!c.closed) {
-                updateInterest(c);
+            if (errorResponse(c, 408, "request head not received within " + config.headerTimeoutMillis + " ms")
+                    && output.flush(c, now)) {
+                output.updateInterest(c); // closes it once the 408 is written
                 if (!c.closed) {
                     armTimer(c, now + config.idleTimeoutMillis);
                 }
             }
         } else {
-            close(c);
+            output.close(c);
         }
     }
 
@@ -345,8 +336,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 if (r == RequestParser.NEED_MORE) {
                     needMore = true;
                     if (request.expectContinue && !output.sendContinue(c, workers != null, now)) {
-                        close(c); // the write failed
-                        return;
+                        return; // the write failed: closed
                     }
                     break;
                 }
@@ -356,10 +346,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     if (workers != null) {
                         // after the responses still being computed for this connection
                         workers.error(c, request.errorStatus, request.errorDetail);
-                    } else {
-                        errorResponse(c, request.errorStatus, request.errorDetail);
+                        c.closeAfterWrite = true;
+                    } else if (!errorResponse(c, request.errorStatus, request.errorDetail)) {
+                        return;
                     }
-                    c.closeAfterWrite = true;
                     pos = len;
                     break;
                 }
@@ -369,8 +359,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     continue;
                 }
                 pos += r;
-                dispatch(c);
-                if (c.closed) {
+                if (!respond(c)) {
                     return;
                 }
                 if (c.pendingOut != null) {
@@ -392,19 +381,14 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 c.pendingIn = null;
                 c.requestStart = -1;
             }
-            if (c.pendingOut == null) {
-                flush(c);
-            } else {
-                writePending(c);
-            }
-            if (c.closed) {
+            if (!output.flush(c, now)) {
                 return;
             }
             if (c.heldBack()) {
                 len = c.restoreHeldBack(in); // held-back requests, and the output drained meanwhile
                 continue;
             }
-            updateInterest(c);
+            output.updateInterest(c);
             return;
         }
     }
@@ -418,83 +402,27 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         c.lastActivity = now;
         boolean behind = c.pendingOut != null; // then OP_WRITE is already on
-        output.append(c, response);
-        output.appendOwedContinue(c);
+        output.deliver(c, response);
         if (!behind) {
             writeAndResume(c);
         }
     }
 
-    private void dispatch(Connection c) {
+    /** Answers the parsed request on the loop; {@code false} if the connection closed. */
+    private boolean respond(Connection c) {
         HttpResponse res = response;
         res.reset();
         ResponseEncoder.answer(config.handler, request, res, server);
         boolean close = !request.keepAlive || res.close || draining;
-        if (!output.emit(c, res, request.head, close, request.minorVersion == 0 && !close, now)) {
-            close(c);
-            return;
-        }
-        if (close) {
-            c.closeAfterWrite = true;
-        }
+        return output.respond(c, res, request.head, close, request.minorVersion == 0 && !close, now);
     }
 
-    private void errorResponse(Connection c, int status, String detail) {
+    /** Stages an error response and marks the connection to close after it; {@code false} if it closed. */
+    private boolean errorResponse(Connection c, int status, String detail) {
         HttpResponse res = response;
         res.reset();
         res.status(status);
         ResponseEncoder.errorBody(res, status, detail);
-        if (!output.emit(c, res, false, true, false, now)) {
-            close(c);
-        }
-    }
-
-    /** Writes the staged responses; what the socket does not take moves into the connection. */
-    private void flush(Connection c) {
-        if (!output.flush(c, now)) {
-            close(c);
-        }
-    }
-
-    private void writePending(Connection c) {
-        if (!output.writePending(c, now)) {
-            close(c);
-        }
-    }
-
-    private void updateInterest(Connection c) {
-        if (c.pendingOut == null && c.closeAfterWrite && c.inFlight == 0) {
-            close(c);
-            return;
-        }
-        // not reading while output is blocked, while the worker pipeline is full, or after a close was decided
-        int want = c.pendingOut != null
-                ? SelectionKey.OP_WRITE
-                : c.inFlight >= WorkerDispatch.MAX_IN_FLIGHT || c.closeAfterWrite ? 0 : SelectionKey.OP_READ;
-        if (want != c.interest) {
-            c.interest = (byte) want;
-            c.key.interestOps(want);
-        }
-    }
-
-    private void close(Connection c) {
-        if (c.closed) {
-            return;
-        }
-        c.closed = true;
-        open--;
-        acceptor.released();
-        if (c.timerHandle != 0) {
-            timers.cancel(c.timerHandle);
-            c.timerHandle = 0;
-        }
-        c.pendingIn = null;
-        c.pendingOut = null;
-        c.key.cancel();
-        try {
-            c.channel.close();
-        } catch (IOException ignored) {
-            // the descriptor is released either way
-        }
+        return output.respond(c, res, false, true, false, now);
     }
 }

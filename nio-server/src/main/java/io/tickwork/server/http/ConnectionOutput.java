@@ -1,0 +1,267 @@
+package io.tickwork.server.http;
+
+import io.tickwork.primitives.timer.TimerQueue;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+
+/**
+ * The one owner of a selector loop's connections from registration to close, and of everything
+ * that goes out on them: a {@link SelectorLoop} reads and parses, decides the responses, and hands
+ * them here; this class stages, writes, holds back what a slow socket does not take, sets the
+ * interest each connection needs next, and closes it, either at once (a failed write, a timeout)
+ * or once its output is written ({@link Connection#closeAfterWrite}).
+ *
+ * <p>Output: responses are staged in one direct buffer per loop ({@link #respond}), head and body
+ * of each contiguous, and the responses to one read go out with one {@code write} call
+ * ({@link #flush}). Bytes the socket does not take move into the connection's
+ * {@link Connection#pendingOut}, an array sized to fit, and are written from there when the socket
+ * is writable again ({@link #writePending}); while a connection has pending output, further
+ * responses are appended to it instead of the shared buffer, and it does not read.
+ *
+ * <p>Failure: a write that throws (the client closed mid-response: EPIPE or ECONNRESET are
+ * exceptions, never signals) closes the connection here; the methods that write return whether the
+ * connection is still open, and the loop stops working on a closed one. Nothing is logged.
+ *
+ * <p>Close: releases the connection's timer, its buffers, its key and its descriptor, and tells the
+ * acceptor a descriptor is free. Idempotent.
+ *
+ * <p>Cost: staging copies head and body once into the direct buffer and allocates nothing; only
+ * output held back for a slow socket is copied into a new array.
+ *
+ * <p>Thread safety: owned by one loop thread; {@link #maxPendingOut} may be read from any thread.
+ */
+final class ConnectionOutput {
+    private final ByteBuffer out;
+    private final TimerQueue<Object> timers;
+    private final LoopAcceptor acceptor;
+    private byte[] head = new byte[1024];
+    /** Bytes written to sockets (loop thread). */
+    long bytesOut;
+    /** Connections registered and not yet closed (loop thread). */
+    int open;
+    /** Largest output one connection has held back (tests check the back-pressure bound with it). */
+    volatile long maxPendingOut;
+
+    ConnectionOutput(int bufferSize, TimerQueue<Object> timers, LoopAcceptor acceptor) {
+        this.out = ByteBuffer.allocateDirect(bufferSize);
+        this.timers = timers;
+        this.acceptor = acceptor;
+    }
+
+    /** Registers an accepted channel with {@code selector}, reading; {@code ch} is already non-blocking. */
+    Connection open(SocketChannel ch, Selector selector, long now) throws IOException {
+        Connection c = new Connection(ch);
+        c.key = ch.register(selector, SelectionKey.OP_READ, c);
+        c.interest = SelectionKey.OP_READ;
+        c.lastActivity = now;
+        open++;
+        return c;
+    }
+
+    /**
+     * Stages {@code res} for {@code c} ({@code headRequest}: head only; {@code close} and
+     * {@code keepAlive10} choose the {@code Connection} header, see
+     * {@link ResponseEncoder#writeHead}); {@code close} also marks the connection to close once its
+     * output is written. Flushes first when the buffer has no room; {@code false} if that write
+     * failed and closed the connection.
+     */
+    boolean respond(Connection c, HttpResponse res, boolean headRequest, boolean close, boolean keepAlive10, long now) {
+        int need = ResponseEncoder.headBound(res.contentType, res.extraHeaders);
+        if (head.length < need) {
+            head = new byte[need * 2];
+        }
+        int h = ResponseEncoder.writeHead(
+                head, res.status, res.contentType, res.extraHeaders, res.length, close, keepAlive10);
+        int b = headRequest ? 0 : res.length;
+        int total = h + b;
+        if (c.pendingOut == null && out.remaining() < total && !flushStaged(c, now)) {
+            return false;
+        }
+        if (close) {
+            c.closeAfterWrite = true;
+        }
+        if (c.pendingOut == null && out.remaining() >= total) {
+            out.put(head, 0, h).put(res.body, 0, b);
+            return true;
+        }
+        // socket already backed up, or one response larger than the whole output buffer
+        ByteBuffer p = c.pendingOut;
+        int have = p == null ? 0 : p.remaining();
+        ByteBuffer grown = ByteBuffer.allocate(have + total);
+        if (p != null) {
+            grown.put(p);
+        }
+        grown.put(head, 0, h).put(res.body, 0, b).flip();
+        c.pendingOut = grown;
+        maxPendingOut = Math.max(maxPendingOut, grown.remaining());
+        return true;
+    }
+
+    /**
+     * Answers {@code Expect: 100-continue} for {@code c}'s request whose body has not arrived, once
+     * per request: the interim 100 goes out behind the responses to the requests before it, at once
+     * unless a worker is still computing one of them ({@code workerMode} and in flight), then when
+     * the last of them is delivered ({@link #deliver}). {@code false} if a write failed and closed
+     * the connection.
+     */
+    boolean sendContinue(Connection c, boolean workerMode, long now) {
+        if (c.continueSent || c.continueOwed) {
+            return true;
+        }
+        if (workerMode && c.inFlight > 0) {
+            c.continueOwed = true;
+            return true;
+        }
+        c.continueSent = true;
+        byte[] bytes = ResponseEncoder.CONTINUE;
+        if (c.pendingOut == null && out.remaining() < bytes.length && !flushStaged(c, now)) {
+            return false;
+        }
+        if (c.pendingOut == null && out.remaining() >= bytes.length) {
+            out.put(bytes);
+        } else {
+            append(c, bytes);
+        }
+        return true;
+    }
+
+    /**
+     * Worker mode: a complete response, appended behind {@code c}'s pending output (or made its
+     * pending output, unwritten), then the owed 100 once no earlier response is still computing.
+     */
+    void deliver(Connection c, byte[] response) {
+        append(c, response);
+        if (c.continueOwed && c.inFlight == 0) {
+            append(c, ResponseEncoder.CONTINUE);
+            c.continueOwed = false;
+            c.continueSent = true;
+        }
+    }
+
+    private void append(Connection c, byte[] response) {
+        ByteBuffer p = c.pendingOut;
+        if (p == null) {
+            c.pendingOut = ByteBuffer.wrap(response);
+            return;
+        }
+        ByteBuffer grown = ByteBuffer.allocate(p.remaining() + response.length);
+        grown.put(p).put(response).flip();
+        c.pendingOut = grown;
+        maxPendingOut = Math.max(maxPendingOut, grown.remaining());
+    }
+
+    /**
+     * Writes what was staged for {@code c} since the last flush, or, when it already holds output
+     * back, as much of that as the socket takes. {@code false} if the connection is closed.
+     */
+    boolean flush(Connection c, long now) {
+        return c.pendingOut == null ? flushStaged(c, now) : writePending(c, now);
+    }
+
+    /** Writes the staged output to {@code c}; what the socket does not take moves into the connection. */
+    private boolean flushStaged(Connection c, long now) {
+        out.flip();
+        try {
+            while (out.hasRemaining()) {
+                int n = c.channel.write(out);
+                if (n == 0) {
+                    break;
+                }
+                bytesOut += n;
+                c.lastActivity = now;
+            }
+        } catch (IOException e) {
+            out.clear();
+            close(c);
+            return false;
+        }
+        if (out.hasRemaining()) {
+            ByteBuffer rest = ByteBuffer.allocate(out.remaining());
+            rest.put(out).flip();
+            c.pendingOut = rest;
+            maxPendingOut = Math.max(maxPendingOut, rest.remaining());
+        }
+        out.clear();
+        return true;
+    }
+
+    /**
+     * Writes what {@code c} holds back; clears {@link Connection#pendingOut} once it is all written.
+     * {@code false} if the write failed and closed the connection.
+     */
+    boolean writePending(Connection c, long now) {
+        ByteBuffer p = c.pendingOut;
+        if (p == null) {
+            return !c.closed;
+        }
+        try {
+            while (p.hasRemaining()) {
+                int n = c.channel.write(p);
+                if (n == 0) {
+                    break;
+                }
+                bytesOut += n;
+                c.lastActivity = now;
+            }
+        } catch (IOException e) {
+            close(c);
+            return false;
+        }
+        if (p.hasRemaining()) {
+            maxPendingOut = Math.max(maxPendingOut, p.remaining());
+        } else {
+            c.pendingOut = null;
+        }
+        return true;
+    }
+
+    /**
+     * Sets the interest {@code c} needs now: writing while output is held back; reading unless the
+     * worker pipeline is full or a close was decided; and the close itself once a decided close has
+     * nothing left to write or compute.
+     */
+    void updateInterest(Connection c) {
+        if (c.pendingOut == null && c.closeAfterWrite && c.inFlight == 0) {
+            close(c);
+            return;
+        }
+        int want = c.pendingOut != null
+                ? SelectionKey.OP_WRITE
+                : c.inFlight >= WorkerDispatch.MAX_IN_FLIGHT || c.closeAfterWrite ? 0 : SelectionKey.OP_READ;
+        if (want != c.interest) {
+            c.interest = (byte) want;
+            c.key.interestOps(want);
+        }
+    }
+
+    /** Closes {@code c} once what it owes is written (at once when it owes nothing). */
+    void closeAfterWrite(Connection c) {
+        c.closeAfterWrite = true;
+        updateInterest(c);
+    }
+
+    /** Closes {@code c} now, dropping output not yet written. */
+    void close(Connection c) {
+        if (c.closed) {
+            return;
+        }
+        c.closed = true;
+        open--;
+        acceptor.released();
+        if (c.timerHandle != 0) {
+            timers.cancel(c.timerHandle);
+            c.timerHandle = 0;
+        }
+        c.pendingIn = null;
+        c.pendingOut = null;
+        c.key.cancel();
+        try {
+            c.channel.close();
+        } catch (IOException ignored) {
+            // the descriptor is released either way
+        }
+    }
+}
