@@ -253,24 +253,43 @@ final class ServerOptions {
         }
     }
 
-    /** {@code 300ms}, {@code 30s}, {@code 2m}, or a plain number of seconds; at least 1 ms. */
+    /**
+     * A duration of at least 1 ms: a non-negative decimal number with a unit {@code us}, {@code ms},
+     * {@code s}, {@code m} or {@code h}, seconds without one ({@code 300ms}, {@code 1.5}, {@code 2m}).
+     * The load tools' grammar ({@code OptionValues.parseDuration} in {@code nio-client}), so one
+     * spelling works on both command lines; the two modules share no code (the server depends on
+     * {@code primitives} only), and both test the same cases.
+     */
     static final class DurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String v) {
             String s = v.trim().toLowerCase(Locale.ROOT);
+            int unitLength = s.endsWith("ms") || s.endsWith("us") ? 2 : s.matches(".*[smh]$") ? 1 : 0;
+            String unit = s.substring(s.length() - unitLength);
+            long nanosPerUnit;
+            switch (unit) {
+                case "us":
+                    nanosPerUnit = 1_000L;
+                    break;
+                case "ms":
+                    nanosPerUnit = 1_000_000L;
+                    break;
+                case "m":
+                    nanosPerUnit = 60_000_000_000L;
+                    break;
+                case "h":
+                    nanosPerUnit = 3_600_000_000_000L;
+                    break;
+                default:
+                    nanosPerUnit = 1_000_000_000L; // "s", or no unit
+            }
             try {
-                Duration d;
-                if (s.endsWith("ms")) {
-                    d = Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-                } else if (s.endsWith("s")) {
-                    d = Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1)) * 1000));
-                } else if (s.endsWith("m")) {
-                    d = Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1)) * 60);
-                } else {
-                    d = Duration.ofMillis(Math.round(Double.parseDouble(s) * 1000));
-                }
-                if (d.toMillis() >= 1) {
-                    return d;
+                double x = Double.parseDouble(s.substring(0, s.length() - unitLength));
+                if (x >= 0 && !Double.isInfinite(x)) {
+                    Duration d = Duration.ofNanos((long) (x * nanosPerUnit));
+                    if (d.toMillis() >= 1) {
+                        return d;
+                    }
                 }
             } catch (NumberFormatException ignored) {
                 // reported below

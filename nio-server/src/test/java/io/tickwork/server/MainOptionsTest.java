@@ -112,6 +112,24 @@ class MainOptionsTest {
         assertEquals(Duration.ofMinutes(2), parse("--idle-timeout", "2m").idleTimeout);
     }
 
+    /** The load tools' duration grammar (their OptionValuesTest has the same cases), at least 1 ms. */
+    @Test
+    void durationsTakeTheLoadToolsGrammar() {
+        ServerOptions.DurationConverter d = new ServerOptions.DurationConverter();
+        assertEquals(Duration.ofMillis(250), d.convert("250ms"));
+        assertEquals(Duration.ofMillis(1500), d.convert("1.5s"));
+        assertEquals(Duration.ofMinutes(2), d.convert("2m"));
+        assertEquals(Duration.ofHours(1), d.convert("1h"));
+        assertEquals(Duration.ofMillis(1500), d.convert("1500000us"));
+        assertEquals(Duration.ofSeconds(7), d.convert("7"));
+        assertEquals(Duration.ofMillis(1), d.convert("1ms"));
+        for (String bad : new String[] {"soon", "-1s", "5x", "", "Infinity", "500us", "0"}) {
+            CommandLine.TypeConversionException e =
+                    assertThrows(CommandLine.TypeConversionException.class, () -> d.convert(bad));
+            assertTrue(e.getMessage().contains(bad), e.getMessage());
+        }
+    }
+
     @ParameterizedTest
     @CsvSource({
         "--port, 70000",
@@ -126,7 +144,7 @@ class MainOptionsTest {
         "--cached-words, 8192",
         "--idle-timeout, soon",
         "--idle-timeout, 0ms",
-        "--header-timeout, 1.5m",
+        "--header-timeout, -2m",
         "--timer, sundial",
         "--processes, 0",
         "--processes, 257",
