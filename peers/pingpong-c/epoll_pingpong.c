@@ -1,6 +1,7 @@
 /*
  * Measurement anchor for `LoadTool pingpong`: the same workload in C with epoll, to find what
- * this machine's loopback TCP and scheduler allow. Not part of the build.
+ * this machine's loopback TCP and scheduler allow. Not part of the Maven build (built by
+ * docs/results/many-core/run.sh with gcc).
  *
  *   gcc -O2 -o /tmp/epoll_pingpong peers/pingpong-c/epoll_pingpong.c
  *   /tmp/epoll_pingpong [-c 100] [-n 1000000] [-w 100000] [-s] [-S cpu] [-C cpu]
@@ -8,7 +9,7 @@
  * Forks a server process (one epoll loop, answers "Pong" for every 4 bytes read) and runs the
  * client in the parent (one epoll loop, C connections, one 4-byte "Ping" in flight each, -w
  * unmeasured round trips, then -n measured). Prints total time / round trips (us per ping, the
- * seed's figure). -s: busy-poll (epoll_wait with timeout 0) on both sides. -S/-C: pin the server
+ * figure the Java client prints). -s: busy-poll (epoll_wait with timeout 0) on both sides. -S/-C: pin the server
  * and the client to a CPU.
  */
 #define _GNU_SOURCE

@@ -49,15 +49,15 @@ import java.util.Arrays;
  * bodies are dropped by the inbound handler.
  *
  * <p>Transport: {@code epoll} (the default on Linux: Netty's native transport, its faster one
- * there) or {@code nio}, both with Netty 4.2's {@code MultiThreadIoEventLoopGroup} of 2 threads
- * doing accept and I/O (the machine it is measured on has 2 cores, like the dictionary server's
- * default of one loop per core). Responses are written per request and flushed once per read
+ * there) or {@code nio}, both with Netty 4.2's {@code MultiThreadIoEventLoopGroup} doing accept
+ * and I/O, {@code --threads N} loops (default 2: the 2-core machine the project is measured on,
+ * like the dictionary server's default of one loop per core). Responses are written per request and flushed once per read
  * batch ({@code channelReadComplete}), as Netty's own hello-world example does; the body is one
  * shared unreleasable direct buffer, duplicated per response, so nothing is copied.
  * {@code TCP_NODELAY} is on (Netty's default). Binds 127.0.0.1 only.
  *
- * <p>Run: {@code java -cp jmh/target/benchmarks.jar io.tickwork.peers.NettyHttpAnchor 9402
- * [--transport epoll|nio] [--body FILE]}.
+ * <p>Run: {@code java -jar peers/target/tickwork-peers.jar 9402 [--transport epoll|nio]
+ * [--threads N] [--body FILE]}.
  */
 public final class NettyHttpAnchor {
 
@@ -67,16 +67,19 @@ public final class NettyHttpAnchor {
     private NettyHttpAnchor() {}
 
     static final String USAGE =
-            "usage: NettyHttpAnchor PORT [--transport epoll|nio] [--body FILE]   (binds 127.0.0.1:PORT, 2 loops)";
+            "usage: NettyHttpAnchor PORT [--transport epoll|nio] [--threads N] [--body FILE]   (binds 127.0.0.1:PORT; 2 loops by default)";
 
     public static void main(String[] args) throws InterruptedException, IOException {
         int port = -1;
         String transport = Epoll.isAvailable() ? "epoll" : "nio";
         Path bodyFile = null;
+        int threads = 2;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--transport") && i + 1 < args.length) {
                 transport = args[++i];
+            } else if (a.equals("--threads") && i + 1 < args.length && args[i + 1].matches("\\d{1,4}")) {
+                threads = Integer.parseInt(args[++i]);
             } else if (a.equals("--body") && i + 1 < args.length) {
                 bodyFile = Path.of(args[++i]);
             } else if (port < 0 && a.matches("\\d{1,5}")) {
@@ -88,12 +91,15 @@ public final class NettyHttpAnchor {
         if (port < 0 || port > 65535) {
             usage("PORT must be 0..65535");
         }
+        if (threads < 1 || threads > 1024) {
+            usage("--threads must be 1..1024");
+        }
         if (!transport.equals("epoll") && !transport.equals("nio")) {
             usage("--transport must be epoll or nio: " + transport);
         }
-        Running anchor = start(port, transport, bodyFile);
+        Running anchor = start(port, transport, threads, bodyFile);
         System.out.println("netty anchor: http://127.0.0.1:" + anchor.port() + "/  (fixed " + anchor.bodyBytes
-                + "-byte body, 2 " + transport + " loops, Netty "
+                + "-byte body, " + threads + " " + transport + " loops, Netty "
                 + io.netty.util.Version.identify()
                         .getOrDefault("netty-common", null)
                         .artifactVersion() + ")");
@@ -124,8 +130,9 @@ public final class NettyHttpAnchor {
         }
     }
 
-    /** Binds 127.0.0.1:{@code port} (0: any free port) on {@code transport} (epoll or nio). */
-    static Running start(int port, String transport, Path bodyFile) throws IOException, InterruptedException {
+    /** Binds 127.0.0.1:{@code port} (0: any free port) on {@code transport} (epoll or nio) with {@code threads} loops. */
+    static Running start(int port, String transport, int threads, Path bodyFile)
+            throws IOException, InterruptedException {
         IoHandlerFactory ioHandler;
         Class<? extends ServerChannel> channel;
         switch (transport) {
@@ -154,7 +161,7 @@ public final class NettyHttpAnchor {
         ByteBuf body = Unpooled.unreleasableBuffer(
                         Unpooled.directBuffer(bytes.length).writeBytes(bytes))
                 .asReadOnly();
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, ioHandler);
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, ioHandler);
         try {
             Channel server = new ServerBootstrap()
                     .group(group)

@@ -30,7 +30,7 @@ class NettyHttpAnchorTest {
         assumeTrue(!transport.equals("epoll") || io.netty.channel.epoll.Epoll.isAvailable(), "epoll: Linux only");
         byte[] body = "{\"word\":\"dictionary\",\"senses\":[]}".getBytes(StandardCharsets.UTF_8);
         Path file = Files.write(tmp.resolve("body.json"), body);
-        try (NettyHttpAnchor.Running anchor = NettyHttpAnchor.start(0, transport, file);
+        try (NettyHttpAnchor.Running anchor = NettyHttpAnchor.start(0, transport, 2, file);
                 Socket s = new Socket("127.0.0.1", anchor.port())) {
             s.setSoTimeout(10_000);
             OutputStream out = s.getOutputStream();
