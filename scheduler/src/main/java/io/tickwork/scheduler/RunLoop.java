@@ -13,7 +13,10 @@ import kilim.timerservice.Timer;
  * <p>Each turn the loop moves the inbox into the run queue, gives the {@code TaskSleep} timers armed
  * since its last clock read their deadlines (see {@link #armAfterClockRead}), expires due timers, then runs up to
  * {@code batch} tasks from the head of the run queue. A task that yields is appended at the tail,
- * so every runnable task runs once before any runs twice (fair round-robin). A task whose timer is
+ * so every runnable task runs once before any runs twice (fair round-robin). A task that a running
+ * slice resumes on this loop (a mailbox message) runs right after that slice, ahead of the queue,
+ * for at most {@value #MAX_HANDOFFS} hand-offs in a row ({@link #runFrom}): message passing then
+ * touches lines still in cache, as Go's {@code runnext} and Tokio's LIFO slot do. A task whose timer is
  * due runs at once, inside the expire call, ahead of the run queue: its deadline has passed, and
  * the timer code has just touched its memory (with 10^5 tasks a later visit misses the cache
  * again). Each due task runs at most once per expire call, since a timer armed from inside the
@@ -65,6 +68,17 @@ final class RunLoop implements Runnable {
     private boolean firing;
     /** Owner only: the task {@link #fire} just resumed, to run at once while it is in cache. */
     private Task<?> fired;
+    /**
+     * Owner only: the first task the running slice resumed on this loop (a mailbox message), to run
+     * right after the slice, ahead of the run queue, while the lines the slice just wrote are in cache.
+     */
+    private Task<?> next;
+    /**
+     * Hand-offs in a row (a slice resuming a task that runs next) before the run queue's head runs:
+     * message passing between two tasks stays on warm lines, and a pair that passes messages forever
+     * still lets every queued task run after at most this many of its slices.
+     */
+    static final int MAX_HANDOFFS = 4;
 
     /**
      * Owner only: {@code TaskSleep} timers armed since the loop last read the clock, whose deadline
@@ -114,6 +128,10 @@ final class RunLoop implements Runnable {
                 fired = task; // fire() runs it right away
                 return;
             }
+            if (current != null && next == null) {
+                next = task; // runs when the current slice ends (runFrom)
+                return;
+            }
             runQueue.add(task);
         } else {
             submitRemote(task);
@@ -159,7 +177,7 @@ final class RunLoop implements Runnable {
         try {
             loop();
         } catch (Throwable fatal) {
-            // our own machinery failed (task failures are caught in runTask): say so loudly
+            // our own machinery failed (task failures are caught in runSlice): say so loudly
             synchronized (System.err) {
                 System.err.println("tickwork: run loop " + thread.getName() + " died");
                 fatal.printStackTrace();
@@ -212,18 +230,36 @@ final class RunLoop implements Runnable {
 
     private void runBatch(int n) {
         for (int i = 0; i < n; i++) {
-            runTask(runQueue.poll());
+            runFrom(runQueue.poll(), true);
         }
     }
 
-    private void runTask(Task<?> task) {
-        if (LoopTimer.sleepingUntilFired(task)) {
-            // a stray resumption of a TaskSleep sleeper: the leaf cannot re-check its timer, so hold
-            // the task (Kilim's running flag stays set) until fire() runs it
-            ((LoopTimer) task.timer).held = true;
-            return;
+    /**
+     * Runs a slice of {@code task}, then of the task that slice resumed on this loop ({@link #next}),
+     * and so on, up to {@link #MAX_HANDOFFS} hand-offs; the hand-off still pending after the last
+     * goes to the tail of the run queue. {@code check}: {@code task} may be a stray resumption of a
+     * {@code TaskSleep} sleeper, which is held instead (hand-offs are always checked).
+     */
+    private void runFrom(Task<?> task, boolean check) {
+        for (int handoffs = 0; ; handoffs++) {
+            if (check && LoopTimer.sleepingUntilFired(task)) {
+                // a stray resumption of a TaskSleep sleeper: the leaf cannot re-check its timer, so
+                // hold the task (Kilim's running flag stays set) until fire() runs it
+                ((LoopTimer) task.timer).held = true;
+            } else {
+                runSlice(task);
+            }
+            task = next;
+            if (task == null) {
+                return;
+            }
+            next = null;
+            if (handoffs == MAX_HANDOFFS) {
+                runQueue.add(task);
+                return;
+            }
+            check = true;
         }
-        runSlice(task);
     }
 
     /** Runs one slice of {@code task}, which is not a held TaskSleep sleeper. */
@@ -404,7 +440,7 @@ final class RunLoop implements Runnable {
             fired = null;
         }
         if (wake == null && timer instanceof LoopTimer && ((LoopTimer) timer).held) {
-            // a TaskSleep sleeper whose stray resumption runTask held: its resume() in onEvent
+            // a TaskSleep sleeper whose stray resumption runFrom held: its resume() in onEvent
             // found it still marked running, so run it here
             ((LoopTimer) timer).held = false;
             wake = (Task<?>) timer.es;
@@ -415,11 +451,9 @@ final class RunLoop implements Runnable {
             // sleepers a later visit from the run queue would miss on all of them again. A due
             // timer's task thus runs before tasks already queued; a task that sleeps again fires
             // in a later expire call, so one call runs each due task at most once.
-            if (wake == timer.es) {
-                runSlice(wake); // the timer's own task, just fired: not a stray resumption
-            } else {
-                runTask(wake); // resumed by some other subscriber: may be a TaskSleep sleeper to hold
-            }
+            // the timer's own task, just fired, is not a stray resumption; one resumed by some other
+            // subscriber may be a TaskSleep sleeper to hold
+            runFrom(wake, wake != timer.es);
         }
     }
 

@@ -105,6 +105,173 @@ class SchedulerBasicsTest {
         }
     }
 
+    /** Takes one message, then records "R". */
+    static final class Receiver extends Task<Object> {
+        final Mailbox<String> in;
+        final List<String> trace;
+        final CountDownLatch done;
+
+        Receiver(Mailbox<String> in, List<String> trace, CountDownLatch done) {
+            this.in = in;
+            this.trace = trace;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            in.get();
+            trace.add("R");
+            done.countDown();
+        }
+    }
+
+    /** Records {@code name} {@code turns} times, yielding between two. */
+    static final class Turns extends Task<Object> {
+        final String name;
+        final int turns;
+        final List<String> trace;
+        final CountDownLatch done;
+
+        Turns(String name, int turns, List<String> trace, CountDownLatch done) {
+            this.name = name;
+            this.turns = turns;
+            this.trace = trace;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int i = 0; i < turns; i++) {
+                if (i > 0) {
+                    Task.yield();
+                }
+                trace.add(name);
+            }
+            done.countDown();
+        }
+    }
+
+    /** Records "S", sends one message, records "S2". */
+    static final class Sender extends Task<Object> {
+        final Mailbox<String> out;
+        final List<String> trace;
+        final CountDownLatch done;
+
+        Sender(Mailbox<String> out, List<String> trace, CountDownLatch done) {
+            this.out = out;
+            this.trace = trace;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            trace.add("S");
+            out.put("m");
+            trace.add("S2");
+            done.countDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void aMessageRunsItsReceiverRightAfterTheSendersSlice(String name, Supplier<TimerQueue<Timer>> timers)
+            throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().timers(timers).build();
+        try {
+            List<String> trace = new ArrayList<>();
+            CountDownLatch done = new CountDownLatch(4);
+            Mailbox<String> box = new Mailbox<>();
+            // R waits first; Y1 and Y2 are queued before the sender and yield once each
+            s.start(new Starter(List.of(
+                    new Receiver(box, trace, done),
+                    new Turns("Y1", 2, trace, done),
+                    new Turns("Y2", 2, trace, done),
+                    new Sender(box, trace, done))));
+            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS));
+            // without the hand-off R would run after the yielders' second turns
+            assertEquals(List.of("Y1", "Y2", "S", "S2", "R", "Y1", "Y2"), trace);
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Passes one token back and forth {@code rounds} times, recording {@code name} once per slice. */
+    static final class Passer extends Task<Object> {
+        final String name;
+        final Mailbox<String> in;
+        final Mailbox<String> out;
+        final boolean serves;
+        final int rounds;
+        final List<String> trace;
+        final CountDownLatch done;
+
+        Passer(
+                String name,
+                Mailbox<String> in,
+                Mailbox<String> out,
+                boolean serves,
+                int rounds,
+                List<String> trace,
+                CountDownLatch done) {
+            this.name = name;
+            this.in = in;
+            this.out = out;
+            this.serves = serves;
+            this.rounds = rounds;
+            this.trace = trace;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            if (serves) {
+                out.put("t");
+            }
+            for (int r = 0; r < rounds; r++) {
+                String t = in.get();
+                trace.add(name);
+                if (serves && r == rounds - 1) {
+                    break;
+                }
+                out.put(t);
+            }
+            done.countDown();
+        }
+    }
+
+    /**
+     * Two tasks passing a message forever would run only each other if every hand-off ran next:
+     * after {@value RunLoop#MAX_HANDOFFS} in a row the run queue's head runs, so a yielding task
+     * between them gets a turn at least every {@value RunLoop#MAX_HANDOFFS} + 1 of their slices.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void handOffsInARowAreBoundedSoQueuedTasksRun(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().timers(timers).build();
+        try {
+            List<String> trace = new ArrayList<>();
+            CountDownLatch done = new CountDownLatch(3);
+            Mailbox<String> ab = new Mailbox<>();
+            Mailbox<String> ba = new Mailbox<>();
+            int rounds = 200;
+            s.start(new Starter(List.of(
+                    new Passer("A", ba, ab, true, rounds, trace, done),
+                    new Passer("B", ab, ba, false, rounds, trace, done),
+                    new Turns("Y", rounds, trace, done))));
+            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS));
+            int run = 0, longest = 0, lastY = trace.lastIndexOf("Y");
+            for (int i = 0; i < lastY; i++) {
+                run = trace.get(i).equals("Y") ? 0 : run + 1;
+                longest = Math.max(longest, run);
+            }
+            assertEquals(RunLoop.MAX_HANDOFFS + 1, longest, "the pair's longest run of slices while Y waits");
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
     // ------------------------------------------------------------------ sleep
 
     /**

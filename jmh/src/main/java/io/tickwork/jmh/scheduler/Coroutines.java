@@ -2,6 +2,8 @@ package io.tickwork.jmh.scheduler;
 
 import io.tickwork.scheduler.TaskSleep;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
@@ -56,6 +58,43 @@ final class Coroutines {
                 Task.yield();
             }
             unpinIfPlaced();
+            done.countDown();
+        }
+    }
+
+    /**
+     * Yields until {@code go} is set, then records its number in {@code turns} before each of its
+     * {@code yields} yields and once more at the end: with several of them on one thread,
+     * {@code turns} shows the order the scheduler runs them in (round-robin, or one to completion
+     * after another).
+     */
+    static final class TurnTaker extends Placeable {
+        private final int id;
+        private final int yields;
+        private final int[] turns;
+        private final AtomicInteger next;
+        private final AtomicBoolean go;
+        private final CountDownLatch done;
+
+        TurnTaker(int id, int yields, int[] turns, AtomicInteger next, AtomicBoolean go, CountDownLatch done) {
+            this.id = id;
+            this.yields = yields;
+            this.turns = turns;
+            this.next = next;
+            this.go = go;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            while (!go.get()) {
+                Task.yield();
+            }
+            for (int i = 0; i < yields; i++) {
+                turns[next.getAndIncrement()] = id;
+                Task.yield();
+            }
+            turns[next.getAndIncrement()] = id;
             done.countDown();
         }
     }
