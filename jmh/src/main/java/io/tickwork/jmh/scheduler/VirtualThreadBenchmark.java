@@ -3,6 +3,8 @@ package io.tickwork.jmh.scheduler;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -22,8 +24,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The same three workloads as {@link KilimSwitchBenchmark} and {@link KilimTimerBenchmark} on JDK virtual
- * threads: {@code Thread.yield()} resumptions, a park/unpark ping-pong (one operation = one hand-off)
- * and {@code Thread.sleep(1)} expirations, with 200,000 virtual threads.
+ * threads: {@code Thread.yield()} resumptions, two ping-pongs (one operation = one hand-off) and
+ * {@code Thread.sleep(1)} expirations, with 200,000 virtual threads. {@link #queuePingPong} has the
+ * shape of the Kilim one: each of a pair's two directions is a one-slot mailbox (an
+ * {@code ArrayBlockingQueue} of capacity 1, as a Kilim {@code Mailbox} that a {@code put} does
+ * not block while it has room); {@link #parkPingPong} is the leanest hand-off virtual threads have,
+ * a volatile turn and {@code park}/{@code unpark}.
  *
  * <p>Needs JDK 21 or later at run time; the jar is compiled with {@code --release 17}, so virtual
  * threads are reached through a method handle on {@code Thread.ofVirtual()}. On an older JDK the
@@ -84,7 +90,14 @@ public class VirtualThreadBenchmark {
         threads = new Thread[THREADS];
         done = new CountDownLatch(THREADS);
         CountDownLatch d = done;
-        if (bench.endsWith("parkPingPong")) {
+        if (bench.endsWith("queuePingPong")) {
+            for (int p = 0; p < PAIRS; p++) {
+                BlockingQueue<Coroutines.Ball> toPonger = new ArrayBlockingQueue<>(1);
+                BlockingQueue<Coroutines.Ball> toPinger = new ArrayBlockingQueue<>(1);
+                threads[2 * p] = (Thread) unstarted.invoke((Runnable) () -> pong(toPonger, toPinger, d));
+                threads[2 * p + 1] = (Thread) unstarted.invoke((Runnable) () -> ping(toPinger, toPonger, d));
+            }
+        } else if (bench.endsWith("parkPingPong")) {
             for (int p = 0; p < PAIRS; p++) {
                 Pair pair = new Pair();
                 pair.a = (Thread) unstarted.invoke((Runnable) () -> play(pair, 0, d));
@@ -118,6 +131,30 @@ public class VirtualThreadBenchmark {
         SchedulerSubjects.settle(); // as for the Kilim tasks: tenure the threads before the measurement
     }
 
+    private static void ping(BlockingQueue<Coroutines.Ball> in, BlockingQueue<Coroutines.Ball> out, CountDownLatch d) {
+        try {
+            Coroutines.Ball ball = new Coroutines.Ball();
+            for (int i = 0; i < ROUNDS; i++) {
+                out.put(ball);
+                ball = in.take();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        d.countDown();
+    }
+
+    private static void pong(BlockingQueue<Coroutines.Ball> in, BlockingQueue<Coroutines.Ball> out, CountDownLatch d) {
+        try {
+            for (int i = 0; i < ROUNDS; i++) {
+                out.put(in.take());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        d.countDown();
+    }
+
     private static void play(Pair pair, int me, CountDownLatch d) {
         Thread other = me == 0 ? pair.b : pair.a;
         for (int i = 0; i < ROUNDS; i++) {
@@ -142,6 +179,12 @@ public class VirtualThreadBenchmark {
     @Benchmark
     @OperationsPerInvocation(THREADS * YIELDS)
     public void yield() throws InterruptedException {
+        runAll();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PAIRS * ROUNDS * 2)
+    public void queuePingPong() throws InterruptedException {
         runAll();
     }
 
