@@ -1,0 +1,3 @@
+module tickwork/peers/pingpong-go
+
+go 1.22
