@@ -74,21 +74,28 @@ load() {
     'BEGIN{if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "-"}') us/req"
 }
 
+# warm URL: the same client for 3 s, unmeasured (the JIT of the server under test)
+warm() {
+  if command -v wrk > /dev/null; then timeout 30 taskset -c "$CLIENT_CORES" wrk -t"$CC" -c200 -d3s "$1" > /dev/null 2>&1
+  else timeout 30 taskset -c "$CLIENT_CORES" java -jar "$LOAD" bench -c 200 -t "$CC" -D 3s --quiet "$1" > /dev/null 2>&1; fi
+}
+
 part_s() {
   local w=$OUT/www r c; mkdir -p "$w" "$OUT/ng/tmp"
   taskset -c "$SERVER_CORES" java -jar "$SERVER" --port 9401 --threads "$SC" --idle-timeout 10m > "$OUT/tickwork.log" 2>&1 &
-  local tw=$!; PIDS+=($tw)
+  local tw=$!; PIDS+=($tw); disown
   wait_port 9401 && curl -s -o "$w/door.json" http://127.0.0.1:9401/d/door || { log "tickwork did not start"; return; }
   taskset -c "$SERVER_CORES" java -jar "$PEERS" 9402 --threads "$SC" --body "$w/door.json" > "$OUT/netty.log" 2>&1 &
-  local nt=$!; PIDS+=($nt); wait_port 9402
+  local nt=$!; PIDS+=($nt); disown; wait_port 9402
   local ng=""
   if [ -n "$NGINX" ]; then
     sed -e "s#@W@#$OUT/ng#g" -e "s#@P@#9403#g" -e "s#@N@#$SC#g" -e "s#@WWW@#$w#g" "$(dirname "$0")/nginx.conf.in" > "$OUT/ng/nginx.conf"
     [ "$(id -u)" -eq 0 ] || sed -i '/^user /d' "$OUT/ng/nginx.conf"
     taskset -c "$SERVER_CORES" "$NGINX" -p "$OUT/ng" -c "$OUT/ng/nginx.conf" -e "$OUT/ng/error.log" > "$OUT/ng/out" 2>&1 &
-    ng=$!; PIDS+=($ng); wait_port 9403 || ng=""
+    ng=$!; PIDS+=($ng); disown; wait_port 9403 || ng=""
   fi
   [ -n "$ng" ] || log "nginx: not installed or not started; its rows are skipped"
+  warm http://127.0.0.1:9401/d/door; warm http://127.0.0.1:9402/; [ -z "$ng" ] || warm http://127.0.0.1:9403/door.json
   log "netty: $(head -1 "$OUT/netty.log")"
   for r in $(seq 1 "$ROUNDS"); do for c in $CONNS; do
     load "S-r$r-tickwork" "$tw" http://127.0.0.1:9401/d/door "$c"
@@ -123,13 +130,13 @@ part_c() {
   log "C: target $TARGET, open-file limit $lim: $workers server workers of at most $cap connections, $clients client processes"
   java -jar "$SERVER" --port 9600 --processes "$workers" --threads 1 --max-connections "$cap" --idle-timeout 60m \
     > "$OUT/c-server.log" 2>&1 &
-  local sv=$!; PIDS+=($sv)
+  local sv=$!; PIDS+=($sv); disown
   wait_port 9600 || { log "C: server did not start: $(tail -2 "$OUT/c-server.log")"; return; }
   local spids; spids=$(grep -m1 "processes:" "$OUT/c-server.log" | grep -o 'pid=[0-9]*' | cut -d= -f2 | paste -sd, -)
   local t0; t0=$(date +%s)
   java -jar "$LOAD" idle --processes "$clients" -c "$TARGET" --step 40000 --max-pending 8000 --target 127.0.0.1:9600 \
     --server-pid "${spids:-$sv}" --min-available "$FLOOR" --hold 600s -D 900s --json > "$OUT/idle.json" 2> "$OUT/idle.progress" &
-  local idle=$!; PIDS+=($idle)
+  local idle=$!; PIDS+=($idle); disown
   for n in $(seq 1 600); do grep -q "^ramp done" "$OUT/idle.progress" && break; kill -0 "$idle" 2>/dev/null || break; sleep 1; done
   log "C: $(grep -m1 '^ramp done' "$OUT/idle.progress" || echo "ramp not done: $(tail -1 "$OUT/idle.progress")") ($(( $(date +%s) - t0 )) s)"
   log "C: $(tail -1 "$OUT/idle.progress" | tr -s ' ')"
