@@ -18,6 +18,7 @@
 # 12g, or 2g under 32 GB. Every run is bounded by `timeout`; the idle clients stop themselves at
 # FLOOR. As root it raises fs.nr_open and the port range for part C and restores them at the end.
 set -u
+ulimit -n "$(ulimit -Hn)" 2>/dev/null # wrk opens every connection of a row in this process
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 N=$(nproc)
 H=$((N / 2)); [ "$H" -ge 1 ] || H=1
@@ -42,7 +43,8 @@ done
 S=$OUT/summary.txt
 PIDS=()
 log() { echo "$(date -u +%T) $*" | tee -a "$S"; }
-count() { # cores in a taskset list such as 0-3,8
+count() { # cores in a taskset list such as 0-3,8 (no :stride)
+  case $1 in *:*) echo "core list '$1': give ranges and single cores, without :stride" >&2; exit 2 ;; esac
   local n=0 r; for r in ${1//,/ }; do [[ $r == *-* ]] && n=$((n + ${r#*-} - ${r%-*} + 1)) || n=$((n + 1)); done; echo $n; }
 stop_all() { local p; for p in "${PIDS[@]}"; do pkill -TERM -P "$p" 2>/dev/null; kill -TERM "$p" 2>/dev/null; done
   sleep 1; for p in "${PIDS[@]}"; do pkill -KILL -P "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done; PIDS=(); }
@@ -59,7 +61,9 @@ log "machine: $N cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | se
 log "java: $(java -version 2>&1 | head -1); client: $(command -v wrk > /dev/null && wrk --version 2>&1 | head -1 || echo "tickwork bench (no wrk)"); nginx: ${NGINX:-none}"
 log "server cores $SERVER_CORES ($SC), client cores $CLIENT_CORES ($CC); parts $PARTS"
 
-# load LABEL PID URL CONNS: one bounded client run on CLIENT_CORES; logs req/s and the server's CPU µs/request
+# load LABEL PID URL CONNS: one bounded client run on CLIENT_CORES; logs req/s and the server's CPU µs/request.
+# wrk gives each of its threads CONNS / threads connections (integer division): pick CLIENT_CORES
+# and CONNS so that it divides, or read the row as that many connections.
 load() {
   local f=$OUT/load-$1-c$4.txt t0 n rps
   t0=$(ticks "$2")
@@ -84,7 +88,7 @@ part_s() {
   local w=$OUT/www r c; mkdir -p "$w" "$OUT/ng/tmp"
   taskset -c "$SERVER_CORES" java -jar "$SERVER" --port 9401 --threads "$SC" --idle-timeout 10m > "$OUT/tickwork.log" 2>&1 &
   local tw=$!; PIDS+=($tw); disown
-  wait_port 9401 && curl -s -o "$w/door.json" http://127.0.0.1:9401/d/door || { log "tickwork did not start"; return; }
+  wait_port 9401 && curl -s -o "$w/door.json" http://127.0.0.1:9401/d/door || { log "tickwork did not start"; stop_all; return; }
   taskset -c "$SERVER_CORES" java -jar "$PEERS" 9402 --threads "$SC" --body "$w/door.json" > "$OUT/netty.log" 2>&1 &
   local nt=$!; PIDS+=($nt); disown; wait_port 9402
   local ng=""
@@ -123,15 +127,21 @@ part_p() {
 
 part_c() {
   setsys fs.nr_open 4000000
-  local n; for n in 3900000 2100000 1048576 524288 65536; do ulimit -n "$n" 2>/dev/null && break; done
+  local n; for n in 3900000 2100000 1048576 524288 65536 "$(ulimit -Hn)"; do ulimit -n "$n" 2>/dev/null && break; done
   setsys net.ipv4.ip_local_port_range "10000 65000"; setsys net.core.somaxconn 65535; setsys net.ipv4.tcp_max_syn_backlog 65535
   local lim cap workers clients; lim=$(ulimit -n); cap=$((lim - 2000))
-  workers=$(( (TARGET * 11 / 10 + cap - 1) / cap )); clients=$(( (TARGET + cap - 1001) / (cap - 1000) + N / 2 ))
-  log "C: target $TARGET, open-file limit $lim: $workers server workers of at most $cap connections, $clients client processes"
-  java -jar "$SERVER" --port 9600 --processes "$workers" --threads 1 --max-connections "$cap" --idle-timeout 60m \
+  [ "$cap" -gt 1000 ] || { log "C: skipped, open-file limit $lim leaves no room for connections"; return; }
+  # as many workers as the connections need at the limit (10 % headroom), and no fewer than one per
+  # two server cores; as many client processes as hold TARGET at the limit less 2,000, plus 8
+  workers=$(( (TARGET * 11 / 10 + cap - 1) / cap )); [ "$workers" -ge $(( (SC + 1) / 2 )) ] || workers=$(( (SC + 1) / 2 ))
+  clients=$(( (TARGET + lim - 3000) / (lim - 2000) + 8 ))
+  log "C: target $TARGET, open-file limit $lim: $workers server workers (2 loops each) of at most $cap connections, $clients client processes"
+  java -jar "$SERVER" --port 9600 --processes "$workers" --threads 2 --max-connections "$cap" --idle-timeout 60m \
     > "$OUT/c-server.log" 2>&1 &
   local sv=$!; PIDS+=($sv); disown
-  wait_port 9600 || { log "C: server did not start: $(tail -2 "$OUT/c-server.log")"; return; }
+  # the launcher prints its start line once every worker listens
+  for n in $(seq 1 600); do grep -q "processes:" "$OUT/c-server.log" && break; kill -0 "$sv" 2>/dev/null || break; sleep 0.5; done
+  grep -q "processes:" "$OUT/c-server.log" || { log "C: server did not start: $(tail -2 "$OUT/c-server.log")"; stop_all; return; }
   local spids; spids=$(grep -m1 "processes:" "$OUT/c-server.log" | grep -o 'pid=[0-9]*' | cut -d= -f2 | paste -sd, -)
   local t0; t0=$(date +%s)
   java -jar "$LOAD" idle --processes "$clients" -c "$TARGET" --step 40000 --max-pending 8000 --target 127.0.0.1:9600 \

@@ -19,8 +19,8 @@ import kilim.timerservice.Timer;
  * touches lines still in cache, as Go's {@code runnext} and Tokio's LIFO slot do. A task whose timer is
  * due runs at once, inside the expire call, ahead of the run queue: its deadline has passed, and
  * the timer code has just touched its memory (with 10^5 tasks a later visit misses the cache
- * again). Each due task runs at most once per expire call, since a timer armed from inside the
- * call fires in a later one. A task paused in {@link TaskSleep} that something resumes before its timer
+ * again). Each timer fires at most once per expire call, since a timer armed from inside the
+ * call fires in a later one (its task may still run again in the call as a hand-off, below). A task paused in {@link TaskSleep} that something resumes before its timer
  * fired is held, not run (the hand-written sleep cannot re-check its timer), and runs when the
  * timer fires. With nothing runnable the loop spins {@code idleSpins} times on the inbox, then
  * parks until the next timer deadline, or indefinitely when no timer is pending.
@@ -183,6 +183,14 @@ final class RunLoop implements Runnable {
                 fatal.printStackTrace();
             }
         } finally {
+            // a hand-off or a fired task the failed turn had not run yet: reported like the queue's
+            for (Task<?> t : new Task<?>[] {next, fired}) {
+                if (t != null) {
+                    runQueue.add(t);
+                }
+            }
+            next = null;
+            fired = null;
             exit.exit(runQueue);
             scheduler.loopEnded();
         }
@@ -450,7 +458,8 @@ final class RunLoop implements Runnable {
             // and cancel): onEvent has just pulled the task's lines into cache, and with 10^5
             // sleepers a later visit from the run queue would miss on all of them again. A due
             // timer's task thus runs before tasks already queued; a task that sleeps again fires
-            // in a later expire call, so one call runs each due task at most once.
+            // in a later expire call, so one call fires each timer at most once (with the slices
+            // it hands off to, at most 1 + MAX_HANDOFFS slices per fired timer).
             // the timer's own task, just fired, is not a stray resumption; one resumed by some other
             // subscriber may be a TaskSleep sleeper to hold
             runFrom(wake, wake != timer.es);

@@ -163,6 +163,10 @@ final class ConnectionOutput {
 
     /** Writes the staged output to {@code c}; what the socket does not take moves into the connection. */
     private boolean flushStaged(Connection c, long now) {
+        if (c.closed) {
+            out.clear(); // nothing staged for a closed connection may reach the next one
+            return false;
+        }
         out.flip();
         try {
             while (out.hasRemaining()) {
