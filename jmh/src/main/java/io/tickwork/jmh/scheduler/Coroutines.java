@@ -63,7 +63,7 @@ final class Coroutines {
     }
 
     /**
-     * Yields until {@code go} is set, then records its number in {@code turns} before each of its
+     * Counts {@code started} down, yields until {@code go} is set, then records its number in {@code turns} before each of its
      * {@code yields} yields and once more at the end: with several of them on one thread,
      * {@code turns} shows the order the scheduler runs them in (round-robin, or one to completion
      * after another).
@@ -74,19 +74,29 @@ final class Coroutines {
         private final int[] turns;
         private final AtomicInteger next;
         private final AtomicBoolean go;
+        private final CountDownLatch started;
         private final CountDownLatch done;
 
-        TurnTaker(int id, int yields, int[] turns, AtomicInteger next, AtomicBoolean go, CountDownLatch done) {
+        TurnTaker(
+                int id,
+                int yields,
+                int[] turns,
+                AtomicInteger next,
+                AtomicBoolean go,
+                CountDownLatch started,
+                CountDownLatch done) {
             this.id = id;
             this.yields = yields;
             this.turns = turns;
             this.next = next;
             this.go = go;
+            this.started = started;
             this.done = done;
         }
 
         @Override
         public void execute() throws Pausable {
+            started.countDown();
             while (!go.get()) {
                 Task.yield();
             }
