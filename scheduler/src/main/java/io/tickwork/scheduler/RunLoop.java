@@ -16,14 +16,15 @@ import kilim.timerservice.Timer;
  * so every runnable task runs once before any runs twice (fair round-robin). A task that a running
  * slice resumes on this loop (a mailbox message) runs right after that slice, ahead of the queue,
  * for at most {@value #MAX_HANDOFFS} hand-offs in a row ({@link #runFrom}): message passing then
- * touches lines still in cache, as Go's {@code runnext} and Tokio's LIFO slot do. A task whose timer is
- * due runs at once, inside the expire call, ahead of the run queue: its deadline has passed, and
- * the timer code has just touched its memory (with 10^5 tasks a later visit misses the cache
- * again). Each timer fires at most once per expire call, since a timer armed from inside the
- * call fires in a later one (its task may still run again in the call as a hand-off, below). A task paused in {@link TaskSleep} that something resumes before its timer
- * fired is held, not run (the hand-written sleep cannot re-check its timer), and runs when the
- * timer fires. With nothing runnable the loop spins {@code idleSpins} times on the inbox, then
- * parks until the next timer deadline, or indefinitely when no timer is pending.
+ * touches lines still in cache, as Go's {@code runnext} and Tokio's LIFO slot do. A task whose
+ * timer is due runs at once, inside the expire call, ahead of the run queue: its deadline has
+ * passed, and the timer code has just touched its memory (with 10^5 tasks a later visit misses the
+ * cache again). Each timer fires at most once per expire call, since a timer armed from inside the
+ * call fires in a later one (its task may still run again in the call as a hand-off). A task
+ * paused in {@link TaskSleep} that something resumes before its timer fired is held, not run (the
+ * hand-written sleep cannot re-check its timer), and runs when the timer fires. With nothing
+ * runnable the loop spins {@code idleSpins} times on the inbox, then parks until the next timer
+ * deadline, or indefinitely when no timer is pending.
  *
  * <p><b>Wake-up protocol</b> (no lost wake-ups): see {@link LoopInbox}. A foreign producer appends
  * to the inbox, then reads its {@code parked} flag; the loop sets the flag, then re-checks the inbox
@@ -184,13 +185,12 @@ final class RunLoop implements Runnable {
             }
         } finally {
             // a hand-off or a fired task the failed turn had not run yet: reported like the queue's
-            for (Task<?> t : new Task<?>[] {next, fired}) {
-                if (t != null) {
-                    runQueue.add(t);
-                }
+            if (next != null) {
+                runQueue.add(next);
             }
-            next = null;
-            fired = null;
+            if (fired != null) {
+                runQueue.add(fired);
+            }
             exit.exit(runQueue);
             scheduler.loopEnded();
         }
