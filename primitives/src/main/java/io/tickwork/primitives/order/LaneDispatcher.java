@@ -32,12 +32,11 @@ import java.util.concurrent.atomic.LongAdder;
  * idle (high 32 bits): started but not yet polling, lingering, or queued in the pool after giving
  * their thread back; an idle worker will poll again. A producer that makes a key ready starts a
  * worker if none holds a slot, or if a slot is free and no worker is idle; a worker that takes a
- * key and still sees keys queued does the same. On a pool without a thread limit (a thread or a
- * virtual thread per task) the rule is the backlog instead: a worker is added while fewer are idle
- * than keys wait in the queue (queued minus taken, two counters on lines the queue writes anyway),
- * so a burst of keys whose tasks block gets a worker each at once; there only one idle worker
- * lingers, and keys do not defer going idle ({@link #awaitSuccessor}). With a thread limit the
- * pool's threads are the scarce resource, and the workers that hold them stay resident.
+ * key and still sees keys queued does the same, so a burst of keys whose tasks block gets a worker
+ * each through a chain of starts, one thread start apiece, and keys whose tasks are cheap are
+ * served by the few workers already running rather than by a new thread per key. On a pool without
+ * a thread limit (a thread or a virtual thread per task) only one idle worker lingers; with a
+ * limit, every idle worker does, since the workers that hold the pool's threads stay resident.
  *
  * <p>Why no ready key is stranded: a producer XCHGes the queue tail, then reads {@link #ctl}; a
  * worker that stops being idle, or leaves, changes {@link #ctl} (a full fence), then re-checks
@@ -58,7 +57,6 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class LaneDispatcher extends DispatcherPad3 {
     private static final VarHandle TAIL;
-    private static final VarHandle ENQUEUED;
     private static final VarHandle HEAD;
     private static final VarHandle POLLING;
     private static final VarHandle CTL;
@@ -69,7 +67,6 @@ final class LaneDispatcher extends DispatcherPad3 {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             TAIL = lookup.findVarHandle(DispatcherTail.class, "tail", KeyLane.class);
-            ENQUEUED = lookup.findVarHandle(DispatcherTail.class, "enqueued", int.class);
             HEAD = lookup.findVarHandle(DispatcherHead.class, "head", KeyLane.class);
             POLLING = lookup.findVarHandle(DispatcherHead.class, "polling", int.class);
             CTL = lookup.findVarHandle(DispatcherCtl.class, "ctl", long.class);
@@ -86,10 +83,10 @@ final class LaneDispatcher extends DispatcherPad3 {
     final PoolView pool;
     final int parallelism;
     /**
-     * Whether the pool has no thread limit (parallelism {@link PoolView#UNBOUNDED}): then workers
-     * are added by the backlog of ready keys, only one idle worker lingers, and keys never defer
-     * going idle. With a limit the pool's threads are the scarce resource, and the workers that
-     * hold them stay resident: added when none is idle, all lingering, keys deferring.
+     * Whether the pool has no thread limit (parallelism {@link PoolView#UNBOUNDED}): then only one
+     * idle worker lingers, since a new thread is always to be had and hundreds of lingering
+     * workers' timed parks would crowd a virtual-thread scheduler. With a limit the pool's
+     * threads are the scarce resource, and every idle worker that holds one lingers.
      */
     final boolean unbounded;
 
@@ -141,7 +138,7 @@ final class LaneDispatcher extends DispatcherPad3 {
         int held = (int) c;
         if (held == 0) {
             startFirstWorker(head);
-        } else if (held < parallelism && (int) (c >>> 32) < spareNeed()) {
+        } else if (held < parallelism && (int) (c >>> 32) == 0) {
             addWorker(false);
         }
     }
@@ -150,23 +147,12 @@ final class LaneDispatcher extends DispatcherPad3 {
         READY_NEXT.set(lane, (KeyLane) null);
         KeyLane previous = (KeyLane) TAIL.getAndSet(this, lane);
         READY_NEXT.setRelease(previous, lane);
-        if (unbounded) {
-            ENQUEUED.getAndAdd(this, 1);
-        }
     }
 
     private void enqueueStub() {
         READY_NEXT.set(stub, (KeyLane) null);
         KeyLane previous = (KeyLane) TAIL.getAndSet(this, stub);
         READY_NEXT.setRelease(previous, stub);
-    }
-
-    /**
-     * How many idle workers the ready keys need: on an unbounded pool, the keys queued and not yet
-     * taken (a hint: the two counts are read apart); with a thread limit, one.
-     */
-    private int spareNeed() {
-        return unbounded ? enqueued - taken : 1;
     }
 
     /** Idle workers now (lingering, starting, or queued in the pool to resume). */
@@ -227,7 +213,7 @@ final class LaneDispatcher extends DispatcherPad3 {
      * safe point; any other refusal just means fewer workers (the caller still runs).
      */
     VirtualMachineError addWorker(boolean fromWorker) {
-        for (long c; (int) (c = ctl) < parallelism && (int) (c >>> 32) < spareNeed(); ) {
+        for (long c; (int) (c = ctl) < parallelism && (int) (c >>> 32) == 0; ) {
             if (CTL.compareAndSet(this, c, c + 1 + ONE_IDLE)) {
                 try {
                     if (submit(new Worker(this))) {
@@ -331,9 +317,6 @@ final class LaneDispatcher extends DispatcherPad3 {
             }
             if (next != null) {
                 HEAD.setOpaque(this, next);
-                if (unbounded) {
-                    taken++;
-                }
                 return h;
             }
             if (h != tail) {
@@ -343,9 +326,6 @@ final class LaneDispatcher extends DispatcherPad3 {
             next = h.readyNext;
             if (next != null) {
                 HEAD.setOpaque(this, next);
-                if (unbounded) {
-                    taken++;
-                }
                 return h;
             }
             return null; // another producer got between h and the stub: retry later
@@ -369,9 +349,7 @@ final class LaneDispatcher extends DispatcherPad3 {
      * idle/restart cycle per task (close, queue, poll) into one volatile read. If other lanes
      * are waiting and this lane is hot (see {@link #HOT_GAP}), defer: the lane goes to the back of
      * the ready queue still open (not closed), so producers keep linking to it instead of
-     * restarting it, and by the time the worker comes back its chain has grown. Not on a pool
-     * without a thread limit: there another worker is added for the waiting lanes, and a deferral
-     * would only make this lane wait behind them. A deferred lane
+     * restarting it, and by the time the worker comes back its chain has grown. A deferred lane
      * that finds no successor when it comes back goes idle then; it defers again only if it
      * found one, so a lane whose producers stopped is deferred at most once.
      *
@@ -380,7 +358,7 @@ final class LaneDispatcher extends DispatcherPad3 {
      */
     TaskNode awaitSuccessor(KeyLane lane, TaskNode last) {
         if (!looksEmpty()) {
-            if (lane.deferState == KeyLane.MAY_DEFER && !unbounded) {
+            if (lane.deferState == KeyLane.MAY_DEFER) {
                 lane.deferState = KeyLane.DEFERRED;
                 return last; // back of the queue, open: producers keep linking, no restart
             }
@@ -447,8 +425,6 @@ abstract class DispatcherPad0 {
 
 abstract class DispatcherTail extends DispatcherPad0 {
     volatile KeyLane tail;
-    /** Lanes queued so far (the stub not counted); on the tail's line, which queueing owns anyway. */
-    volatile int enqueued;
 }
 
 @SuppressWarnings("unused")
@@ -464,8 +440,6 @@ abstract class DispatcherHead extends DispatcherPad1 {
     volatile int polling;
     /** Polls so far, counted under the polling lock; read racily as a clock for hot lanes. */
     int pops;
-    /** Lanes taken off the queue so far, counted under the polling lock; read racily. */
-    int taken;
 }
 
 @SuppressWarnings("unused")
