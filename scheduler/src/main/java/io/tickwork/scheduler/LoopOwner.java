@@ -51,4 +51,10 @@ interface LoopOwner {
 
     /** Queues {@code timer} on its task's home loop (from whichever thread calls). */
     void scheduleTimer(Timer timer);
+
+    /** Hands {@code taskOrTimer} to loop {@code loop}'s inbox (from whichever thread calls). */
+    void forward(Object taskOrTimer, int loop);
+
+    /** Tasks queued to run on loop {@code loop}: a racy read, a hint for placement only. */
+    int runnable(int loop);
 }

@@ -28,7 +28,8 @@ import kilim.timerservice.Timer;
  * {@code Timer} differs from 2.0.2's), both fall back to Kilim's methods.
  *
  * <p><b>Thread safety:</b> {@link #handle}, {@link #held}, {@link #sleepMillis} and the deadline are
- * read and written only by the home loop's thread.
+ * read and written only by the home loop's thread; a task moves to another loop only while none of
+ * them holds state (no timer queued, not held, not sleeping), so the new home starts clean.
  */
 final class LoopTimer extends Timer {
     /** Kilim's {@code Timer.nextExecutionTime}, or null if it is not where 2.0.2 keeps it. */
@@ -111,8 +112,21 @@ final class LoopTimer extends Timer {
 
     /** The scheduler that adopted the task. */
     private final LoopOwner scheduler;
-    /** The index of the task's home loop in {@link #scheduler}. */
-    private final int home;
+    /**
+     * The index of the task's home loop in {@link #scheduler}. Written only by the home loop's
+     * thread when it moves an unpinned task ({@link #moveHome}), at a point where the task is
+     * neither running nor queued anywhere; the inbox hand-over to the new home publishes it, and a
+     * thread that read the old value sends the task to the old home, which passes it on.
+     */
+    private int home;
+    /** Placed with an explicit loop index: never moves. */
+    final boolean pinned;
+    /**
+     * The loop whose task resumed this task from another loop, or -1: written by that loop's thread
+     * before it hands the task to the home loop's inbox (which publishes it), read and cleared by
+     * the home loop's thread.
+     */
+    int wokenBy = -1;
     /** Handle in the home loop's timer queue while pending, 0 when not queued. */
     long handle;
     /** A stray resumption of the task's TaskSleep sleep was held; fire() runs the task. */
@@ -125,10 +139,11 @@ final class LoopTimer extends Timer {
     /** {@link #firePlain} may do the owner's {@code onEvent} itself (Kilim's own, and the field was found). */
     private final boolean inlineOnEvent;
 
-    LoopTimer(EventSubscriber task, LoopOwner scheduler, int home) {
+    LoopTimer(EventSubscriber task, LoopOwner scheduler, int home, boolean pinned) {
         super(task);
         this.scheduler = scheduler;
         this.home = home;
+        this.pinned = pinned;
         this.owner = task instanceof Task ? (Task<?>) task : null;
         this.inlineOnEvent = DEADLINE != null && owner != null && STOCK_ON_EVENT.get(owner.getClass());
     }
@@ -136,6 +151,11 @@ final class LoopTimer extends Timer {
     /** The index of this timer's home loop if {@code scheduler} adopted its task, else -1. */
     int homeIn(LoopOwner scheduler) {
         return this.scheduler == scheduler ? home : -1;
+    }
+
+    /** Makes loop {@code index} the task's home; home loop thread only, with no timer of it queued. */
+    void moveHome(int index) {
+        home = index;
     }
 
     /** Queues this timer on its home loop, from any thread. */

@@ -26,6 +26,13 @@ import kilim.timerservice.Timer;
  * runnable the loop spins {@code idleSpins} times on the inbox, then parks until the next timer
  * deadline, or indefinitely when no timer is pending.
  *
+ * <p><b>Moving home.</b> A task that a task on another loop resumed arrives through the inbox with
+ * that loop's index ({@link LoopTimer#wokenBy}); this loop, its home, moves it there if it is
+ * unpinned, holds no timer or sleep here, and that loop has no more tasks queued than this one
+ * ({@link #accept}). Only the home loop's thread moves a task, while the task is neither running
+ * nor queued, so the timer fields it owns pass to the new home empty; a thread that read the old
+ * home sends the task (or a timer of it) to this loop, which passes it on.
+ *
  * <p><b>Wake-up protocol</b> (no lost wake-ups): see {@link LoopInbox}. A foreign producer appends
  * to the inbox, then reads its {@code parked} flag; the loop sets the flag, then re-checks the inbox
  * before parking; one of the two always sees the other.
@@ -122,8 +129,11 @@ final class RunLoop implements Runnable {
 
     // ---------------------------------------------------------------- submission (any thread)
 
-    /** Makes {@code task} runnable on this loop; called from whichever thread resumed it. */
-    void submit(Task<?> task) {
+    /**
+     * Makes {@code task} runnable on this loop; called from whichever thread resumed it. {@code wake}:
+     * a resumption (which may move the task to the resuming loop, see {@link #accept}), not a start.
+     */
+    void submit(Task<?> task, boolean wake) {
         if (Thread.currentThread() == thread) {
             if (firing && fired == null) {
                 fired = task; // fire() runs it right away
@@ -135,6 +145,10 @@ final class RunLoop implements Runnable {
             }
             runQueue.add(task);
         } else {
+            RunLoop waker = wake ? onCurrentThread() : null;
+            if (waker != null && waker.scheduler == scheduler && task.timer instanceof LoopTimer) {
+                ((LoopTimer) task.timer).wokenBy = waker.index; // published by the inbox offer
+            }
             submitRemote(task);
         }
     }
@@ -229,11 +243,52 @@ final class RunLoop implements Runnable {
                 return;
             }
             if (o instanceof Task) {
-                runQueue.add((Task<?>) o);
+                accept((Task<?>) o);
             } else {
                 addTimer((Timer) o);
             }
         }
+    }
+
+    /**
+     * Queues a task another thread resumed. One that moved home meanwhile is passed on. One that a
+     * task on another of our loops woke moves to that loop if it may ({@link #mayMove}) and that
+     * loop has no more tasks queued than this one: partners that pass messages end up on one loop,
+     * where the hand-off slot runs them back to back, while a task waking many others stops
+     * attracting them once its own loop is the busier.
+     */
+    private void accept(Task<?> task) {
+        if (task.timer instanceof LoopTimer) {
+            LoopTimer lt = (LoopTimer) task.timer;
+            int home = lt.homeIn(scheduler);
+            if (home != index && home >= 0) {
+                scheduler.forward(task, home);
+                return;
+            }
+            int waker = lt.wokenBy;
+            if (waker >= 0) {
+                lt.wokenBy = -1;
+                if (waker != index && mayMove(task, lt) && scheduler.runnable(waker) <= runQueue.size()) {
+                    lt.moveHome(waker);
+                    scheduler.forward(task, waker);
+                    return;
+                }
+            }
+        }
+        runQueue.add(task);
+    }
+
+    /**
+     * Whether {@code task} may leave this loop: not pinned, and nothing of it held here (no timer in
+     * this loop's queue, not a {@code TaskSleep} sleeper, whose timer and hold live here).
+     */
+    private static boolean mayMove(Task<?> task, LoopTimer lt) {
+        return !lt.pinned && lt.handle == 0 && !lt.held && task.getPauseReason() != LoopTimer.SLEEPING;
+    }
+
+    /** Tasks queued to run here: read by other loops' threads as a hint (a plain, possibly stale, int). */
+    int runnableHint() {
+        return runQueue.size();
     }
 
     private void runBatch(int n) {
@@ -396,6 +451,11 @@ final class RunLoop implements Runnable {
         long deadline = when == Long.MAX_VALUE ? when : when + 1;
         if (timer instanceof LoopTimer) {
             LoopTimer lt = (LoopTimer) timer;
+            int home = lt.homeIn(scheduler);
+            if (home != index && home >= 0) {
+                scheduler.forward(timer, home); // its task moved: a task's timers live on its home loop
+                return;
+            }
             if (lt.handle == 0) {
                 armed++;
                 lt.handle = timers.schedule(deadline, timer);

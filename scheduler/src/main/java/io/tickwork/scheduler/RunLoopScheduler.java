@@ -29,9 +29,17 @@ import kilim.timerservice.Timer;
  * loop.
  *
  * <p><b>What it does.</b> Each of {@code threads} loops owns a FIFO run queue, an MPSC inbox and a
- * timer queue (see {@link RunLoop}). A task is affine to one loop for its whole life: it is assigned
- * when first scheduled (round-robin by default, or the caller's loop, or an explicit index via
- * {@link #start(Task, int)}) and every later resumption, from any thread, goes back to that loop.
+ * timer queue (see {@link RunLoop}). A task has one home loop at a time: it is assigned when first
+ * scheduled (round-robin by default, or the caller's loop, or an explicit index via
+ * {@link #start(Task, int)}) and every resumption, from any thread, goes to the home loop. A task
+ * started with an explicit index (or pinned through Kilim's {@code preferredResumeThread}) never
+ * leaves it. Any other task moves to the loop of a task that resumes it from another loop, when
+ * that loop has no more tasks queued than its home and the task holds nothing on its home (no
+ * queued timer, not asleep in {@link TaskSleep}): two tasks that pass messages end up on one loop
+ * and run back to back, as Kilim's {@code ForkJoinScheduler} and Go's scheduler keep a woken task
+ * with its waker, while a task that wakes many others stops attracting them once its loop is the
+ * busier. The home loop decides the move when the task reaches its inbox, so a move costs one more
+ * inbox hand-over, once.
  * Resumptions on the loop's own thread (yield, a mailbox message from a task on the same loop, a
  * timer) are a plain array store; from another thread they go through the inbox and unpark the loop
  * if it sleeps. Kilim's {@code Timer}s ({@code Task.sleep}, {@code Mailbox.get(timeout)},
@@ -178,14 +186,17 @@ public final class RunLoopScheduler extends Scheduler {
 
     /**
      * Makes a task runnable on its home loop; a task seen for the first time is given a home
-     * ({@code index} if {@code >= 0}, otherwise the {@link Spread}). Later, the home wins over
-     * {@code index}: a task never migrates.
+     * ({@code index} if {@code >= 0}, which pins it there, otherwise the {@link Spread}). Later, the
+     * home wins over {@code index}; only an unpinned task's home moves (see the class comment).
      */
     @Override
     public void schedule(int index, Task t) {
         int home = homeIndex(t.timer);
-        RunLoop loop = home >= 0 ? loops[home] : adopt(t, index);
-        loop.submit(t);
+        if (home >= 0) {
+            loops[home].submit(t, true);
+        } else {
+            adopt(t, index).submit(t, false);
+        }
     }
 
     @Override
@@ -319,7 +330,7 @@ public final class RunLoopScheduler extends Scheduler {
             RunLoop mine = spread == Spread.CALLER_LOOP ? currentLoop() : null;
             loop = mine != null ? mine : loops[(nextLoop.getAndIncrement() & Integer.MAX_VALUE) % loops.length];
         }
-        task.timer = new LoopTimer(task, owner, loop.index());
+        task.timer = new LoopTimer(task, owner, loop.index(), index >= 0);
         return loop;
     }
 
@@ -403,6 +414,16 @@ public final class RunLoopScheduler extends Scheduler {
         @Override
         public void scheduleTimer(Timer timer) {
             RunLoopScheduler.this.scheduleTimer(timer);
+        }
+
+        @Override
+        public void forward(Object taskOrTimer, int loop) {
+            loops[loop].submitRemote(taskOrTimer);
+        }
+
+        @Override
+        public int runnable(int loop) {
+            return loops[loop].runnableHint();
         }
     }
 

@@ -13,6 +13,9 @@ final class CountingTimerQueue<T> implements TimerQueue<T> {
     final AtomicInteger size = new AtomicInteger();
     final AtomicInteger scheduled = new AtomicInteger();
     final AtomicInteger cancelled = new AtomicInteger();
+    /** Cancels of a handle this queue did not hold: the run loop only cancels timers it queued. */
+    final AtomicInteger missedCancels = new AtomicInteger();
+
     final AtomicInteger rescheduled = new AtomicInteger();
     final AtomicInteger fired = new AtomicInteger();
 
@@ -33,6 +36,8 @@ final class CountingTimerQueue<T> implements TimerQueue<T> {
         boolean c = inner.cancel(handle);
         if (c) {
             cancelled.incrementAndGet();
+        } else {
+            missedCancels.incrementAndGet();
         }
         size.set(inner.size());
         return c;

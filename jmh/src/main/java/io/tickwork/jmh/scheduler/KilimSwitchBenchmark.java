@@ -33,7 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * them on that loop, Kilim's Affine scheduler starts them there and pins them. Spreading
  * neighbours in memory round-robin over the threads makes the two threads write to the same cache
  * lines (adjacent Task objects, G1 card table) on every switch. With {@code free} every scheduler
- * places every task itself (tickwork: round-robin at start; Affine: round-robin over its executors
+ * places every task itself (tickwork: round-robin at start, then a task woken from another loop
+ * moves to it when that loop is no busier; Affine: round-robin over its executors
  * per resumption; ForkJoin: the resuming worker's deque, with stealing).
  *
  * <p>Not measured: building the tasks (a fresh set per invocation, in {@code @Setup(Level.Invocation)},

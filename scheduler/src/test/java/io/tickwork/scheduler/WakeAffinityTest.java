@@ -1,0 +1,259 @@
+package io.tickwork.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tickwork.primitives.timer.TimerKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import kilim.Mailbox;
+import kilim.Pausable;
+import kilim.Task;
+import kilim.timerservice.Timer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A task that a task on another loop wakes moves to that loop, unless it is pinned or holds a timer
+ * on its own: partners that pass messages end up on one loop, pinned tasks never move, and timers
+ * stay with the loop whose queue holds them.
+ */
+class WakeAffinityTest {
+
+    static final int AWAIT_S = 60;
+
+    /** Passes a counter back and forth; records the thread of each of its last {@code tail} slices. */
+    static final class Player extends Task<Object> {
+        final Mailbox<Msg> in;
+        Mailbox<Msg> out;
+        final boolean serves;
+        final int rounds;
+        final int tail;
+        final List<Thread> lastThreads = new ArrayList<>();
+        final ConcurrentLinkedQueue<String> errors;
+        final CountDownLatch done;
+
+        Player(
+                Mailbox<Msg> in,
+                boolean serves,
+                int rounds,
+                int tail,
+                ConcurrentLinkedQueue<String> errors,
+                CountDownLatch done) {
+            this.in = in;
+            this.serves = serves;
+            this.rounds = rounds;
+            this.tail = tail;
+            this.errors = errors;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            long expect = serves ? 0 : 1;
+            if (serves) {
+                out.put(new Msg(1));
+                expect = 2;
+            }
+            for (int r = 0; r < rounds; r++) {
+                Msg m = in.get();
+                if (m.value != expect) {
+                    errors.add("expected " + expect + ", got " + m.value);
+                }
+                if (r >= rounds - tail) {
+                    lastThreads.add(Thread.currentThread());
+                }
+                expect = m.value + 2;
+                if (!(serves && r == rounds - 1)) {
+                    out.put(new Msg(m.value + 1));
+                }
+            }
+            done.countDown();
+        }
+    }
+
+    private static RunLoopScheduler twoLoops() {
+        return RunLoopScheduler.builder()
+                .threads(2)
+                .timers(() -> TimerKind.WHEEL_LIST.create())
+                .build();
+    }
+
+    private static void stop(RunLoopScheduler s) throws InterruptedException {
+        s.shutdownNow();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void partnersStartedOnTwoLoopsEndUpOnOne() throws Exception {
+        RunLoopScheduler s = twoLoops();
+        try {
+            int pairs = 8;
+            int rounds = 300;
+            ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+            CountDownLatch done = new CountDownLatch(2 * pairs);
+            List<Player[]> all = new ArrayList<>();
+            for (int p = 0; p < pairs; p++) {
+                Mailbox<Msg> a = new Mailbox<>(1, 1);
+                Mailbox<Msg> b = new Mailbox<>(1, 1);
+                Player server = new Player(a, true, rounds, 50, errors, done);
+                Player receiver = new Player(b, false, rounds, 50, errors, done);
+                server.out = b;
+                receiver.out = a;
+                all.add(new Player[] {server, receiver});
+            }
+            for (Player[] pair : all) {
+                s.start(pair[1]); // round-robin: the two of a pair start on different loops
+                s.start(pair[0]);
+            }
+            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the pairs did not finish");
+            assertEquals(List.of(), new ArrayList<>(errors));
+            for (Player[] pair : all) {
+                Thread t = pair[0].lastThreads.get(0);
+                for (Player player : pair) {
+                    for (Thread seen : player.lastThreads) {
+                        assertEquals(t, seen, "a pair's last round trips ran on two loops");
+                    }
+                }
+            }
+        } finally {
+            stop(s);
+        }
+    }
+
+    @Test
+    void pinnedPartnersNeverMove() throws Exception {
+        RunLoopScheduler s = twoLoops();
+        try {
+            int rounds = 300;
+            ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+            CountDownLatch done = new CountDownLatch(2);
+            Mailbox<Msg> a = new Mailbox<>(1, 1);
+            Mailbox<Msg> b = new Mailbox<>(1, 1);
+            Player server = new Player(a, true, rounds, rounds, errors, done);
+            Player receiver = new Player(b, false, rounds, rounds, errors, done);
+            server.out = b;
+            receiver.out = a;
+            s.start(receiver, 1);
+            s.start(server, 0);
+            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the pair did not finish");
+            assertEquals(List.of(), new ArrayList<>(errors));
+            List<Thread> loops = s.loopThreads();
+            for (Thread seen : server.lastThreads) {
+                assertEquals(loops.get(0), seen, "a task pinned to loop 0 ran elsewhere");
+            }
+            for (Thread seen : receiver.lastThreads) {
+                assertEquals(loops.get(1), seen, "a task pinned to loop 1 ran elsewhere");
+            }
+        } finally {
+            stop(s);
+        }
+    }
+
+    /**
+     * Sends each round to one of two partners pinned to different loops, alternately, and waits for
+     * the answer with a timeout the partner sometimes beats and sometimes misses. The answer comes
+     * from the other loop than the last, often while the wait's timer is queued: a task must not
+     * move then, since its timer lives in its home loop's queue. Nothing is lost or duplicated, no
+     * loop cancels a timer another loop holds, and no timer is left behind.
+     */
+    static final class TimedWaiter extends Task<Object> {
+        final Mailbox<Msg> in = new Mailbox<>(2, 2);
+        final Mailbox<Msg>[] out;
+        final int rounds;
+        final AtomicInteger timeouts;
+        final ConcurrentLinkedQueue<String> errors;
+        final CountDownLatch done;
+
+        @SuppressWarnings("unchecked")
+        TimedWaiter(int rounds, AtomicInteger timeouts, ConcurrentLinkedQueue<String> errors, CountDownLatch done) {
+            this.out = new Mailbox[2];
+            this.rounds = rounds;
+            this.timeouts = timeouts;
+            this.errors = errors;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int r = 0; r < rounds; r++) {
+                out[r & 1].put(new Msg(r));
+                Msg m = in.get(1);
+                if (m == null) {
+                    timeouts.incrementAndGet();
+                    m = in.get(); // the answer is still coming: never lost
+                }
+                if (m.value != r) {
+                    errors.add("round " + r + ": got " + m.value);
+                }
+            }
+            if (in.getnb() != null) {
+                errors.add("a message was duplicated");
+            }
+            done.countDown();
+        }
+    }
+
+    /** Answers each message, after sleeping 0-2 ms on every third. */
+    static final class SlowEcho extends Task<Object> {
+        final Mailbox<Msg> in = new Mailbox<>(1, 1);
+        Mailbox<Msg> out;
+        final int rounds;
+
+        SlowEcho(int rounds) {
+            this.rounds = rounds;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int r = 0; r < rounds; r++) {
+                Msg m = in.get();
+                if (r % 3 == 0) {
+                    Task.sleep(r % 2);
+                }
+                out.put(m);
+            }
+        }
+    }
+
+    @Test
+    void timersStayWithTheQueueThatHoldsThemWhileTasksMove() throws Exception {
+        CountingTimerQueue<Timer>[] q = SchedulerBasicsTest.newQueues(2);
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(SchedulerBasicsTest.counting(() -> TimerKind.WHEEL_LIST.create(), q))
+                .build();
+        try {
+            int waiters = 4;
+            int rounds = 300;
+            AtomicInteger timeouts = new AtomicInteger();
+            ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+            CountDownLatch done = new CountDownLatch(waiters);
+            for (int w = 0; w < waiters; w++) {
+                TimedWaiter waiter = new TimedWaiter(rounds, timeouts, errors, done);
+                for (int loop = 0; loop < 2; loop++) {
+                    SlowEcho echo = new SlowEcho(rounds / 2);
+                    waiter.out[loop] = echo.in;
+                    echo.out = waiter.in;
+                    s.start(echo, loop);
+                }
+                s.start(waiter);
+            }
+            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the waiters did not finish");
+            assertEquals(List.of(), new ArrayList<>(errors));
+            assertTrue(timeouts.get() > 0, "no wait timed out: the timers were not exercised");
+            for (int i = 0; i < 2; i++) {
+                CountDownLatch barrier = new CountDownLatch(1);
+                s.start(new SchedulerBasicsTest.Barrier(barrier), i);
+                assertTrue(barrier.await(AWAIT_S, TimeUnit.SECONDS));
+                assertEquals(0, q[i].size.get(), "timers left in loop " + i);
+                assertEquals(0, q[i].missedCancels.get(), "loop " + i + " cancelled a timer another loop holds");
+            }
+        } finally {
+            stop(s);
+        }
+    }
+}
