@@ -55,6 +55,12 @@ interface LoopOwner {
     /** Hands {@code taskOrTimer} to loop {@code loop}'s inbox (from whichever thread calls). */
     void forward(Object taskOrTimer, int loop);
 
-    /** Tasks queued to run on loop {@code loop}: a racy read, a hint for placement only. */
-    int runnable(int loop);
+    /**
+     * Hands {@code task}, whose home just became loop {@code loop} instead of the calling loop
+     * {@code from}, to that loop, moving it between the two loops' resident counts first.
+     */
+    void move(Task<?> task, int from, int loop);
+
+    /** Tasks whose home is loop {@code loop} and that have not ended: a hint for placement only. */
+    int residents(int loop);
 }

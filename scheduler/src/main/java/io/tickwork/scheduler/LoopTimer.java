@@ -127,6 +127,12 @@ final class LoopTimer extends Timer {
      * the home loop's thread.
      */
     int wokenBy = -1;
+    /**
+     * Home loop thread only: the other loop that last woke the task, or -1. A task moves only when
+     * two wakes in a row from other loops came from the same loop, so a task served alternately
+     * by two loops stays where it is.
+     */
+    int lastWaker = -1;
     /** Handle in the home loop's timer queue while pending, 0 when not queued. */
     long handle;
     /** A stray resumption of the task's TaskSleep sleep was held; fire() runs the task. */

@@ -1,6 +1,8 @@
 package io.tickwork.scheduler;
 
 import io.tickwork.primitives.timer.TimerQueue;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import kilim.Task;
@@ -27,9 +29,9 @@ import kilim.timerservice.Timer;
  * deadline, or indefinitely when no timer is pending.
  *
  * <p><b>Moving home.</b> A task that a task on another loop resumed arrives through the inbox with
- * that loop's index ({@link LoopTimer#wokenBy}); this loop, its home, moves it there if it is
- * unpinned, holds no timer or sleep here, and that loop has no more tasks queued than this one
- * ({@link #accept}). Only the home loop's thread moves a task, while the task is neither running
+ * that loop's index ({@link LoopTimer#wokenBy}); this loop, its home, moves it there if the last
+ * such wake came from the same loop, the task is unpinned and holds no timer or sleep here, and
+ * that loop is home to at most an eighth more tasks than this one ({@link #accept}). Only the home loop's thread moves a task, while the task is neither running
  * nor queued, so the timer fields it owns pass to the new home empty; a thread that read the old
  * home sends the task (or a timer of it) to this loop, which passes it on.
  *
@@ -101,6 +103,19 @@ final class RunLoop implements Runnable {
     static final int FLUSH_SLICES = 16;
 
     private static final int PENDING_MAX = 64;
+
+    /** Tasks homed here and not ended (see {@link #residents}). */
+    private volatile int residents;
+
+    private static final VarHandle RESIDENTS;
+
+    static {
+        try {
+            RESIDENTS = MethodHandles.lookup().findVarHandle(RunLoop.class, "residents", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** True while the loop has nothing runnable, no timer and (as far as it knows) an empty inbox. */
     private volatile boolean quiescent;
@@ -251,11 +266,14 @@ final class RunLoop implements Runnable {
     }
 
     /**
-     * Queues a task another thread resumed. One that moved home meanwhile is passed on. One that a
-     * task on another of our loops woke moves to that loop if it may ({@link #mayMove}) and that
-     * loop has no more tasks queued than this one: partners that pass messages end up on one loop,
-     * where the hand-off slot runs them back to back, while a task waking many others stops
-     * attracting them once its own loop is the busier.
+     * Queues a task another thread resumed. One that moved home meanwhile is passed on. One that
+     * tasks on another of our loops woke twice in a row (wakes from this loop's own tasks do not
+     * count) moves to that loop if it may ({@link #mayMove}) and that loop is home to at most an
+     * eighth more tasks than this one ({@link #residents}; the slack lets thousands of pairs pull
+     * together at once instead of one move per move the other way): partners that pass messages
+     * end up on one loop, where
+     * the hand-off slot runs them back to back; a task served alternately by two loops stays; and
+     * a task waking many others stops attracting them once its loop is home to more.
      */
     private void accept(Task<?> task) {
         if (task.timer instanceof LoopTimer) {
@@ -268,10 +286,15 @@ final class RunLoop implements Runnable {
             int waker = lt.wokenBy;
             if (waker >= 0) {
                 lt.wokenBy = -1;
-                if (waker != index && mayMove(task, lt) && scheduler.runnable(waker) <= runQueue.size()) {
-                    lt.moveHome(waker);
-                    scheduler.forward(task, waker);
-                    return;
+                if (waker != index && mayMove(task, lt)) {
+                    int mine = residents;
+                    if (lt.lastWaker == waker && scheduler.residents(waker) <= mine + (mine >>> 3)) {
+                        lt.lastWaker = -1;
+                        lt.moveHome(waker);
+                        scheduler.move(task, index, waker);
+                        return;
+                    }
+                    lt.lastWaker = waker;
                 }
             }
         }
@@ -286,9 +309,20 @@ final class RunLoop implements Runnable {
         return !lt.pinned && lt.handle == 0 && !lt.held && task.getPauseReason() != LoopTimer.SLEEPING;
     }
 
-    /** Tasks queued to run here: read by other loops' threads as a hint (a plain, possibly stale, int). */
-    int runnableHint() {
-        return runQueue.size();
+    /**
+     * Tasks whose home is this loop and that have not ended: the load a move compares. Not the run
+     * queue's length, which says little at the moment a loop drains its inbox: a loop that serves
+     * wakes one at a time always finds its own queue empty, and a waker's loop looks empty while
+     * the waker's slice runs, so by queue length a dispatcher's loop would take every task it
+     * wakes. A volatile read.
+     */
+    int residents() {
+        return residents;
+    }
+
+    /** {@code delta} tasks made this loop their home (positive) or left it or ended (negative); any thread. */
+    void addResidents(int delta) {
+        RESIDENTS.getAndAdd(this, delta);
     }
 
     private void runBatch(int n) {
@@ -334,6 +368,9 @@ final class RunLoop implements Runnable {
             scheduler.taskFailed(task, escaped);
         }
         current = null;
+        if (task.isDone()) {
+            addResidents(-1);
+        }
         if (pendingCount != 0 && ++slicesSinceFlush >= FLUSH_SLICES) {
             flushPending(System.currentTimeMillis());
         }

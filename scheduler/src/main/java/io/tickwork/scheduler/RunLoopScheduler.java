@@ -33,13 +33,13 @@ import kilim.timerservice.Timer;
  * scheduled (round-robin by default, or the caller's loop, or an explicit index via
  * {@link #start(Task, int)}) and every resumption, from any thread, goes to the home loop. A task
  * started with an explicit index (or pinned through Kilim's {@code preferredResumeThread}) never
- * leaves it. Any other task moves to the loop of a task that resumes it from another loop, when
- * that loop has no more tasks queued than its home and the task holds nothing on its home (no
- * queued timer, not asleep in {@link TaskSleep}): two tasks that pass messages end up on one loop
- * and run back to back, as Kilim's {@code ForkJoinScheduler} and Go's scheduler keep a woken task
- * with its waker, while a task that wakes many others stops attracting them once its loop is the
- * busier. The home loop decides the move when the task reaches its inbox, so a move costs one more
- * inbox hand-over, once.
+ * leaves it. Any other task moves to the loop whose tasks woke it twice in a row from another
+ * loop, when that loop is home to at most an eighth more unfinished tasks than its home, and the task
+ * holds nothing on its home (no queued timer, not asleep in {@link TaskSleep}): two tasks that pass
+ * messages end up on one loop and run back to back, as Kilim's {@code ForkJoinScheduler} and Go's
+ * scheduler keep a woken task with its waker; a task served alternately by two loops stays; and a
+ * task that wakes many others stops attracting them once its loop is the busier. The home loop
+ * decides the move when the task reaches its inbox, so a move costs one more inbox hand-over.
  * Resumptions on the loop's own thread (yield, a mailbox message from a task on the same loop, a
  * timer) are a plain array store; from another thread they go through the inbox and unpark the loop
  * if it sleeps. Kilim's {@code Timer}s ({@code Task.sleep}, {@code Mailbox.get(timeout)},
@@ -193,7 +193,9 @@ public final class RunLoopScheduler extends Scheduler {
     public void schedule(int index, Task t) {
         int home = homeIndex(t.timer);
         if (home >= 0) {
-            loops[home].submit(t, true);
+            // Kilim passes an index only for a pinned task (pinToThread, a kilim.ReentrantLock
+            // held): such a resumption must not move it
+            loops[home].submit(t, index < 0);
         } else {
             adopt(t, index).submit(t, false);
         }
@@ -331,6 +333,7 @@ public final class RunLoopScheduler extends Scheduler {
             loop = mine != null ? mine : loops[(nextLoop.getAndIncrement() & Integer.MAX_VALUE) % loops.length];
         }
         task.timer = new LoopTimer(task, owner, loop.index(), index >= 0);
+        loop.addResidents(1);
         return loop;
     }
 
@@ -422,8 +425,15 @@ public final class RunLoopScheduler extends Scheduler {
         }
 
         @Override
-        public int runnable(int loop) {
-            return loops[loop].runnableHint();
+        public void move(Task<?> task, int from, int loop) {
+            loops[from].addResidents(-1);
+            loops[loop].addResidents(1);
+            loops[loop].submitRemote(task);
+        }
+
+        @Override
+        public int residents(int loop) {
+            return loops[loop].residents();
         }
     }
 

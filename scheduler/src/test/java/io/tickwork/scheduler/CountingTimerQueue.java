@@ -13,8 +13,16 @@ final class CountingTimerQueue<T> implements TimerQueue<T> {
     final AtomicInteger size = new AtomicInteger();
     final AtomicInteger scheduled = new AtomicInteger();
     final AtomicInteger cancelled = new AtomicInteger();
-    /** Cancels of a handle this queue did not hold: the run loop only cancels timers it queued. */
+    /**
+     * Cancels of a handle this queue did not hold, its own or another queue's (the run loop only
+     * cancels timers it queued). Each queue marks the top byte of the handles it gives out, so a
+     * handle of another queue is caught here instead of cancelling an unrelated timer whose handle
+     * happens to be equal.
+     */
     final AtomicInteger missedCancels = new AtomicInteger();
+
+    private static final AtomicInteger TAGS = new AtomicInteger();
+    private final long mark = (long) (TAGS.incrementAndGet() & 0x7F | 0x80) << 56;
 
     final AtomicInteger rescheduled = new AtomicInteger();
     final AtomicInteger fired = new AtomicInteger();
@@ -28,12 +36,16 @@ final class CountingTimerQueue<T> implements TimerQueue<T> {
         long h = inner.schedule(deadline, payload);
         scheduled.incrementAndGet();
         size.set(inner.size());
-        return h;
+        return h ^ mark; // the wheels' handles use at most the low 56 bits in these tests
+    }
+
+    private boolean ours(long handle) {
+        return (handle & 0xFF00_0000_0000_0000L) == mark;
     }
 
     @Override
     public boolean cancel(long handle) {
-        boolean c = inner.cancel(handle);
+        boolean c = ours(handle) && inner.cancel(handle ^ mark);
         if (c) {
             cancelled.incrementAndGet();
         } else {
@@ -45,7 +57,7 @@ final class CountingTimerQueue<T> implements TimerQueue<T> {
 
     @Override
     public boolean reschedule(long handle, long deadline) {
-        boolean moved = inner.reschedule(handle, deadline);
+        boolean moved = ours(handle) && inner.reschedule(handle ^ mark, deadline);
         if (moved) {
             rescheduled.incrementAndGet();
         }

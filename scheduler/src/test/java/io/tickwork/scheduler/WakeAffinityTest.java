@@ -153,6 +153,186 @@ class WakeAffinityTest {
         }
     }
 
+    /** Pins itself through Kilim, then answers messages, recording the thread of every slice. */
+    static final class KilimPinned extends Task<Object> {
+        final Mailbox<Msg> in = new Mailbox<>(1, 1);
+        Mailbox<Msg> out;
+        final int rounds;
+        final List<Thread> threads = new ArrayList<>();
+        final CountDownLatch done;
+
+        KilimPinned(int rounds, CountDownLatch done) {
+            this.rounds = rounds;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            pinToThread(); // as a held kilim.ReentrantLock does: the lock belongs to this thread
+            for (int r = 0; r < rounds; r++) {
+                Msg m = in.get();
+                threads.add(Thread.currentThread());
+                out.put(m);
+            }
+            unpinFromThread();
+            done.countDown();
+        }
+    }
+
+    /** Sends {@code rounds} messages and waits for each answer. */
+    static final class Sender extends Task<Object> {
+        final Mailbox<Msg> in = new Mailbox<>(1, 1);
+        Mailbox<Msg> out;
+        final int rounds;
+        final CountDownLatch done;
+
+        Sender(int rounds, CountDownLatch done) {
+            this.rounds = rounds;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int r = 0; r < rounds; r++) {
+                out.put(new Msg(r));
+                in.get();
+            }
+            done.countDown();
+        }
+    }
+
+    @Test
+    void aTaskPinnedThroughKilimNeverMoves() throws Exception {
+        RunLoopScheduler s = twoLoops();
+        try {
+            int rounds = 200;
+            CountDownLatch done = new CountDownLatch(2);
+            KilimPinned pinned = new KilimPinned(rounds, done);
+            Sender sender = new Sender(rounds, done);
+            pinned.out = sender.in;
+            sender.out = pinned.in;
+            s.start(pinned); // round-robin: loop 0
+            s.start(sender, 1);
+            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the pair did not finish");
+            assertEquals(rounds, pinned.threads.size());
+            for (Thread seen : pinned.threads) {
+                assertEquals(s.loopThreads().get(0), seen, "a task pinned through Kilim moved");
+            }
+        } finally {
+            stop(s);
+        }
+    }
+
+    /** Starts its workers on its own loop (the caller's loop spread), then is done. */
+    static final class Starter extends Task<Object> {
+        final Task<?>[] workers;
+        final RunLoopScheduler scheduler;
+        final CountDownLatch started;
+
+        Starter(Task<?>[] workers, RunLoopScheduler scheduler, CountDownLatch started) {
+            this.workers = workers;
+            this.scheduler = scheduler;
+            this.started = started;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (Task<?> w : workers) {
+                scheduler.start(w);
+            }
+            started.countDown();
+        }
+    }
+
+    /** Answers each message of its dispatcher; records the thread of its last slice. */
+    static final class Worker extends Task<Object> {
+        final Mailbox<Msg> in = new Mailbox<>(1, 1);
+        final Mailbox<Msg> acks;
+        final int rounds;
+        volatile Thread last;
+
+        Worker(Mailbox<Msg> acks, int rounds) {
+            this.acks = acks;
+            this.rounds = rounds;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int r = 0; r < rounds; r++) {
+                Msg m = in.get();
+                last = Thread.currentThread();
+                acks.put(m);
+            }
+        }
+    }
+
+    /** Each round wakes every worker, then collects their answers. */
+    static final class Dispatcher extends Task<Object> {
+        final Worker[] workers;
+        final Mailbox<Msg> acks;
+        final int rounds;
+        final CountDownLatch done;
+
+        Dispatcher(Worker[] workers, Mailbox<Msg> acks, int rounds, CountDownLatch done) {
+            this.workers = workers;
+            this.acks = acks;
+            this.rounds = rounds;
+            this.done = done;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int r = 0; r < rounds; r++) {
+                for (Worker w : workers) {
+                    w.in.put(new Msg(r));
+                }
+                for (int i = 0; i < workers.length; i++) {
+                    acks.get();
+                }
+            }
+            done.countDown();
+        }
+    }
+
+    /**
+     * One dispatcher on loop 0 wakes 32 workers that all start on loop 1, every round. Loop 1
+     * serves the wakes as they come, so its run queue is empty whenever it decides, and so is
+     * loop 0's while the dispatcher's slice runs: by queue length every worker would move to loop
+     * 0 and loop 1 would idle for good. By tasks homed on each loop they split about evenly.
+     */
+    @Test
+    void aDispatcherWakingManyDoesNotPullThemAllOntoItsLoop() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(() -> TimerKind.WHEEL_LIST.create())
+                .spread(RunLoopScheduler.Spread.CALLER_LOOP)
+                .build();
+        try {
+            int n = 32;
+            int rounds = 100;
+            Mailbox<Msg> acks = new Mailbox<>(n, n);
+            Worker[] workers = new Worker[n];
+            for (int i = 0; i < n; i++) {
+                workers[i] = new Worker(acks, rounds);
+            }
+            CountDownLatch started = new CountDownLatch(1);
+            s.start(new Starter(workers, s, started), 1);
+            assertTrue(started.await(AWAIT_S, TimeUnit.SECONDS));
+            CountDownLatch done = new CountDownLatch(1);
+            s.start(new Dispatcher(workers, acks, rounds, done), 0);
+            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the dispatcher did not finish");
+            int onLoop1 = 0;
+            for (Worker w : workers) {
+                if (w.last == s.loopThreads().get(1)) {
+                    onLoop1++;
+                }
+            }
+            assertTrue(onLoop1 >= n / 4 && onLoop1 <= n - n / 4, onLoop1 + " of " + n + " workers ended on loop 1");
+        } finally {
+            stop(s);
+        }
+    }
+
     /**
      * Sends each round to one of two partners pinned to different loops, alternately, and waits for
      * the answer with a timeout the partner sometimes beats and sometimes misses. The answer comes
