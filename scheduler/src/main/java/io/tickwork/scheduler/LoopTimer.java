@@ -133,6 +133,8 @@ final class LoopTimer extends Timer {
      * by two loops stays where it is.
      */
     int lastWaker = -1;
+    /** Home loop thread only: the task has ended and left its home's resident count. */
+    boolean ended;
     /** Handle in the home loop's timer queue while pending, 0 when not queued. */
     long handle;
     /** A stray resumption of the task's TaskSleep sleep was held; fire() runs the task. */

@@ -306,7 +306,11 @@ final class RunLoop implements Runnable {
      * this loop's queue, not a {@code TaskSleep} sleeper, whose timer and hold live here).
      */
     private static boolean mayMove(Task<?> task, LoopTimer lt) {
-        return !lt.pinned && lt.handle == 0 && !lt.held && task.getPauseReason() != LoopTimer.SLEEPING;
+        return !lt.pinned
+                && lt.handle == 0
+                && !lt.held
+                && task.getPauseReason() != LoopTimer.SLEEPING
+                && !task.isDone();
     }
 
     /**
@@ -368,7 +372,8 @@ final class RunLoop implements Runnable {
             scheduler.taskFailed(task, escaped);
         }
         current = null;
-        if (task.isDone()) {
+        if (task.isDone() && task.timer instanceof LoopTimer && !((LoopTimer) task.timer).ended) {
+            ((LoopTimer) task.timer).ended = true; // once: Kilim may resume a task that has ended
             addResidents(-1);
         }
         if (pendingCount != 0 && ++slicesSinceFlush >= FLUSH_SLICES) {
