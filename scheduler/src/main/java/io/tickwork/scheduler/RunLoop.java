@@ -104,18 +104,12 @@ final class RunLoop implements Runnable {
 
     private static final int PENDING_MAX = 64;
 
-    /** Tasks homed here and not ended (see {@link #residents}). */
-    private volatile int residents;
-
-    private static final VarHandle RESIDENTS;
-
-    static {
-        try {
-            RESIDENTS = MethodHandles.lookup().findVarHandle(RunLoop.class, "residents", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    /**
+     * Tasks homed here and not ended (see {@link #residents}), on cache lines of their own: other
+     * threads add to it when they start a task here or move one here, and must not make the
+     * loop's own fields miss.
+     */
+    private final Residents residents = new Residents();
 
     /** True while the loop has nothing runnable, no timer and (as far as it knows) an empty inbox. */
     private volatile boolean quiescent;
@@ -287,7 +281,7 @@ final class RunLoop implements Runnable {
             if (waker >= 0) {
                 lt.wokenBy = -1;
                 if (waker != index && mayMove(task, lt)) {
-                    int mine = residents;
+                    int mine = residents.value;
                     if (lt.lastWaker == waker && scheduler.residents(waker) <= mine + (mine >>> 3)) {
                         lt.lastWaker = -1;
                         lt.moveHome(waker);
@@ -321,12 +315,12 @@ final class RunLoop implements Runnable {
      * wakes. A volatile read.
      */
     int residents() {
-        return residents;
+        return residents.value;
     }
 
     /** {@code delta} tasks made this loop their home (positive) or left it or ended (negative); any thread. */
     void addResidents(int delta) {
-        RESIDENTS.getAndAdd(this, delta);
+        Residents.VALUE.getAndAdd(residents, delta);
     }
 
     private void runBatch(int n) {
@@ -605,5 +599,30 @@ final class RunLoop implements Runnable {
     /** Parked, about to park (no producer has claimed the wake-up yet) or quiescent, with an empty inbox. */
     boolean isIdle() {
         return (inbox.isParked() || quiescent) && inbox.isEmpty();
+    }
+
+    /** A counter padded by inheritance (superclass fields are laid out first) to 128 bytes each side. */
+    @SuppressWarnings("unused")
+    private static class ResidentsPad {
+        long p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15;
+    }
+
+    private static class ResidentsValue extends ResidentsPad {
+        volatile int value;
+    }
+
+    @SuppressWarnings("unused")
+    private static final class Residents extends ResidentsValue {
+        static final VarHandle VALUE;
+
+        static {
+            try {
+                VALUE = MethodHandles.lookup().findVarHandle(ResidentsValue.class, "value", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        long q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, q10, q11, q12, q13, q14, q15;
     }
 }
