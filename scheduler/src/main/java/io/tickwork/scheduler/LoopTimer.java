@@ -129,8 +129,8 @@ final class LoopTimer extends Timer {
     int wokenBy = -1;
     /**
      * Home loop thread only: the other loop that last woke the task, or -1. A task moves only when
-     * two wakes in a row from other loops came from the same loop, so a task served alternately
-     * by two loops stays where it is.
+     * two wakes in a row from other loops came from the same loop, so a task woken in turn by
+     * tasks of two other loops stays where it is.
      */
     int lastWaker = -1;
     /** Home loop thread only: the task has ended and left its home's resident count. */

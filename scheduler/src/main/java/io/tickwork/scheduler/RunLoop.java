@@ -156,7 +156,10 @@ final class RunLoop implements Runnable {
         } else {
             RunLoop waker = wake ? onCurrentThread() : null;
             if (waker != null && waker.scheduler == scheduler && task.timer instanceof LoopTimer) {
-                ((LoopTimer) task.timer).wokenBy = waker.index; // published by the inbox offer
+                LoopTimer lt = (LoopTimer) task.timer;
+                if (!lt.pinned) {
+                    lt.wokenBy = waker.index; // published by the inbox offer
+                }
             }
             submitRemote(task);
         }
@@ -266,8 +269,10 @@ final class RunLoop implements Runnable {
      * eighth more tasks than this one ({@link #residents}; the slack lets thousands of pairs pull
      * together at once instead of one move per move the other way): partners that pass messages
      * end up on one loop, where
-     * the hand-off slot runs them back to back; a task served alternately by two loops stays; and
-     * a task waking many others stops attracting them once its loop is home to more.
+     * the hand-off slot runs them back to back; a task woken in turn by tasks of two other loops
+     * stays (one woken in turn by its own loop and one other moves after every second wake from
+     * the other, since wakes on its own loop are not seen here); and a task waking many others
+     * stops attracting them once its loop is home to more.
      */
     private void accept(Task<?> task) {
         if (task.timer instanceof LoopTimer) {
@@ -367,7 +372,7 @@ final class RunLoop implements Runnable {
         }
         current = null;
         if (task.isDone() && task.timer instanceof LoopTimer && !((LoopTimer) task.timer).ended) {
-            ((LoopTimer) task.timer).ended = true; // once: Kilim may resume a task that has ended
+            ((LoopTimer) task.timer).ended = true; // once, even if something schedules the ended task again
             addResidents(-1);
         }
         if (pendingCount != 0 && ++slicesSinceFlush >= FLUSH_SLICES) {
@@ -604,6 +609,7 @@ final class RunLoop implements Runnable {
     /** A counter padded by inheritance (superclass fields are laid out first) to 128 bytes each side. */
     @SuppressWarnings("unused")
     private static class ResidentsPad {
+        int p; // fills the gap after the object header, which the JVM would otherwise give to value
         long p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15;
     }
 

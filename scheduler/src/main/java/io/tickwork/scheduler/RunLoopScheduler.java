@@ -37,7 +37,7 @@ import kilim.timerservice.Timer;
  * loop, when that loop is home to at most an eighth more unfinished tasks than its home, and the task
  * holds nothing on its home (no queued timer, not asleep in {@link TaskSleep}): two tasks that pass
  * messages end up on one loop and run back to back, as Kilim's {@code ForkJoinScheduler} and Go's
- * scheduler keep a woken task with its waker; a task served alternately by two loops stays; and a
+ * scheduler keep a woken task with its waker; a task woken in turn from two other loops stays; and a
  * task that wakes many others stops attracting them once its loop is the busier. The home loop
  * decides the move when the task reaches its inbox, so a move costs one more inbox hand-over.
  * Resumptions on the loop's own thread (yield, a mailbox message from a task on the same loop, a

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tickwork.primitives.timer.TimerKind;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -350,6 +352,7 @@ class WakeAffinityTest {
         final Mailbox<Msg>[] out;
         final int rounds;
         final AtomicInteger timeouts;
+        final Set<Thread> ranOn = ConcurrentHashMap.newKeySet();
         final ConcurrentLinkedQueue<String> errors;
         final CountDownLatch done;
 
@@ -374,6 +377,7 @@ class WakeAffinityTest {
                 if (m.value != r) {
                     errors.add("round " + r + ": got " + m.value);
                 }
+                ranOn.add(Thread.currentThread());
             }
             if (in.getnb() != null) {
                 errors.add("a message was duplicated");
@@ -417,8 +421,10 @@ class WakeAffinityTest {
             AtomicInteger timeouts = new AtomicInteger();
             ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
             CountDownLatch done = new CountDownLatch(waiters);
+            List<TimedWaiter> all = new ArrayList<>();
             for (int w = 0; w < waiters; w++) {
                 TimedWaiter waiter = new TimedWaiter(rounds, timeouts, errors, done);
+                all.add(waiter);
                 for (int loop = 0; loop < 2; loop++) {
                     SlowEcho echo = new SlowEcho(rounds / 2);
                     waiter.out[loop] = echo.in;
@@ -430,6 +436,8 @@ class WakeAffinityTest {
             assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the waiters did not finish");
             assertEquals(List.of(), new ArrayList<>(errors));
             assertTrue(timeouts.get() > 0, "no wait timed out: the timers were not exercised");
+            long moved = all.stream().filter(w -> w.ranOn.size() == 2).count();
+            assertTrue(moved > 0, "no waiter ever moved: the moves were not exercised");
             for (int i = 0; i < 2; i++) {
                 CountDownLatch barrier = new CountDownLatch(1);
                 s.start(new SchedulerBasicsTest.Barrier(barrier), i);
