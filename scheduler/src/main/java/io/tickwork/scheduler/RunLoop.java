@@ -110,6 +110,8 @@ final class RunLoop implements Runnable {
      * loop's own fields miss.
      */
     private final Residents residents = new Residents();
+    /** Whether tasks may move between loops (more than one loop), so {@link #residents} is kept. */
+    private final boolean countResidents;
 
     /** True while the loop has nothing runnable, no timer and (as far as it knows) an empty inbox. */
     private volatile boolean quiescent;
@@ -121,6 +123,7 @@ final class RunLoop implements Runnable {
     RunLoop(
             LoopOwner scheduler,
             int index,
+            boolean countResidents,
             TimerQueue<Timer> timers,
             int batch,
             int idleSpins,
@@ -128,6 +131,7 @@ final class RunLoop implements Runnable {
             boolean daemon) {
         this.scheduler = scheduler;
         this.index = index;
+        this.countResidents = countResidents;
         this.timers = timers;
         this.batch = batch;
         this.idleSpins = idleSpins;
@@ -371,7 +375,7 @@ final class RunLoop implements Runnable {
             scheduler.taskFailed(task, escaped);
         }
         current = null;
-        if (task.isDone() && task.timer instanceof LoopTimer && !((LoopTimer) task.timer).ended) {
+        if (countResidents && task.isDone() && task.timer instanceof LoopTimer && !((LoopTimer) task.timer).ended) {
             ((LoopTimer) task.timer).ended = true; // once, even if something schedules the ended task again
             addResidents(-1);
         }

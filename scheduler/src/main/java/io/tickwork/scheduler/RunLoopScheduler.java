@@ -136,7 +136,7 @@ public final class RunLoopScheduler extends Scheduler {
         this.ended = new CountDownLatch(b.threads);
         for (int i = 0; i < loops.length; i++) {
             TimerQueue<Timer> timers = Objects.requireNonNull(b.timers.get(), "timer supplier returned null");
-            loops[i] = new RunLoop(owner, i, timers, b.batch, b.idleSpins, b.name + "-" + i, b.daemon);
+            loops[i] = new RunLoop(owner, i, b.threads > 1, timers, b.batch, b.idleSpins, b.name + "-" + i, b.daemon);
         }
         for (RunLoop loop : loops) {
             loop.thread().start();
@@ -333,7 +333,9 @@ public final class RunLoopScheduler extends Scheduler {
             loop = mine != null ? mine : loops[(nextLoop.getAndIncrement() & Integer.MAX_VALUE) % loops.length];
         }
         task.timer = new LoopTimer(task, owner, loop.index(), index >= 0);
-        loop.addResidents(1);
+        if (loops.length > 1) {
+            loop.addResidents(1); // a single loop has nowhere to move tasks: no count to keep
+        }
         return loop;
     }
 
