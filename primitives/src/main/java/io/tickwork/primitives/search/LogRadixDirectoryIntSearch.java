@@ -10,7 +10,7 @@ package io.tickwork.primitives.search;
  * them all into the first few.
  *
  * <p><b>Lookup.</b> Range checks, a subtraction, a leading-zero count and two shifts for the
- * bucket, two adjacent directory ints, four branch-free steps over a fixed 8-key window (a
+ * bucket, two adjacent directory ints, two branch-free steps over a fixed 8-key window (a
  * branch-free binary search in a bucket of more than 8). Two dependent reads, as the linear
  * directory on evenly spread keys.
  *

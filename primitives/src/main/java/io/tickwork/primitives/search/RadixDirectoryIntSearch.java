@@ -2,7 +2,7 @@ package io.tickwork.primitives.search;
 
 /** {@link IntSearchKind#RADIX_DIRECTORY}. */
 final class RadixDirectoryIntSearch implements IntSearch {
-    /** Buckets up to this long are searched by four fixed branch-free steps. */
+    /** Buckets up to this long are searched by two fixed branch-free steps. */
     static final int WINDOW = WindowSearch.WINDOW;
 
     /** The sorted keys followed by WINDOW sentinels (MAX_VALUE), so a window never leaves the array. */

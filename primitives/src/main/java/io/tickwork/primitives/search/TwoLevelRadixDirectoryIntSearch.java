@@ -18,7 +18,7 @@ package io.tickwork.primitives.search;
  * <p><b>Lookup.</b> Range checks, one subtraction and shift, {@code node[bucket]}. Unsplit bucket:
  * the next node gives its end (the two longs are adjacent), as in the one-level directory. Split
  * bucket: the next s key bits pick a slot, and two adjacent {@code dir} ints give its range. Then
- * the lower bound inside the range: four branch-free steps over a fixed 8-key window when it holds
+ * the lower bound inside the range: two branch-free steps over a fixed 8-key window when it holds
  * at most 8 keys (the keys array is padded with 8 {@code MAX_VALUE} sentinels), a branch-free
  * binary search otherwise. Two dependent reads (node, keys) on keys spread over their range, three
  * (node, dir, keys) in crowded regions; never worse than O(log n). The split/unsplit test is a
@@ -39,7 +39,7 @@ package io.tickwork.primitives.search;
  * <p>Immutable after construction; safe for concurrent queries once published.
  */
 final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
-    /** Slots up to this long are searched by four fixed branch-free steps. */
+    /** Slots up to this long are searched by two fixed branch-free steps. */
     static final int WINDOW = WindowSearch.WINDOW;
 
     private static final int S_BITS = 5;

@@ -5,13 +5,13 @@ import java.util.Arrays;
 /**
  * The last step both radix directories share: the lower bound of {@code key} (the first index whose
  * key is not less than it) when the directory has narrowed it to {@code [lo, lo + len]}. Up to
- * {@link #WINDOW} keys it takes four branch-free steps whose count does not depend on {@code len}:
+ * {@link #WINDOW} keys it takes two branch-free steps whose count does not depend on {@code len}:
  * the key array carries {@link #WINDOW} {@code MAX_VALUE} sentinels past its last key
  * ({@link #withSentinels}), so a window never leaves it. A longer range gets a branch-free halving.
  * Static and small, so C2 inlines it into each caller's {@code indexOf}. Stateless, thread safe.
  */
 final class WindowSearch {
-    /** The longest range searched by the fixed four steps. */
+    /** The longest range searched by the two fixed steps. */
     static final int WINDOW = 8;
 
     private WindowSearch() {}
@@ -28,11 +28,11 @@ final class WindowSearch {
     static int lowerBound(int[] a, int lo, int len, int key) {
         int p;
         if (len <= WINDOW) {
-            // first index >= key among lo .. lo + 8, in four steps that do not depend on len
+            // first index >= key among lo .. lo + 8: one step picks the half, then the keys of
+            // that half below the key are counted, four independent loads issued together, so a
+            // lookup waits for two loads in a row, not four
             p = lo + (lt(a[lo + 3], key) << 2);
-            p += lt(a[p + 1], key) << 1;
-            p += lt(a[p], key);
-            p += lt(a[p], key);
+            p += (lt(a[p], key) + lt(a[p + 1], key)) + (lt(a[p + 2], key) + lt(a[p + 3], key));
         } else {
             p = lo;
             while (len > 1) {
