@@ -5,25 +5,17 @@ import java.util.Arrays;
 /**
  * An indexed binary min-heap of entry ids keyed by tick: the wheels' overflow for deadlines beyond
  * their span. Indexed ({@link #pos} per id) so a cancel removes from the middle in O(log n) instead
- * of searching. Primitive parallel arrays: no node objects, no boxing, grows by doubling only.
+ * of searching. Primitive parallel arrays: no node objects, no boxing, grows by doubling only;
+ * the position index only as far as the largest id ever pushed, so a queue whose timers all stay
+ * on the wheel pays nothing per id for it.
  */
 final class TickHeap {
     private long[] ticks = new long[16];
     private int[] ids = new int[16];
     /** Heap position per entry id; only meaningful while the id is in the heap. */
-    private int[] pos;
+    private int[] pos = new int[16];
 
     private int size;
-
-    TickHeap(int idCapacity) {
-        pos = new int[idCapacity];
-    }
-
-    void ensureIdCapacity(int idCapacity) {
-        if (pos.length < idCapacity) {
-            pos = Arrays.copyOf(pos, idCapacity);
-        }
-    }
 
     int size() {
         return size;
@@ -40,6 +32,9 @@ final class TickHeap {
     }
 
     void push(int id, long tick) {
+        if (id >= pos.length) {
+            pos = Arrays.copyOf(pos, Math.max(pos.length * 2, Integer.highestOneBit(id) << 1));
+        }
         if (size == ticks.length) {
             ticks = Arrays.copyOf(ticks, size * 2);
             ids = Arrays.copyOf(ids, size * 2);

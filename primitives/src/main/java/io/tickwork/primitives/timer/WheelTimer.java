@@ -32,7 +32,7 @@ import java.util.function.LongConsumer;
  * jump over empty ticks 64 at a time ({@code numberOfTrailingZeros}) instead of visiting each.
  *
  * <p><b>Entry pool and handles:</b> entries are ints into parallel arrays reused through a free
- * stack, so the steady state allocates nothing. A handle is {@code generation << 32 | id + 1};
+ * list (threaded through the due ticks of free ids), so the steady state allocates nothing. A handle is {@code generation << 32 | id + 1};
  * the generation is even while the id holds a timer and odd while it is free (allocating and
  * freeing each bump it), so a stale handle no longer matches and a never-issued one cannot name a
  * free id (until one id is recycled 2^31 times). Slots that store copies of entries (the ring and linked-array slots) store a
@@ -92,11 +92,15 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     private int[] token;
     /** Slot index, {@link #IN_HEAP}, {@link #DEFERRED} or {@link #FREE}; meaningful while pending. */
     int[] where;
-    /** The tick the entry is due; the slot it sits in may be earlier (lazy rescheduling). */
+    /**
+     * The tick the entry is due; the slot it sits in may be earlier (lazy rescheduling). A free
+     * id's holds the next free id instead (-1: none), so the free list costs no array of its own.
+     */
     private long[] due;
 
-    private int[] freeIds;
-    private int freeTop;
+    /** The most recently freed id, the head of the free list threaded through {@link #due}; -1 if none. */
+    private int freeHead = -1;
+
     private int highWater;
 
     private final TickHeap heap;
@@ -133,8 +137,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         token = copies ? new int[cap] : null;
         where = new int[cap];
         due = new long[cap];
-        freeIds = new int[cap];
-        heap = new TickHeap(cap);
+        heap = new TickHeap();
         slotLive = copies ? new int[ticksPerWheel] : null;
     }
 
@@ -216,8 +219,9 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     // ---- pool ----
 
     private int allocate() {
-        if (freeTop > 0) {
-            int id = freeIds[--freeTop];
+        int id = freeHead;
+        if (id >= 0) {
+            freeHead = (int) due[id];
             gen[id]++; // even again: live
             return id;
         }
@@ -242,8 +246,6 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         }
         where = Arrays.copyOf(where, cap);
         due = Arrays.copyOf(due, cap);
-        freeIds = Arrays.copyOf(freeIds, cap);
-        heap.ensureIdCapacity(cap);
         grow(cap);
     }
 
@@ -255,7 +257,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (copies) {
             token[id]++;
         }
-        freeIds[freeTop++] = id;
+        due[id] = freeHead;
+        freeHead = id;
         size--;
     }
 
