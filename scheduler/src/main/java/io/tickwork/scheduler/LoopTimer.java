@@ -128,11 +128,20 @@ final class LoopTimer extends Timer {
      */
     int wokenBy = -1;
     /**
-     * Home loop thread only: the other loop that last woke the task, or -1. A task moves only when
-     * two wakes in a row from other loops came from the same loop, so a task woken in turn by
-     * tasks of two other loops stays where it is.
+     * Home loop thread only: the other loop that last woke the task, -1 if none since its last move,
+     * or {@link #NEVER_WOKEN}. After its first wake from another loop, a task moves only when two
+     * wakes in a row from other loops came from the same loop, so a task woken in turn by tasks of
+     * two other loops stays where it is.
      */
-    int lastWaker = -1;
+    int lastWaker = NEVER_WOKEN;
+
+    /**
+     * {@link #lastWaker} of a task that no other loop has woken yet: its first such wake may move
+     * it at once. Its home was chosen blind at start (round-robin), so the first waker is the best
+     * evidence of where its partner lives; waiting for a second wake costs a pair that swaps a few
+     * dozen messages a tenth of its life.
+     */
+    static final int NEVER_WOKEN = -2;
     /** Home loop thread only: the task has ended and left its home's resident count. */
     boolean ended;
     /** Handle in the home loop's timer queue while pending, 0 when not queued. */

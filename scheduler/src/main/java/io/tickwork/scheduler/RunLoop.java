@@ -29,8 +29,8 @@ import kilim.timerservice.Timer;
  * deadline, or indefinitely when no timer is pending.
  *
  * <p><b>Moving home.</b> A task that a task on another loop resumed arrives through the inbox with
- * that loop's index ({@link LoopTimer#wokenBy}); this loop, its home, moves it there if the last
- * such wake came from the same loop, the task is unpinned and holds no timer or sleep here, and
+ * that loop's index ({@link LoopTimer#wokenBy}); this loop, its home, moves it there if it is
+ * the task's first such wake or the last one came from the same loop, the task is unpinned and holds no timer or sleep here, and
  * that loop is home to at most an eighth more tasks than this one ({@link #accept}). Only the home loop's thread moves a task, while the task is neither running
  * nor queued, so the timer fields it owns pass to the new home empty; a thread that read the old
  * home sends the task (or a timer of it) to this loop, which passes it on.
@@ -268,8 +268,8 @@ final class RunLoop implements Runnable {
 
     /**
      * Queues a task another thread resumed. One that moved home meanwhile is passed on. One that
-     * tasks on another of our loops woke twice in a row (wakes from this loop's own tasks do not
-     * count) moves to that loop if it may ({@link #mayMove}) and that loop is home to at most an
+     * tasks on another of our loops woke for the first time, or twice in a row since (wakes from
+     * this loop's own tasks do not count), moves to that loop if it may ({@link #mayMove}) and that loop is home to at most an
      * eighth more tasks than this one ({@link #residents}; the slack lets thousands of pairs pull
      * together at once instead of one move per move the other way): partners that pass messages
      * end up on one loop, where
@@ -291,7 +291,9 @@ final class RunLoop implements Runnable {
                 lt.wokenBy = -1;
                 if (waker != index && mayMove(task, lt)) {
                     int mine = residents.value;
-                    if (lt.lastWaker == waker && scheduler.residents(waker) <= mine + (mine >>> 3)) {
+                    int last = lt.lastWaker;
+                    if ((last == waker || last == LoopTimer.NEVER_WOKEN)
+                            && scheduler.residents(waker) <= mine + (mine >>> 3)) {
                         lt.lastWaker = -1;
                         lt.moveHome(waker);
                         scheduler.move(task, index, waker);

@@ -33,8 +33,8 @@ import kilim.timerservice.Timer;
  * scheduled (round-robin by default, or the caller's loop, or an explicit index via
  * {@link #start(Task, int)}) and every resumption, from any thread, goes to the home loop. A task
  * started with an explicit index (or pinned through Kilim's {@code preferredResumeThread}) never
- * leaves it. Any other task moves to the loop whose tasks woke it twice in a row from another
- * loop, when that loop is home to at most an eighth more unfinished tasks than its home, and the task
+ * leaves it. Any other task moves to the loop whose task first woke it from another loop, and
+ * later to one whose tasks woke it twice in a row, when that loop is home to at most an eighth more unfinished tasks than its home, and the task
  * holds nothing on its home (no queued timer, not asleep in {@link TaskSleep}): two tasks that pass
  * messages end up on one loop and run back to back, as Kilim's {@code ForkJoinScheduler} and Go's
  * scheduler keep a woken task with its waker; a task woken in turn from two other loops stays; and a

@@ -125,6 +125,42 @@ class WakeAffinityTest {
             stop(s);
         }
     }
+    /**
+     * A task no other loop has woken yet moves on its first such wake: the two of a pair started on
+     * two loops run every round trip on one (the one that waited moves to its partner's loop before
+     * it runs the first message; or, if it found that message already there, its partner moves on
+     * the reply).
+     */
+    @Test
+    void aTaskMovesOnItsFirstWakeFromAnotherLoop() throws Exception {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            RunLoopScheduler s = twoLoops();
+            try {
+                int rounds = 5;
+                ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+                CountDownLatch done = new CountDownLatch(2);
+                Mailbox<Msg> a = new Mailbox<>(1, 1);
+                Mailbox<Msg> b = new Mailbox<>(1, 1);
+                Player server = new Player(a, true, rounds, rounds, errors, done);
+                Player receiver = new Player(b, false, rounds, rounds, errors, done);
+                server.out = b;
+                receiver.out = a;
+                s.start(receiver); // round-robin: the two start on different loops
+                s.start(server);
+                assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the pair did not finish");
+                assertEquals(List.of(), new ArrayList<>(errors));
+                Thread t = server.lastThreads.get(0);
+                for (Player player : new Player[] {server, receiver}) {
+                    assertEquals(rounds, player.lastThreads.size());
+                    for (Thread seen : player.lastThreads) {
+                        assertEquals(t, seen, "round trips of a pair ran on two loops (attempt " + attempt + ")");
+                    }
+                }
+            } finally {
+                stop(s);
+            }
+        }
+    }
 
     @Test
     void pinnedPartnersNeverMove() throws Exception {
