@@ -29,11 +29,12 @@ import kilim.timerservice.Timer;
  * deadline, or indefinitely when no timer is pending.
  *
  * <p><b>Moving home.</b> A task that a task on another loop resumed arrives through the inbox with
- * that loop's index ({@link LoopTimer#wokenBy}); this loop, its home, moves it there if it is
- * the task's first such wake or the last one came from the same loop, the task is unpinned and holds no timer or sleep here, and
- * that loop is home to at most an eighth more tasks than this one ({@link #accept}). Only the home loop's thread moves a task, while the task is neither running
- * nor queued, so the timer fields it owns pass to the new home empty; a thread that read the old
- * home sends the task (or a timer of it) to this loop, which passes it on.
+ * that loop's index ({@link LoopTimer#wokenBy}); this loop, its home, moves it there if it is the
+ * task's first such wake or the last one came from the same loop, the task is unpinned and holds no
+ * timer or sleep here, and that loop is home to at most an eighth more tasks than this one
+ * ({@link #accept}). Only the home loop's thread moves a task, while the task is neither running nor
+ * queued, so the timer fields it owns pass to the new home empty; a thread that read the old home
+ * sends the task (or a timer of it) to this loop, which passes it on.
  *
  * <p><b>Wake-up protocol</b> (no lost wake-ups): see {@link LoopInbox}. A foreign producer appends
  * to the inbox, then reads its {@code parked} flag; the loop sets the flag, then re-checks the inbox
@@ -269,14 +270,14 @@ final class RunLoop implements Runnable {
     /**
      * Queues a task another thread resumed. One that moved home meanwhile is passed on. One that
      * tasks on another of our loops woke for the first time, or twice in a row since (wakes from
-     * this loop's own tasks do not count), moves to that loop if it may ({@link #mayMove}) and that loop is home to at most an
-     * eighth more tasks than this one ({@link #residents}; the slack lets thousands of pairs pull
-     * together at once instead of one move per move the other way): partners that pass messages
-     * end up on one loop, where
-     * the hand-off slot runs them back to back; a task woken in turn by tasks of two other loops
-     * stays (one woken in turn by its own loop and one other moves after every second wake from
-     * the other, since wakes on its own loop are not seen here); and a task waking many others
-     * stops attracting them once its loop is home to more.
+     * this loop's own tasks do not count), moves to that loop if it may ({@link #mayMove}) and that
+     * loop is home to at most an eighth more tasks than this one ({@link #residents}; the slack
+     * lets thousands of pairs pull together at once instead of one move per move the other way):
+     * partners that pass messages end up on one loop, where the hand-off slot runs them back to
+     * back; a task woken in turn by tasks of two other loops stays (one woken in turn by its own
+     * loop and one other moves after every second wake from the other, since wakes on its own loop
+     * are not seen here); and a task waking many others stops attracting them once its loop is home
+     * to more.
      */
     private void accept(Task<?> task) {
         if (task.timer instanceof LoopTimer) {

@@ -31,15 +31,16 @@ import kilim.timerservice.Timer;
  * <p><b>What it does.</b> Each of {@code threads} loops owns a FIFO run queue, an MPSC inbox and a
  * timer queue (see {@link RunLoop}). A task has one home loop at a time: it is assigned when first
  * scheduled (round-robin by default, or the caller's loop, or an explicit index via
- * {@link #start(Task, int)}) and every resumption, from any thread, goes to the home loop. A task
- * started with an explicit index (or pinned through Kilim's {@code preferredResumeThread}) never
- * leaves it. Any other task moves to the loop whose task first woke it from another loop, and
- * later to one whose tasks woke it twice in a row, when that loop is home to at most an eighth more unfinished tasks than its home, and the task
- * holds nothing on its home (no queued timer, not asleep in {@link TaskSleep}): two tasks that pass
- * messages end up on one loop and run back to back, as Kilim's {@code ForkJoinScheduler} and Go's
- * scheduler keep a woken task with its waker; a task woken in turn from two other loops stays; and a
- * task that wakes many others stops attracting them once its loop is the busier. The home loop
- * decides the move when the task reaches its inbox, so a move costs one more inbox hand-over.
+ * {@link #start(Task, int)}) and every resumption, from any thread, goes to the home loop. A task started
+ * with an explicit index (or pinned through Kilim's {@code preferredResumeThread}) never leaves it.
+ * Any other task moves to the loop whose task first woke it from another loop, and later to one
+ * whose tasks woke it twice in a row, when that loop is home to at most an eighth more unfinished
+ * tasks than its home, and the task holds nothing on its home (no queued timer, not asleep in
+ * {@link TaskSleep}): two tasks that pass messages end up on one loop and run back to back, as
+ * Kilim's {@code ForkJoinScheduler} and Go's scheduler keep a woken task with its waker; a task
+ * woken in turn from two other loops stays; and a task that wakes many others stops attracting them
+ * once its loop is the busier. The home loop decides the move when the task reaches its inbox, so a
+ * move costs one more inbox hand-over.
  * Resumptions on the loop's own thread (yield, a mailbox message from a task on the same loop, a
  * timer) are a plain array store; from another thread they go through the inbox and unpark the loop
  * if it sleeps. Kilim's {@code Timer}s ({@code Task.sleep}, {@code Mailbox.get(timeout)},
