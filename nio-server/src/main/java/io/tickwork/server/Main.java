@@ -1,5 +1,6 @@
 package io.tickwork.server;
 
+import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.server.dict.Dictionary;
 import io.tickwork.server.dict.DictionaryHandler;
 import io.tickwork.server.http.HttpServer;
@@ -76,7 +77,7 @@ public final class Main {
                     .headerTimeout(o.headerTimeout)
                     .maxConnections(o.connectionCap())
                     .reusePort(worker);
-            b.timers(Timers.factory(o.timer));
+            b.timerKind(TimerKind.parse(o.timer));
             b.threads(o.threads);
             if (o.workers > 0) {
                 pool = Executors.newFixedThreadPool(o.workers, r -> {

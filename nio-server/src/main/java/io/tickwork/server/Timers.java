@@ -1,16 +1,14 @@
 package io.tickwork.server;
 
 import io.tickwork.primitives.timer.TimerKind;
-import io.tickwork.primitives.timer.TimerQueue;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * The {@code --timer} choices: a {@link TimerKind} name to a factory of timer queues for the
- * selector loops, sized for connection timeouts on a millisecond clock.
+ * The {@code --timer} choices: the names of the {@link TimerKind}s the selector loops may run their
+ * timeouts on.
  */
 final class Timers {
     static final String DEFAULT = "wheel-list";
@@ -33,10 +31,5 @@ final class Timers {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("must be one of " + String.join(", ", names()) + ": " + name);
         }
-    }
-
-    static Supplier<? extends TimerQueue<Object>> factory(String name) {
-        TimerKind kind = TimerKind.parse(name);
-        return () -> io.tickwork.server.http.HttpServer.loopTimers(kind);
     }
 }

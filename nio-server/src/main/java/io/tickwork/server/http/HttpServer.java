@@ -35,9 +35,9 @@ import java.util.function.Supplier;
  */
 public final class HttpServer implements AutoCloseable {
     /**
-     * Timer resolution for the timeouts, in ms (the loops' clock): a timeout fires at most this
-     * late. With {@link #TIMER_TICKS_PER_WHEEL} a wheel spans about 65 s, so the default idle
-     * (60 s) and header (10 s) timeouts stay on the wheel, off its overflow heap.
+     * The finest timer resolution for the timeouts, in ms (the loops' clock): a timeout fires at
+     * most one tick late. With {@link #TIMER_TICKS_PER_WHEEL} such ticks a wheel spans about 65 s,
+     * enough for the default idle (60 s) and header (10 s) timeouts.
      */
     public static final long TIMER_TICK_MILLIS = 4;
 
@@ -45,15 +45,30 @@ public final class HttpServer implements AutoCloseable {
 
     /**
      * A selector loop's timer queue of {@code kind} on the loops' clock (milliseconds of
-     * {@code System.nanoTime()}, counted from now), with {@link #TIMER_TICK_MILLIS} ticks over
-     * about 65 s.
+     * {@code System.nanoTime()}, counted from now), with {@link #TIMER_TICKS_PER_WHEEL} ticks of
+     * {@link #TIMER_TICK_MILLIS}, or longer ticks if that is too short a span for
+     * {@code longestTimeoutMillis}: every timeout the loop arms then stays on the wheel, never in its
+     * overflow heap, which would cost O(log n) per timer and 16 more bytes per connection. The
+     * tick, and so the most a timeout fires late, is {@code max(4 ms, longest / 16,382)}: 37 ms for
+     * a 10-minute idle timeout.
      */
-    public static TimerQueue<Object> loopTimers(TimerKind kind) {
+    public static TimerQueue<Object> loopTimers(TimerKind kind, long longestTimeoutMillis) {
+        long tick = timerTickMillis(longestTimeoutMillis);
         return TimerQueue.builder(TimeUnit.MILLISECONDS, SelectorLoop.clockMillis())
                 .kind(kind)
-                .tick(Duration.ofMillis(TIMER_TICK_MILLIS))
-                .span(Duration.ofMillis(TIMER_TICK_MILLIS * TIMER_TICKS_PER_WHEEL))
+                .tick(Duration.ofMillis(tick))
+                .span(Duration.ofMillis(tick * TIMER_TICKS_PER_WHEEL))
                 .build();
+    }
+
+    /**
+     * The loops' timer tick for timeouts up to {@code longestTimeoutMillis}: a deadline that far
+     * ahead lands at most {@code longest / tick + 2} ticks past the wheel's cursor, which must be
+     * inside its {@link #TIMER_TICKS_PER_WHEEL}.
+     */
+    static long timerTickMillis(long longestTimeoutMillis) {
+        long fit = Math.floorDiv(longestTimeoutMillis + TIMER_TICKS_PER_WHEEL - 3, TIMER_TICKS_PER_WHEEL - 2);
+        return Math.max(TIMER_TICK_MILLIS, fit);
     }
 
     /** How a loop accepts; a seam so tests can make {@code accept} fail like EMFILE. */
@@ -78,7 +93,16 @@ public final class HttpServer implements AutoCloseable {
         int backlog = 4096;
         int maxConnections = Integer.MAX_VALUE;
         boolean reusePort;
-        Supplier<? extends TimerQueue<Object>> timers = () -> loopTimers(TimerKind.WHEEL_LIST);
+        TimerKind timerKind = TimerKind.WHEEL_LIST;
+        /** A custom queue per loop, or null: then {@link #loopTimers} of the kind, sized for the timeouts. */
+        Supplier<? extends TimerQueue<Object>> timers;
+
+        TimerQueue<Object> newTimers() {
+            return timers != null
+                    ? timers.get()
+                    : loopTimers(timerKind, Math.max(idleTimeoutMillis, headerTimeoutMillis));
+        }
+
         HttpHandler handler;
         Consumer<String> log = System.err::println;
         Acceptor acceptor = ServerSocketChannel::accept;
@@ -134,7 +158,20 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
-        /** The timer queue each loop runs its timeouts on (one new queue per loop). */
+        /**
+         * The kind of timer queue each loop runs its timeouts on (default {@code WHEEL_LIST}),
+         * built by {@link #loopTimers} with a tick that keeps the longest timeout on the wheel.
+         */
+        public Builder timerKind(TimerKind kind) {
+            c.timerKind = Objects.requireNonNull(kind, "kind");
+            c.timers = null;
+            return this;
+        }
+
+        /**
+         * A timer queue of the caller's own for each loop (one new queue per loop), instead of
+         * {@link #timerKind}'s. Its clock must be the loops' ({@link #loopTimers} shows how).
+         */
         public Builder timers(Supplier<? extends TimerQueue<Object>> timers) {
             c.timers = Objects.requireNonNull(timers, "timers");
             return this;

@@ -75,7 +75,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 ? null
                 : new WorkerDispatch(this, server.keyedExecutor(), parser, server, config.handler);
         this.selector = Selector.open();
-        this.timers = config.timers.get();
+        this.timers = config.newTimers();
         // room for the largest partial request plus a full read behind it
         this.in = new byte[Math.max(64 * 1024, 2 * parser.maxPending())];
         this.inBuffer = ByteBuffer.wrap(in);

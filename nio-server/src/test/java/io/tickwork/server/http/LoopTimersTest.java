@@ -1,0 +1,43 @@
+package io.tickwork.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tickwork.primitives.timer.TimerKind;
+import io.tickwork.primitives.timer.TimerQueue;
+import org.junit.jupiter.api.Test;
+
+/** The loops' timer queues keep the longest configured timeout on the wheel, at the finest tick that allows. */
+class LoopTimersTest {
+
+    @Test
+    void theTickIsFourMillisecondsUntilTheTimeoutOutgrowsTheWheel() {
+        assertEquals(4, HttpServer.timerTickMillis(10_000));
+        assertEquals(4, HttpServer.timerTickMillis(60_000));
+        assertEquals(4, HttpServer.timerTickMillis(4 * 16_382)); // the longest a 4 ms wheel holds
+        assertEquals(5, HttpServer.timerTickMillis(4 * 16_382 + 1));
+        assertEquals(37, HttpServer.timerTickMillis(600_000));
+    }
+
+    @Test
+    void theLongestTimeoutStaysOnTheWheel() {
+        for (long longest : new long[] {1, 10_000, 60_000, 4 * 16_382, 4 * 16_382 + 1, 600_000, 86_400_000}) {
+            TimerQueue<Object> timers = HttpServer.loopTimers(TimerKind.WHEEL_LIST, longest);
+            long now = SelectorLoop.clockMillis();
+            timers.expire(now, x -> {}); // the loop expires before it arms: the wheel starts at now
+            timers.schedule(now + longest, "timeout");
+            assertTrue(timers.toString().contains("far=0"), longest + " ms: " + timers);
+        }
+    }
+
+    @Test
+    void theServerSizesItsTimersForItsTimeouts() {
+        HttpServer.Config config = new HttpServer.Config();
+        config.idleTimeoutMillis = 600_000;
+        TimerQueue<Object> timers = config.newTimers();
+        long now = SelectorLoop.clockMillis();
+        timers.expire(now, x -> {});
+        timers.schedule(now + config.idleTimeoutMillis, "idle");
+        assertTrue(timers.toString().contains("far=0"), timers.toString());
+    }
+}
