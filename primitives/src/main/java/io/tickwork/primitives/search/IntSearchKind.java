@@ -75,7 +75,7 @@ public enum IntSearchKind {
      * (Kipf et al., "RadixSpline", 2020): the key range {@code [min, max]} is cut into 2^k equal
      * buckets (n/4 &lt; 2^k &lt;= n/2), and {@code dir[b]} holds the index of the first key in bucket
      * {@code b} or later. A lookup computes the bucket with a subtraction and a shift, reads two
-     * adjacent directory slots, and searches only that bucket: with at most 8 keys, four
+     * adjacent directory slots, and searches only that bucket: with at most 8 keys, two
      * branch-free steps over a fixed window; longer buckets fall back to branchless binary search.
      * So a lookup touches two cache lines (directory, keys) however large n is. Not a
      * hash: order is kept, so it answers insertion points and ranges like the others.
@@ -112,7 +112,7 @@ public enum IntSearchKind {
      * Hist-Tree, CIDR 2021): a level-1 bucket of more than 8 keys is split again by the next s
      * key bits, s chosen per bucket at build time as the narrowest split (from about c/4 slots to
      * 8c) that leaves at most 8 keys in every slot. A lookup reads one node long (and its
-     * neighbour), for a split bucket two adjacent slot ints, then at most 8 keys in four
+     * neighbour), for a split bucket two adjacent slot ints, then at most 8 keys in two
      * branch-free steps: short ranges on skewed and clustered keys too, for one dependent read
      * more than {@code RADIX_DIRECTORY} in crowded regions and a branch on split/unsplit. Runs no
      * radix split separates (duplicates, more than 8 keys within 8 values) fall back to binary

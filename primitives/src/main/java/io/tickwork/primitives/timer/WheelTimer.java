@@ -32,13 +32,14 @@ import java.util.function.LongConsumer;
  * jump over empty ticks 64 at a time ({@code numberOfTrailingZeros}) instead of visiting each.
  *
  * <p><b>Entry pool and handles:</b> entries are ints into parallel arrays reused through a free
- * list (threaded through the due ticks of free ids), so the steady state allocates nothing. A handle is {@code generation << 32 | id + 1};
- * the generation is even while the id holds a timer and odd while it is free (allocating and
- * freeing each bump it), so a stale handle no longer matches and a never-issued one cannot name a
- * free id (until one id is recycled 2^31 times). Slots that store copies of entries (the ring and linked-array slots) store a
- * <em>placement</em> {@code token << 32 | id + 1} instead: the token moves on whenever the entry is
- * freed or placed again, so a copy left behind by a cancel or a move reads as a tombstone, while the
- * user's handle stays the same across reschedules.
+ * list (threaded through the due ticks of free ids), so the steady state allocates nothing. A
+ * handle is {@code generation << 32 | id + 1}; the generation is even while the id holds a timer
+ * and odd while it is free (allocating and freeing each bump it), so a stale handle no longer
+ * matches and a never-issued one cannot name a free id (until one id is recycled 2^31 times). Slots
+ * that store copies of entries (the ring and linked-array slots) store a <em>placement</em>
+ * {@code token << 32 | id + 1} instead: the token moves on whenever the entry is freed or placed again, so
+ * a copy left behind by a cancel or a move reads as a tombstone, while the user's handle stays the
+ * same across reschedules.
  *
  * <p><b>Payloads:</b> objects ({@link TimerQueue}) or longs ({@link LongTimerQueue}), chosen at
  * construction; only that array exists.
