@@ -44,13 +44,23 @@ public final class HttpServer implements AutoCloseable {
     public static final int TIMER_TICKS_PER_WHEEL = 16384;
 
     /**
+     * The coarsest tick the loops accept, in ms: every timer of a loop shares its tick (the header
+     * timeout, the accept back-off), so a timeout longer than about 27 min is not worth a coarser
+     * one; it waits in the wheel's overflow heap instead.
+     */
+    public static final long TIMER_MAX_TICK_MILLIS = 100;
+
+    /**
      * A selector loop's timer queue of {@code kind} on the loops' clock (milliseconds of
      * {@code System.nanoTime()}, counted from now), with {@link #TIMER_TICKS_PER_WHEEL} ticks of
-     * {@link #TIMER_TICK_MILLIS}, or longer ticks if that is too short a span for
-     * {@code longestTimeoutMillis}: every timeout the loop arms then stays on the wheel, never in its
-     * overflow heap, which would cost O(log n) per timer and 16 more bytes per connection. The
-     * tick, and so the most a timeout fires late, is {@code max(4 ms, longest / 16,382)}: 37 ms for
-     * a 10-minute idle timeout.
+     * {@link #TIMER_TICK_MILLIS}, or longer ticks (up to {@link #TIMER_MAX_TICK_MILLIS}) if that is
+     * too short a span for {@code longestTimeoutMillis}, so that the loop's timeouts stay on the
+     * wheel rather than in its overflow heap (O(log n) per timer, 16 more bytes each). The tick, and
+     * so the most a timeout fires late, is {@code max(4 ms, longest / 16,382)} up to 100 ms: 37 ms
+     * for a 10-minute idle timeout. Caveat: the wheel's window starts where the loop last expired
+     * its timers (every iteration), so a timeout armed after the loop slept in {@code select} for
+     * longer than the span's slack over the timeout (5 s at the defaults) waits in the heap until
+     * it comes within the span.
      */
     public static TimerQueue<Object> loopTimers(TimerKind kind, long longestTimeoutMillis) {
         long tick = timerTickMillis(longestTimeoutMillis);
@@ -63,12 +73,12 @@ public final class HttpServer implements AutoCloseable {
 
     /**
      * The loops' timer tick for timeouts up to {@code longestTimeoutMillis}: a deadline that far
-     * ahead lands at most {@code longest / tick + 2} ticks past the wheel's cursor, which must be
-     * inside its {@link #TIMER_TICKS_PER_WHEEL}.
+     * ahead of a current cursor lands at most {@code longest / tick + 1} ticks past it, which must
+     * be inside the wheel's {@link #TIMER_TICKS_PER_WHEEL}; at most {@link #TIMER_MAX_TICK_MILLIS}.
      */
     static long timerTickMillis(long longestTimeoutMillis) {
-        long fit = Math.floorDiv(longestTimeoutMillis + TIMER_TICKS_PER_WHEEL - 3, TIMER_TICKS_PER_WHEEL - 2);
-        return Math.max(TIMER_TICK_MILLIS, fit);
+        long fit = longestTimeoutMillis <= 0 ? 1 : (longestTimeoutMillis - 1) / (TIMER_TICKS_PER_WHEEL - 2) + 1;
+        return Math.min(TIMER_MAX_TICK_MILLIS, Math.max(TIMER_TICK_MILLIS, fit));
     }
 
     /** How a loop accepts; a seam so tests can make {@code accept} fail like EMFILE. */

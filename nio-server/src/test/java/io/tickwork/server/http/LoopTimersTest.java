@@ -17,11 +17,14 @@ class LoopTimersTest {
         assertEquals(4, HttpServer.timerTickMillis(4 * 16_382)); // the longest a 4 ms wheel holds
         assertEquals(5, HttpServer.timerTickMillis(4 * 16_382 + 1));
         assertEquals(37, HttpServer.timerTickMillis(600_000));
+        assertEquals(100, HttpServer.timerTickMillis(100 * 16_382)); // the longest the coarsest tick holds
+        assertEquals(100, HttpServer.timerTickMillis(86_400_000)); // longer waits in the heap
+        assertEquals(100, HttpServer.timerTickMillis(Long.MAX_VALUE));
     }
 
     @Test
     void theLongestTimeoutStaysOnTheWheel() {
-        for (long longest : new long[] {1, 10_000, 60_000, 4 * 16_382, 4 * 16_382 + 1, 600_000, 86_400_000}) {
+        for (long longest : new long[] {1, 10_000, 60_000, 4 * 16_382, 4 * 16_382 + 1, 600_000, 100 * 16_382}) {
             TimerQueue<Object> timers = HttpServer.loopTimers(TimerKind.WHEEL_LIST, longest);
             long now = SelectorLoop.clockMillis();
             timers.expire(now, x -> {}); // the loop expires before it arms: the wheel starts at now
