@@ -77,6 +77,17 @@ class WakeAffinityTest {
         }
     }
 
+    /** A server and its receiver, each with its own one-slot mailbox, wired to each other. */
+    static Player[] pair(int rounds, int tail, ConcurrentLinkedQueue<String> errors, CountDownLatch done) {
+        Mailbox<Msg> a = new Mailbox<>(1, 1);
+        Mailbox<Msg> b = new Mailbox<>(1, 1);
+        Player server = new Player(a, true, rounds, tail, errors, done);
+        Player receiver = new Player(b, false, rounds, tail, errors, done);
+        server.out = b;
+        receiver.out = a;
+        return new Player[] {server, receiver};
+    }
+
     private static RunLoopScheduler twoLoops() {
         return RunLoopScheduler.builder()
                 .threads(2)
@@ -99,13 +110,7 @@ class WakeAffinityTest {
             CountDownLatch done = new CountDownLatch(2 * pairs);
             List<Player[]> all = new ArrayList<>();
             for (int p = 0; p < pairs; p++) {
-                Mailbox<Msg> a = new Mailbox<>(1, 1);
-                Mailbox<Msg> b = new Mailbox<>(1, 1);
-                Player server = new Player(a, true, rounds, 50, errors, done);
-                Player receiver = new Player(b, false, rounds, 50, errors, done);
-                server.out = b;
-                receiver.out = a;
-                all.add(new Player[] {server, receiver});
+                all.add(pair(rounds, 50, errors, done));
             }
             for (Player[] pair : all) {
                 s.start(pair[1]); // round-robin: the two of a pair start on different loops
@@ -143,12 +148,9 @@ class WakeAffinityTest {
                 int rounds = 5;
                 ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
                 CountDownLatch done = new CountDownLatch(2);
-                Mailbox<Msg> a = new Mailbox<>(1, 1);
-                Mailbox<Msg> b = new Mailbox<>(1, 1);
-                Player server = new Player(a, true, rounds, rounds, errors, done);
-                Player receiver = new Player(b, false, rounds, rounds, errors, done);
-                server.out = b;
-                receiver.out = a;
+                Player[] pair = pair(rounds, rounds, errors, done);
+                Player server = pair[0];
+                Player receiver = pair[1];
                 s.start(receiver); // round-robin: the two start on different loops
                 s.start(server);
                 assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the pair did not finish");
@@ -181,12 +183,9 @@ class WakeAffinityTest {
             int rounds = 300;
             ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
             CountDownLatch done = new CountDownLatch(2);
-            Mailbox<Msg> a = new Mailbox<>(1, 1);
-            Mailbox<Msg> b = new Mailbox<>(1, 1);
-            Player server = new Player(a, true, rounds, rounds, errors, done);
-            Player receiver = new Player(b, false, rounds, rounds, errors, done);
-            server.out = b;
-            receiver.out = a;
+            Player[] pair = pair(rounds, rounds, errors, done);
+            Player server = pair[0];
+            Player receiver = pair[1];
             s.start(receiver, 1);
             s.start(server, 0);
             assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the pair did not finish");
