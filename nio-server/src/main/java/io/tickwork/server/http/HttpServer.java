@@ -43,6 +43,9 @@ public final class HttpServer implements AutoCloseable {
 
     public static final int TIMER_TICKS_PER_WHEEL = 16384;
 
+    /** The longest timeout the builder accepts. */
+    public static final Duration MAX_TIMEOUT = Duration.ofDays(30);
+
     /**
      * The coarsest tick the loops accept, in ms: every timer of a loop shares its tick (the header
      * timeout, the accept back-off), so a timeout longer than about 27 min is not worth a coarser
@@ -150,7 +153,10 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
-        /** Keep-alive connections with no request for this long are closed. */
+        /**
+         * Keep-alive connections with no request for this long are closed. Every timeout is 1 ms to
+         * {@link #MAX_TIMEOUT} (30 days); anything else is an {@link IllegalArgumentException}.
+         */
         public Builder idleTimeout(Duration d) {
             c.idleTimeoutMillis = positiveMillis("idleTimeout", d);
             return this;
@@ -262,6 +268,11 @@ public final class HttpServer implements AutoCloseable {
         }
 
         private static long positiveMillis(String name, Duration d) {
+            Objects.requireNonNull(d, name);
+            if (d.compareTo(MAX_TIMEOUT) > 0) {
+                // the loops add timeouts to their clock: an unbounded one would overflow
+                throw new IllegalArgumentException(name + " must be at most " + MAX_TIMEOUT.toDays() + " days: " + d);
+            }
             long ms = d.toMillis();
             if (ms <= 0) {
                 throw new IllegalArgumentException(name + " must be at least 1 ms: " + d);

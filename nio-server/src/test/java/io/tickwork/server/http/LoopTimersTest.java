@@ -1,10 +1,12 @@
 package io.tickwork.server.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The loops' timer queues keep the longest configured timeout on the wheel, at the finest tick that allows. */
@@ -31,6 +33,19 @@ class LoopTimersTest {
             timers.schedule(now + longest, "timeout");
             assertTrue(timers.toString().contains("far=0"), longest + " ms: " + timers);
         }
+    }
+
+    @Test
+    void timeoutsOutsideOneMillisecondToThirtyDaysAreRefused() {
+        HttpServer.Builder b = HttpServer.builder((request, response) -> {});
+        b.idleTimeout(HttpServer.MAX_TIMEOUT);
+        b.headerTimeout(Duration.ofMillis(1));
+        IllegalArgumentException tooLong =
+                assertThrows(IllegalArgumentException.class, () -> b.idleTimeout(Duration.ofDays(31)));
+        assertTrue(tooLong.getMessage().contains("at most 30 days"), tooLong.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> b.headerTimeout(Duration.ofSeconds(Long.MAX_VALUE)));
+        assertThrows(IllegalArgumentException.class, () -> b.drainTimeout(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> b.idleTimeout(Duration.ofMillis(-5)));
     }
 
     @Test
