@@ -283,8 +283,11 @@ final class ServerOptions {
                 default:
                     nanosPerUnit = 1_000_000_000L; // "s", or no unit
             }
+            String num = s.substring(0, s.length() - unitLength);
+            // digits and one point only: Double.parseDouble would also take "40d" (40 seconds, not
+            // days), "1f", "0x1p3" and "NaN"
             try {
-                double x = Double.parseDouble(s.substring(0, s.length() - unitLength));
+                double x = num.matches("[0-9]+(\\.[0-9]*)?|\\.[0-9]+") ? Double.parseDouble(num) : Double.NaN;
                 if (x >= 0 && !Double.isInfinite(x)) {
                     Duration d = Duration.ofNanos((long) (x * nanosPerUnit));
                     if (d.toMillis() >= 1) {

@@ -123,7 +123,8 @@ class MainOptionsTest {
         assertEquals(Duration.ofMillis(1500), d.convert("1500000us"));
         assertEquals(Duration.ofSeconds(7), d.convert("7"));
         assertEquals(Duration.ofMillis(1), d.convert("1ms"));
-        for (String bad : new String[] {"soon", "-1s", "5x", "", "Infinity", "500us", "0"}) {
+        for (String bad :
+                new String[] {"soon", "-1s", "5x", "", "Infinity", "500us", "0", "40d", "1f", "0x10", "NaN", "1e3s"}) {
             CommandLine.TypeConversionException e =
                     assertThrows(CommandLine.TypeConversionException.class, () -> d.convert(bad));
             assertTrue(e.getMessage().contains(bad), e.getMessage());

@@ -152,8 +152,13 @@ public final class OptionValues {
             mult = 1_000_000_000L;
             num = s;
         }
+        // digits and one point only: Double.parseDouble would also take "40d" (40 seconds, not
+        // days), "1f", "0x1p3" and "NaN"
+        if (!num.matches("[0-9]+(\\.[0-9]*)?|\\.[0-9]+")) {
+            throw new NumberFormatException(v);
+        }
         double x = Double.parseDouble(num);
-        if (!(x >= 0) || Double.isInfinite(x)) {
+        if (Double.isInfinite(x)) {
             throw new NumberFormatException(v);
         }
         return Duration.ofNanos((long) (x * mult));

@@ -43,7 +43,7 @@ class OptionValuesTest {
         assertEquals(Duration.ofHours(1), d.convert("1h"));
         assertEquals(Duration.ofNanos(100_000), d.convert("100us"));
         assertEquals(Duration.ofSeconds(7), d.convert("7"));
-        for (String bad : new String[] {"soon", "-1s", "5x", "", "Infinity"}) {
+        for (String bad : new String[] {"soon", "-1s", "5x", "", "Infinity", "40d", "1f", "0x10", "NaN", "1e3s"}) {
             TypeConversionException e = assertThrows(TypeConversionException.class, () -> d.convert(bad));
             assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
         }
