@@ -47,7 +47,7 @@ public final class HttpServer implements AutoCloseable {
     public static final Duration MAX_TIMEOUT = Duration.ofDays(30);
 
     /**
-     * The coarsest tick the loops accept, in ms: every timer of a loop shares its tick (the header
+     * The coarsest tick the loops use, in ms: every timer of a loop shares its tick (the header
      * timeout, the accept back-off), so a timeout longer than about 27 min is not worth a coarser
      * one; it waits in the wheel's overflow heap instead.
      */
