@@ -79,12 +79,18 @@ import kilim.timerservice.Timer;
  * ({@code docs/results/scheduler-design.md}). Create tasks on the loop that will run them
  * ({@link Spread#CALLER_LOOP}), or start them in contiguous blocks with {@link #start(Task, int)}.
  *
- * <p><b>The collector matters more than the scheduler.</b> Every Kilim pause allocates a fiber
- * {@code State} and stores it into the task; with many long-lived tasks those are old-to-young
- * stores, which G1's write barrier makes expensive: with many tasks on one loop, yields and
- * sleep expirations run 2 to 3.5 times faster under ParallelGC or SerialGC than under G1
- * (figures in {@code docs/results/scheduler-design.md}). Measure your design under ParallelGC
- * before concluding from G1 figures.
+ * <p><b>On JDK 17 to 19, the collector matters more than the scheduler.</b> Every Kilim pause
+ * allocates a fiber {@code State} and stores it into the task, so with many long-lived tasks each
+ * pause dirties a card of the old generation, which G1 must refine (scan it and record its
+ * references) before or during its next pause. A loop that runs many tasks in turn comes back to a
+ * card only after G1 before JDK 20 has refined it concurrently, so the same cards are dirtied and
+ * refined over and over, and refinement takes most of the CPU, the loop's own included. JDK 20
+ * and later leave dirty cards for the next pause as far as the pause-time goal allows; on JDK 17
+ * to 19, {@code -XX:-G1UseAdaptiveConcRefinement -XX:G1ConcRefinementGreenZone=256} does the same,
+ * for young pauses a few milliseconds longer (the flags are obsolete from JDK 20 on, and JDK 25
+ * refuses to start with them). With thousands of tasks, that or ParallelGC makes yields, messages and
+ * sleeps 1.5 to 7.6 times faster ({@code docs/results/scheduler.md}); Kilim's
+ * {@code ForkJoinScheduler}, which resumes a yielding task at once, gains little or nothing.
  *
  * <p><b>Kilim caveats</b> (not specific to this scheduler): {@code Mailbox.get(timeout)} decides
  * "timed out" from whole {@code currentTimeMillis()} steps whenever it wakes, so a message arriving
