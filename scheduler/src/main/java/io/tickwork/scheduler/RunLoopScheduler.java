@@ -87,10 +87,9 @@ import kilim.timerservice.Timer;
  * refined over and over, and refinement takes most of the CPU, the loop's own included. JDK 20
  * and later leave dirty cards for the next pause as far as the pause-time goal allows; on JDK 17
  * to 19, {@code -XX:-G1UseAdaptiveConcRefinement -XX:G1ConcRefinementGreenZone=256} does the same,
- * for young pauses a few milliseconds longer (the flags are obsolete from JDK 20 on, and JDK 25
- * refuses to start with them). With thousands of tasks, that or ParallelGC makes yields, messages and
- * sleeps 1.5 to 7.6 times faster ({@code docs/results/scheduler.md}); Kilim's
- * {@code ForkJoinScheduler}, which resumes a yielding task at once, gains little or nothing.
+ * at the cost of longer young pauses (the flags are obsolete from JDK 20 on, and JDK 25 refuses to
+ * start with them); ParallelGC avoids the cost too. Measure a loop with many tasks with one of
+ * these before concluding from JDK 17's G1 defaults (figures: {@code docs/results/scheduler.md}).
  *
  * <p><b>Kilim caveats</b> (not specific to this scheduler): {@code Mailbox.get(timeout)} decides
  * "timed out" from whole {@code currentTimeMillis()} steps whenever it wakes, so a message arriving
