@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
@@ -88,6 +89,20 @@ class WakeAffinityTest {
         return new Player[] {server, receiver};
     }
 
+    /**
+     * Plays one pair of {@code rounds} round trips, started by {@code start(server, receiver)}, and
+     * fails if it does not finish or a player saw an error; returns {server, receiver}.
+     */
+    private static Player[] playPair(int rounds, BiConsumer<Player, Player> start) throws InterruptedException {
+        ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+        CountDownLatch done = new CountDownLatch(2);
+        Player[] pair = pair(rounds, rounds, errors, done);
+        start.accept(pair[0], pair[1]);
+        assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the pair did not finish");
+        assertEquals(List.of(), new ArrayList<>(errors));
+        return pair;
+    }
+
     private static RunLoopScheduler twoLoops() {
         return RunLoopScheduler.builder()
                 .threads(2)
@@ -146,15 +161,12 @@ class WakeAffinityTest {
             RunLoopScheduler s = twoLoops();
             try {
                 int rounds = 5;
-                ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
-                CountDownLatch done = new CountDownLatch(2);
-                Player[] pair = pair(rounds, rounds, errors, done);
+                Player[] pair = playPair(rounds, (server, receiver) -> {
+                    s.start(receiver); // round-robin: the two start on different loops
+                    s.start(server);
+                });
                 Player server = pair[0];
                 Player receiver = pair[1];
-                s.start(receiver); // round-robin: the two start on different loops
-                s.start(server);
-                assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the pair did not finish");
-                assertEquals(List.of(), new ArrayList<>(errors));
                 Thread t = server.lastThreads.get(rounds - 1);
                 boolean fromTheStart = true;
                 for (Player player : new Player[] {server, receiver}) {
@@ -181,15 +193,12 @@ class WakeAffinityTest {
         RunLoopScheduler s = twoLoops();
         try {
             int rounds = 300;
-            ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
-            CountDownLatch done = new CountDownLatch(2);
-            Player[] pair = pair(rounds, rounds, errors, done);
+            Player[] pair = playPair(rounds, (server, receiver) -> {
+                s.start(receiver, 1);
+                s.start(server, 0);
+            });
             Player server = pair[0];
             Player receiver = pair[1];
-            s.start(receiver, 1);
-            s.start(server, 0);
-            assertTrue(done.await(AWAIT_S, TimeUnit.SECONDS), "the pair did not finish");
-            assertEquals(List.of(), new ArrayList<>(errors));
             List<Thread> loops = s.loopThreads();
             for (Thread seen : server.lastThreads) {
                 assertEquals(loops.get(0), seen, "a task pinned to loop 0 ran elsewhere");
