@@ -46,7 +46,7 @@ public interface IntSearch {
      * a logarithmic scale (dense at the low end: sizes, counts, latencies), else
      * {@link IntSearchKind#TWO_LEVEL_RADIX_DIRECTORY}; "evenly" means at most 10 % of the keys in
      * buckets of more than 8. All three keep order and answer the full contract. The choice costs
-     * up to three passes over the keys on top of the build; it favours speed over memory (5 to 20
+     * up to three passes over the keys on top of the build; it favours speed over memory (5 to 9.4
      * bytes per key with the array's 4, see {@link IntSearchKind}).
      *
      * @param sorted the keys in non-decreasing order (copied)

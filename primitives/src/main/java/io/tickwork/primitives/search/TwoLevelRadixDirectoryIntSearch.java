@@ -1,40 +1,47 @@
 package io.tickwork.primitives.search;
 
 /**
- * {@link IntSearchKind#TWO_LEVEL_RADIX_DIRECTORY}: the sorted array under a radix directory whose
- * crowded buckets are refined by further key bits, so that skewed and clustered keys also end in
- * small buckets. The idea is the one of Crotty's Hist-Tree ("Hist-Tree: Those Who Ignore It Are
- * Doomed to Learn", CIDR 2021): equal-width bins, subdivided where they hold too many keys; here
- * with exactly two levels and a fan-out chosen per bin.
+ * {@link IntSearchKind#TWO_LEVEL_RADIX_DIRECTORY}: the sorted array under a small radix directory
+ * whose crowded buckets are cut again into slots measured from their own first key, so that skewed
+ * and clustered keys also end in short ranges. The idea is Crotty's Hist-Tree ("Hist-Tree: Those
+ * Who Ignore It Are Doomed to Learn", CIDR 2021): equal-width bins, subdivided where they hold too
+ * many keys; here with exactly two levels and a slot width chosen per bin.
  *
- * <p><b>Layout.</b> Level 1 cuts {@code [min, max]} into 2^k equal-width buckets (n/4 &lt; 2^k
- * &lt;= n/2), as {@link RadixDirectoryIntSearch} does; {@code node[b]} is one long holding the index
- * of the bucket's first key and, for a split bucket, its first slot and s. A bucket with at most
- * {@link #WINDOW} keys is not split. A crowded bucket of c keys gets 2^s slots, one per value of
- * the next s key bits, where s is the smallest width from about c/4 slots up that leaves no slot
- * over {@link #WINDOW} keys (at most 8c slots; when even that does not, the widest is kept);
- * {@code dir} holds the index of each slot's first key, and one end slot per split bucket.
+ * <p><b>Layout.</b> Level 1 cuts {@code [min, max]} into 2^k equal-width buckets of 16 bytes, about
+ * one per {@link #KEYS_PER_BUCKET} keys, at least {@link #MIN_BUCKETS} (but at most n/2) and at most
+ * {@link #MAX_BUCKETS}: 16 KiB to 1 MiB, so a lookup's first read is usually a cache hit. Clustered
+ * keys touch few buckets; a level 1 of n/2 buckets (8 MiB at 2,000,000 keys) spreads those few over
+ * as many pages and lines, and is slower. A bucket of at most {@link #WINDOW} keys is not split. A crowded bucket is cut into m slots of width 2^t
+ * counted from its first key {@code f} (slot {@code (key - f) >>> t}), t the widest that leaves no
+ * slot over {@link #WINDOW} keys with at most 8 slots per key (when even that does not, the
+ * narrowest is kept). Measuring from the bucket's first key rather than from its edge means a run
+ * of keys much narrower than its bucket gets slots only over its own span: the slots cost the span
+ * over 2^t, not the bucket's width. {@code node[2b]} holds the bucket's first index and first key,
+ * {@code node[2b + 1]} its first slot, m - 1 and t (0 when not split); {@code dir} holds each slot's
+ * first index and one end slot per split bucket.
  *
- * <p><b>Lookup.</b> Range checks, one subtraction and shift, {@code node[bucket]}. Unsplit bucket:
- * the next node gives its end (the two longs are adjacent), as in the one-level directory. Split
- * bucket: the next s key bits pick a slot, and two adjacent {@code dir} ints give its range. Then
- * the lower bound inside the range: two branch-free steps over a fixed 8-key window when it holds
- * at most 8 keys (the keys array is padded with 8 {@code MAX_VALUE} sentinels), a branch-free
- * binary search otherwise. Two dependent reads (node, keys) on keys spread over their range, three
- * (node, dir, keys) in crowded regions; never worse than O(log n). The split/unsplit test is a
- * branch: well predicted when most queries land on one kind of bucket, mispredicted in part on
- * mixed data.
+ * <p><b>Lookup.</b> Range checks, one subtraction and shift, the bucket's two adjacent longs. Unsplit
+ * bucket: the next bucket's first index is its end. Split bucket: the slot of {@code key - f},
+ * clamped to {@code [0, m - 1]} without a branch (a key below the bucket's first key, or above its
+ * last, lands in the first or last slot, whose search returns the bucket's start or end), and two
+ * adjacent {@code dir} ints give its range. Then the lower bound inside the range: two branch-free
+ * steps over a fixed 8-key window when it holds at most 8 keys (the keys array is padded with 8
+ * {@code MAX_VALUE} sentinels), a branch-free binary search otherwise. Three dependent reads in
+ * crowded regions (level 1, dir, keys), of which the first is usually a cache hit; two where a
+ * bucket is not split. The split/unsplit test is a branch: well predicted when most queries land on
+ * one kind of bucket, mispredicted in part on mixed data.
  *
- * <p><b>Cost.</b> Build: O(n) for the directory, plus at most eight O(c) passes over each crowded
- * bucket to choose its width. Memory: the array plus 8 sentinels, 8 bytes per bucket (2 to 4 bytes
- * per key), and 2^s + 1 ints per split bucket.
+ * <p><b>Cost.</b> Build: O(n) for level 1, plus a few O(c) passes over each crowded bucket of c
+ * keys to choose its width. Memory: the array plus 8 sentinels, 16 bytes per level-1 bucket (about
+ * 2 bytes per key, less beyond 524,288 keys) and m + 1 ints per split bucket (between about c/4
+ * and 8c + 1); 7 to 9.4 bytes per key in all on clustered keys. Keys spread over several runs per
+ * bucket also get slots over the gaps between the runs: the cap of 8 slots per key bounds that
+ * memory, at the price of longer slots (binary search) where it binds.
  *
- * <p><b>Caveats.</b> Keys that stay crowded under every width considered (long runs of equal or
- * consecutive values, which no radix split separates: duplicates, or more than 8 keys in a span
- * of 8) fall back to binary search inside their slot. Slot indexes are packed in 27 bits; beyond
- * 2^27 slots, buckets stay unsplit (slower, still correct). Splitting by key bits keeps the slots
- * aligned to the radix grid, so a run of keys much narrower than its bucket uses only a few of the
- * bucket's slots (the memory cost of clustered keys).
+ * <p><b>Caveats.</b> Keys that stay crowded at every width allowed (long runs of equal or
+ * consecutive values: duplicates, or more than 8 keys in a span of 8) fall back to binary search
+ * inside their slot. A bucket whose slots would push the directory past 2^31 ints stays unsplit
+ * (slower, still correct).
  *
  * <p>Immutable after construction; safe for concurrent queries once published.
  */
@@ -42,21 +49,32 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
     /** Slots up to this long are searched by two fixed branch-free steps. */
     static final int WINDOW = WindowSearch.WINDOW;
 
-    private static final int S_BITS = 5;
-    private static final int S_MASK = (1 << S_BITS) - 1;
-    private static final long MAX_SLOTS = 1L << (32 - S_BITS);
+    /** About this many keys per level-1 bucket (2 bytes per key), within the two bounds below. */
+    static final int KEYS_PER_BUCKET = 8;
+    /** Small sets get up to n/2 buckets, at most this many (16 KiB): level 1 is cached anyway. */
+    static final int MIN_BUCKETS = 1 << 10;
+    /**
+     * At most this many level-1 buckets (1 MiB): beyond, the few buckets clustered keys touch lie on
+     * as many pages, and lookups slow down.
+     */
+    static final int MAX_BUCKETS = 1 << 16;
+
+    private static final int T_BITS = 6;
+    private static final int T_MASK = (1 << T_BITS) - 1;
+    /** The largest m - 1 the low word of {@code node[2b + 1]} holds beside t. */
+    private static final int MAX_LAST_SLOT = (1 << (32 - T_BITS)) - 1;
+    /** The longest directory: a Java array's length, less a margin some VMs reserve. */
+    private static final long MAX_DIR = Integer.MAX_VALUE - 8;
 
     /** The sorted keys followed by WINDOW MAX_VALUE sentinels. */
     private final int[] a;
     /**
-     * node[b] = (index of the first key of bucket b) << 32 | (first slot of b) << 5 | s, s the
-     * bucket's extra key bits (0: not split, no slots); node[buckets] = n << 32.
+     * Two longs per bucket: node[2b] = (index of its first key) << 32 | its first key; node[2b + 1]
+     * = (its first slot) << 32 | (m - 1) << 6 | t for a split bucket, 0 otherwise. node[2 * buckets]
+     * = n << 32.
      */
     private final long[] node;
-    /**
-     * The slots of the split buckets in key order, each bucket's 2^s slots followed by one end
-     * slot: dir[j] = index of the first key in slot j or a later slot of the same bucket.
-     */
+    /** Each split bucket's m slots, then its end: dir[j] = index of the first key in slot j or later. */
     private final int[] dir;
 
     private final int n;
@@ -69,8 +87,9 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
         this.a = WindowSearch.withSentinels(sorted);
         this.min = n == 0 ? 0 : sorted[0];
         this.max = n == 0 ? -1 : sorted[n - 1];
-        int buckets = RadixDirectoryIntSearch.buckets(n); // level 1 is the one-level directory's
-        this.shift = n == 0 ? 0 : RadixDirectoryIntSearch.shift(min, max, n);
+        int buckets = buckets(n);
+        int spanBits = 64 - Long.numberOfLeadingZeros((long) max - min);
+        this.shift = n == 0 ? 0 : Math.max(0, spanBits - Integer.numberOfTrailingZeros(buckets));
         int[] first = new int[buckets + 1];
         for (int i = 0; i < n; i++) {
             first[bucket(sorted[i]) + 1]++;
@@ -78,68 +97,79 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
         for (int b = 0; b < buckets; b++) {
             first[b + 1] += first[b];
         }
-        this.node = new long[buckets + 1];
+        this.node = new long[2 * buckets + 2];
         long slots = 0;
         for (int b = 0; b < buckets; b++) {
-            int c = first[b + 1] - first[b];
-            int s = 0;
-            if (c > WINDOW && slots + 8L * c + 1 < MAX_SLOTS) {
-                s = width(sorted, first[b], c);
-            }
-            node[b] = (long) first[b] << 32 | (s == 0 ? 0 : slots << S_BITS | s);
-            if (s > 0) {
-                slots += (1L << s) + 1;
+            int from = first[b];
+            int c = first[b + 1] - from;
+            int base = c == 0 ? 0 : sorted[from];
+            node[2 * b] = (long) from << 32 | (base & 0xFFFF_FFFFL);
+            if (c > WINDOW) {
+                int t = width(sorted, from, c);
+                long m = t < 0 ? 1 : (((long) sorted[from + c - 1] - base) >>> t) + 1;
+                if (m > 1 && slots + m + 1 <= MAX_DIR) {
+                    node[2 * b + 1] = slots << 32 | (m - 1) << T_BITS | t;
+                    slots += m + 1;
+                }
             }
         }
-        node[buckets] = (long) n << 32;
+        node[2 * buckets] = (long) n << 32;
         this.dir = new int[(int) slots];
         for (int b = 0; b < buckets; b++) {
-            int s = (int) node[b] & S_MASK;
-            if (s > 0) {
-                int base = (int) node[b] >>> S_BITS;
+            long e = node[2 * b + 1];
+            if (e != 0) {
+                int slot = (int) (e >>> 32);
+                int t = (int) e & T_MASK;
+                int m = ((int) e >>> T_BITS) + 1;
+                int base = (int) node[2 * b];
                 for (int i = first[b]; i < first[b + 1]; i++) {
-                    dir[base + 1 + subSlot(sorted[i], s)]++;
+                    dir[slot + 1 + (int) (((long) sorted[i] - base) >>> t)]++;
                 }
-                dir[base] = first[b];
-                for (int j = base; j < base + (1 << s); j++) {
+                dir[slot] = first[b];
+                for (int j = slot; j < slot + m; j++) {
                     dir[j + 1] += dir[j];
                 }
             }
         }
     }
 
+    /** One per {@link #KEYS_PER_BUCKET} keys, within [{@link #MIN_BUCKETS}, {@link #MAX_BUCKETS}], at most n/2. */
+    static int buckets(int n) {
+        int wanted = Math.max(MIN_BUCKETS, Math.min(MAX_BUCKETS, n / KEYS_PER_BUCKET));
+        return Integer.highestOneBit(Math.max(1, Math.min(n / 2, wanted)));
+    }
+
     private int bucket(int key) {
         return (int) (((long) key - min) >>> shift);
     }
 
-    /** The next s key bits below the bucket's. */
-    private int subSlot(int key, int s) {
-        return (int) ((((long) key - min) >>> (shift - s)) & ((1L << s) - 1));
-    }
-
     /**
-     * The number of extra key bits for the crowded bucket {@code sorted[from .. from + c)}: the
-     * smallest from about c/4 slots up to 8c slots (and at most {@link #shift} bits) whose fullest
-     * slot holds at most {@link #WINDOW} keys, else the widest tried.
+     * The slot width 2^t for the crowded bucket {@code sorted[from .. from + c)}: the widest whose
+     * fullest slot holds at most {@link #WINDOW} keys, among the widths from about c/4 slots down to
+     * 8c slots (and at most 2^26); the narrowest of those when none does; -1 when all c keys are
+     * equal (no width separates them).
      */
-    private int width(int[] sorted, int from, int c) {
-        int s = Math.min(shift, Math.max(1, 32 - Integer.numberOfLeadingZeros(c / 4 - 1)));
-        int widest = Math.min(shift, 34 - Integer.numberOfLeadingZeros(c));
-        for (; s < widest; s++) {
-            if (fullest(sorted, from, c, shift - s) <= WINDOW) {
-                return s;
-            }
+    private static int width(int[] sorted, int from, int c) {
+        long span = (long) sorted[from + c - 1] - sorted[from];
+        if (span == 0) {
+            return -1;
         }
-        return Math.max(0, widest);
+        long most = Math.min(8L * c, MAX_LAST_SLOT + 1L);
+        int t = Math.max(0, (64 - Long.numberOfLeadingZeros(span)) - (32 - Integer.numberOfLeadingZeros(c / 4)));
+        while (t > 0 && (span >>> (t - 1)) + 1 <= most && fullest(sorted, from, c, t) > WINDOW) {
+            t--;
+        }
+        return t;
     }
 
-    /** The most keys of {@code sorted[from .. from + c)} sharing {@code (key - min) >>> sh}. */
-    private int fullest(int[] sorted, int from, int c, int sh) {
+    /** The most keys of {@code sorted[from .. from + c)} sharing {@code (key - sorted[from]) >>> t}. */
+    private static int fullest(int[] sorted, int from, int c, int t) {
+        long base = sorted[from];
         int most = 0;
         int run = 0;
         long prev = -1;
         for (int i = from; i < from + c; i++) {
-            long v = ((long) sorted[i] - min) >>> sh;
+            long v = (sorted[i] - base) >>> t;
             run = v == prev ? run + 1 : 1;
             prev = v;
             most = Math.max(most, run);
@@ -156,17 +186,19 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
             return -(n + 1);
         }
         final int[] a = this.a;
-        int b = bucket(key);
+        final long[] node = this.node;
+        int b = 2 * bucket(key);
         long e = node[b];
-        int s = (int) e & S_MASK;
+        long split = node[b + 1];
         int lo;
         int len;
-        if (s == 0) {
+        if (split == 0) {
             // not split: the bucket's keys run to the next bucket's first
             lo = (int) (e >>> 32);
-            len = (int) (node[b + 1] >>> 32) - lo;
+            len = (int) (node[b + 2] >>> 32) - lo;
         } else {
-            int j = ((int) e >>> S_BITS) + subSlot(key, s);
+            long d = Math.max(0, (long) key - (int) e);
+            int j = (int) (split >>> 32) + (int) Math.min(d >>> ((int) split & T_MASK), (int) split >>> T_BITS);
             lo = dir[j];
             len = dir[j + 1] - lo;
         }

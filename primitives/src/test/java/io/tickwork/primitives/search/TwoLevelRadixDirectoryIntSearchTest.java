@@ -1,14 +1,19 @@
 package io.tickwork.primitives.search;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@link TwoLevelRadixDirectoryIntSearch} on the shapes that exercise its second level: buckets
- * refined by a few or many bits, runs of consecutive values and of duplicates that no split can
- * thin to 8 keys (the binary-search fallback), a crowded bucket at each end of the int range. The
+ * cut into a few or many slots, runs of keys much narrower than their bucket (queries below a
+ * bucket's first key and above its last, which the slot clamp must send to the bucket's ends),
+ * several runs in one bucket, runs of consecutive values and of duplicates that no split can thin
+ * to 8 keys (the binary-search fallback), a crowded bucket at each end of the int range. The
  * generic suites cover it with the other variants; these make sure each path is taken.
  */
 class TwoLevelRadixDirectoryIntSearchTest {
@@ -25,6 +30,36 @@ class TwoLevelRadixDirectoryIntSearchTest {
                 .sorted()
                 .toArray();
         check(a, "log-uniform");
+    }
+
+    @Test
+    void narrowRunsInWideBucketsAnswerEveryQueryAroundThem() {
+        SplittableRandom r = new SplittableRandom(13);
+        int[] a = new int[30_000];
+        long at = Integer.MIN_VALUE;
+        int i = 0;
+        while (i < a.length) {
+            at += r.nextLong(2, 1L << 20); // gaps wide and narrow: one run or several per bucket
+            int len = Math.min(a.length - i, r.nextInt(9, 700));
+            for (int j = 0; j < len; j++) {
+                at += 2 * r.nextInt(1, 5);
+                a[i++] = (int) at;
+            }
+        }
+        IntSearch s = IntSearchKind.TWO_LEVEL_RADIX_DIRECTORY.build(a);
+        TreeMap<Integer, Integer> first = new TreeMap<>();
+        for (int k = a.length - 1; k >= 0; k--) {
+            first.put(a[k], k);
+        }
+        for (int k = 0; k < a.length; k++) {
+            for (int key : new int[] {a[k] - 1, a[k], a[k] + 1, k == 0 ? a[k] : (int) (((long) a[k - 1] + a[k]) / 2)}) {
+                int want = IntSearchTest.expected(first, a.length, key);
+                int got = s.indexOf(key);
+                if (want != got) {
+                    assertEquals(want, got, "key=" + key);
+                }
+            }
+        }
     }
 
     @Test
