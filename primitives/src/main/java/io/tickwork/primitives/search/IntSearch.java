@@ -47,7 +47,7 @@ public interface IntSearch {
      * {@link IntSearchKind#TWO_LEVEL_RADIX_DIRECTORY}; "evenly" means at most 10 % of the keys in
      * buckets of more than 8. All three keep order and answer the full contract. The choice costs
      * up to three passes over the keys on top of the build; it favours speed over memory (5 to 9.4
-     * bytes per key with the array's 4, see {@link IntSearchKind}).
+     * bytes per key with the array's 4 on the benchmark's key sets, see {@link IntSearchKind}).
      *
      * @param sorted the keys in non-decreasing order (copied)
      * @throws IllegalArgumentException if {@code sorted} is not in non-decreasing order

@@ -9,9 +9,8 @@ package io.tickwork.primitives.search;
  *
  * <p><b>Layout.</b> Level 1 cuts {@code [min, max]} into 2^k equal-width buckets of 16 bytes, about
  * one per {@link #KEYS_PER_BUCKET} keys, at least {@link #MIN_BUCKETS} (but at most n/2) and at most
- * {@link #MAX_BUCKETS}: 16 KiB to 1 MiB, so a lookup's first read is usually a cache hit. Clustered
- * keys touch few buckets; a level 1 of n/2 buckets (8 MiB at 2,000,000 keys) spreads those few over
- * as many pages and lines, and is slower. A bucket of at most {@link #WINDOW} keys is not split. A crowded bucket is cut into m slots of width 2^t
+ * {@link #MAX_BUCKETS}: at most 1 MiB, small enough for a core's L2 cache beside the slots and keys a
+ * lookup reads next, and few pages. A bucket of at most {@link #WINDOW} keys is not split. A crowded bucket is cut into m slots of width 2^t
  * counted from its first key {@code f} (slot {@code (key - f) >>> t}), t the widest that leaves no
  * slot over {@link #WINDOW} keys with at most 8 slots per key (when even that does not, the
  * narrowest is kept). Measuring from the bucket's first key rather than from its edge means a run
@@ -27,16 +26,16 @@ package io.tickwork.primitives.search;
  * adjacent {@code dir} ints give its range. Then the lower bound inside the range: two branch-free
  * steps over a fixed 8-key window when it holds at most 8 keys (the keys array is padded with 8
  * {@code MAX_VALUE} sentinels), a branch-free binary search otherwise. Three dependent reads in
- * crowded regions (level 1, dir, keys), of which the first is usually a cache hit; two where a
- * bucket is not split. The split/unsplit test is a branch: well predicted when most queries land on
+ * crowded regions (level 1, dir, keys), the first in that small array; two where a bucket is not
+ * split. The split/unsplit test is a branch: well predicted when most queries land on
  * one kind of bucket, mispredicted in part on mixed data.
  *
  * <p><b>Cost.</b> Build: O(n) for level 1, plus a few O(c) passes over each crowded bucket of c
- * keys to choose its width. Memory: the array plus 8 sentinels, 16 bytes per level-1 bucket (about
- * 2 bytes per key, less beyond 524,288 keys) and m + 1 ints per split bucket (between about c/4
- * and 8c + 1); 7 to 9.4 bytes per key in all on clustered keys. Keys spread over several runs per
- * bucket also get slots over the gaps between the runs: the cap of 8 slots per key bounds that
- * memory, at the price of longer slots (binary search) where it binds.
+ * keys to choose its width. Memory: the array plus 8 sentinels; 16 bytes per level-1 bucket, which
+ * is 16 KiB at most below 8,192 keys (up to 8 bytes per key there), about 2 bytes per key up to
+ * 524,288 keys and 1 MiB beyond; m + 1 ints per split bucket of c keys, m at most 8c. Keys spread
+ * over several runs per bucket also get slots over the gaps between the runs: the cap of 8 slots
+ * per key bounds that memory, at the price of longer slots (binary search) where it binds.
  *
  * <p><b>Caveats.</b> Keys that stay crowded at every width allowed (long runs of equal or
  * consecutive values: duplicates, or more than 8 keys in a span of 8) fall back to binary search
@@ -51,12 +50,9 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
 
     /** About this many keys per level-1 bucket (2 bytes per key), within the two bounds below. */
     static final int KEYS_PER_BUCKET = 8;
-    /** Small sets get up to n/2 buckets, at most this many (16 KiB): level 1 is cached anyway. */
+    /** Small sets get up to n/2 buckets, at most this many (16 KiB): fewer crowded buckets, at little cost. */
     static final int MIN_BUCKETS = 1 << 10;
-    /**
-     * At most this many level-1 buckets (1 MiB): beyond, the few buckets clustered keys touch lie on
-     * as many pages, and lookups slow down.
-     */
+    /** At most this many level-1 buckets (1 MiB), so that level 1 fits in a core's L2 cache. */
     static final int MAX_BUCKETS = 1 << 16;
 
     private static final int T_BITS = 6;

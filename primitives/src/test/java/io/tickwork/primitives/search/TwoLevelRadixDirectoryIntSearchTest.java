@@ -51,8 +51,14 @@ class TwoLevelRadixDirectoryIntSearchTest {
         for (int k = a.length - 1; k >= 0; k--) {
             first.put(a[k], k);
         }
+        // keys step by even values, so odd offsets stay inside a run's slots; the wider ones reach
+        // past a run's last key (and below its first) while still in its bucket
+        int[] offsets = {0, 1, -1, 2, -2, 3, 17, -17, 100, -100, 1_000, -1_000, 5_000, -5_000, 40_000, -40_000};
         for (int k = 0; k < a.length; k++) {
-            for (int key : new int[] {a[k] - 1, a[k], a[k] + 1, k == 0 ? a[k] : (int) (((long) a[k - 1] + a[k]) / 2)}) {
+            for (int o = 0; o <= offsets.length; o++) {
+                int key = o < offsets.length
+                        ? (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, (long) a[k] + offsets[o]))
+                        : k == 0 ? a[k] : (int) (((long) a[k - 1] + a[k]) / 2);
                 int want = IntSearchTest.expected(first, a.length, key);
                 int got = s.indexOf(key);
                 if (want != got) {
