@@ -111,15 +111,16 @@ public enum IntSearchKind {
     /**
      * A small radix directory with a second level where it is crowded (after Crotty's Hist-Tree,
      * CIDR 2021): level 1 has about one equal-width bucket per 8 keys, at least 1,024 (at most n/2)
-     * and at most 65,536 (1 MiB); a bucket of more than 8 keys is cut into slots of width 2^t counted from its
-     * own first key, t chosen per bucket at build time as the widest that leaves at most 8 keys in
-     * every slot (at most 8 slots per key). A lookup reads the bucket's two longs, for a split
-     * bucket two adjacent slot ints, then at most 8 keys in two branch-free steps: short ranges on
-     * skewed and clustered keys, for one read more than {@code RADIX_DIRECTORY} in crowded regions
-     * (in the small level 1) and a branch on split/unsplit. Runs no split separates (duplicates,
-     * more than 8 keys within 8 values) fall back to binary search in their slot. Build: O(n).
-     * Memory: the array, 16 bytes per level-1 bucket (16 KiB at most below 8,192 keys, about 2 bytes
-     * per key up to 524,288, 1 MiB beyond) and m + 1 ints per split bucket of m slots.
+     * and at most 65,536 (1 MiB); a bucket of more than 8 keys is cut into slots of width 2^t
+     * counted from its own first key, t chosen per bucket at build time as the widest that leaves
+     * at most 8 keys in every slot (at most 8 slots per key). A lookup reads the bucket's two
+     * longs, for a split bucket two adjacent slot ints, then at most 8 keys in two branch-free
+     * steps: short ranges on skewed and clustered keys, for one read more than
+     * {@code RADIX_DIRECTORY} in crowded regions (in the small level 1) and a branch on
+     * split/unsplit. Runs no split separates (duplicates, more than 8 keys within 8 values) fall
+     * back to binary search in their slot. Build: O(n). Memory: the array, 16 bytes per level-1
+     * bucket (16 KiB at most below 8,192 keys, about 2 bytes per key up to 524,288, 1 MiB beyond)
+     * and m + 1 ints per split bucket of m slots.
      */
     TWO_LEVEL_RADIX_DIRECTORY {
         @Override

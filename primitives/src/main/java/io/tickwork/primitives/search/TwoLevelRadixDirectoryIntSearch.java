@@ -8,27 +8,28 @@ package io.tickwork.primitives.search;
  * many keys; here with exactly two levels and a slot width chosen per bin.
  *
  * <p><b>Layout.</b> Level 1 cuts {@code [min, max]} into 2^k equal-width buckets of 16 bytes, about
- * one per {@link #KEYS_PER_BUCKET} keys, at least {@link #MIN_BUCKETS} (but at most n/2) and at most
- * {@link #MAX_BUCKETS}: at most 1 MiB, small enough for a core's L2 cache beside the slots and keys a
- * lookup reads next, and few pages. A bucket of at most {@link #WINDOW} keys is not split. A crowded bucket is cut into m slots of width 2^t
- * counted from its first key {@code f} (slot {@code (key - f) >>> t}), t the widest that leaves no
- * slot over {@link #WINDOW} keys with at most 8 slots per key (when even that does not, the
- * narrowest is kept). Measuring from the bucket's first key rather than from its edge means a run
- * of keys much narrower than its bucket gets slots only over its own span: the slots cost the span
- * over 2^t, not the bucket's width. {@code node[2b]} holds the bucket's first index and first key,
- * {@code node[2b + 1]} its first slot, m - 1 and t (0 when not split); {@code dir} holds each slot's
- * first index and one end slot per split bucket.
+ * one per {@link #KEYS_PER_BUCKET} keys, at least {@link #MIN_BUCKETS} (but at most n/2) and at
+ * most {@link #MAX_BUCKETS}: at most 1 MiB, small enough for a core's L2 cache beside the slots and
+ * keys a lookup reads next. A bucket of at most {@link #WINDOW} keys is not split. A crowded bucket
+ * is cut into m slots of width 2^t counted from its first key {@code f} (slot
+ * {@code (key - f) >>> t}), t the widest that leaves no slot over {@link #WINDOW} keys with at most
+ * 8 slots per key (when even that does not, the narrowest is kept). Measuring from the bucket's
+ * first key rather than from its edge means a run of keys much narrower than its bucket gets slots
+ * only over its own span: the slots cost the span over 2^t, not the bucket's width.
+ * {@code node[2b]} holds the bucket's first index and first key, {@code node[2b + 1]} its first
+ * slot, m - 1 and t (0 when not split); {@code dir} holds each slot's first index and one end slot
+ * per split bucket.
  *
- * <p><b>Lookup.</b> Range checks, one subtraction and shift, the bucket's two adjacent longs. Unsplit
- * bucket: the next bucket's first index is its end. Split bucket: the slot of {@code key - f},
- * clamped to {@code [0, m - 1]} without a branch (a key below the bucket's first key, or above its
- * last, lands in the first or last slot, whose search returns the bucket's start or end), and two
- * adjacent {@code dir} ints give its range. Then the lower bound inside the range: two branch-free
- * steps over a fixed 8-key window when it holds at most 8 keys (the keys array is padded with 8
- * {@code MAX_VALUE} sentinels), a branch-free binary search otherwise. Three dependent reads in
- * crowded regions (level 1, dir, keys), the first in that small array; two where a bucket is not
- * split. The split/unsplit test is a branch: well predicted when most queries land on
- * one kind of bucket, mispredicted in part on mixed data.
+ * <p><b>Lookup.</b> Range checks, one subtraction and shift, the bucket's two adjacent longs.
+ * Unsplit bucket: the next bucket's first index is its end. Split bucket: the slot of
+ * {@code key - f}, clamped to {@code [0, m - 1]} without a branch (a key below the bucket's first
+ * key, or above its last, lands in the first or last slot, whose search returns the bucket's start
+ * or end), and two adjacent {@code dir} ints give its range. Then the lower bound inside the range:
+ * two branch-free steps over a fixed 8-key window when it holds at most 8 keys (the keys array is
+ * padded with 8 {@code MAX_VALUE} sentinels), a branch-free binary search otherwise. Three
+ * dependent reads in crowded regions (level 1, dir, keys), the first in that small array; two where
+ * a bucket is not split. The split/unsplit test is a branch: well predicted when most queries land
+ * on one kind of bucket, mispredicted in part on mixed data.
  *
  * <p><b>Cost.</b> Build: O(n) for level 1, plus a few O(c) passes over each crowded bucket of c
  * keys to choose its width. Memory: the array plus 8 sentinels; 16 bytes per level-1 bucket, which
