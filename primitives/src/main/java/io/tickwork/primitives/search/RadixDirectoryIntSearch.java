@@ -38,9 +38,13 @@ final class RadixDirectoryIntSearch implements IntSearch {
 
     /** The shift that maps {@code key - min} to one of {@link #buckets}(n) buckets over [min, max]. */
     static int shift(int min, int max, int n) {
-        int logBuckets = Integer.numberOfTrailingZeros(buckets(n));
+        return shiftFor(min, max, buckets(n));
+    }
+
+    /** The shift that maps {@code key - min} to one of {@code buckets} (a power of 2) over [min, max]. */
+    static int shiftFor(int min, int max, int buckets) {
         int spanBits = 64 - Long.numberOfLeadingZeros((long) max - min);
-        return Math.max(0, spanBits - logBuckets);
+        return Math.max(0, spanBits - Integer.numberOfTrailingZeros(buckets));
     }
 
     private int bucket(int key) {

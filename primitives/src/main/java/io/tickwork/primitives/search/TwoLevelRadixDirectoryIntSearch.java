@@ -85,8 +85,7 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
         this.min = n == 0 ? 0 : sorted[0];
         this.max = n == 0 ? -1 : sorted[n - 1];
         int buckets = buckets(n);
-        int spanBits = 64 - Long.numberOfLeadingZeros((long) max - min);
-        this.shift = n == 0 ? 0 : Math.max(0, spanBits - Integer.numberOfTrailingZeros(buckets));
+        this.shift = n == 0 ? 0 : RadixDirectoryIntSearch.shiftFor(min, max, buckets);
         int[] first = new int[buckets + 1];
         for (int i = 0; i < n; i++) {
             first[bucket(sorted[i]) + 1]++;

@@ -1,10 +1,7 @@
 package io.tickwork.primitives.search;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +14,10 @@ import org.junit.jupiter.api.Test;
  * generic suites cover it with the other variants; these make sure each path is taken.
  */
 class TwoLevelRadixDirectoryIntSearchTest {
+
+    private static void check(int[] a, int[] probes, String what) {
+        IntSearchTest.checkProbes(IntSearchKind.TWO_LEVEL_RADIX_DIRECTORY, a, probes, what);
+    }
 
     private static void check(int[] a, String what) {
         IntSearchTest.checkAll(IntSearchKind.TWO_LEVEL_RADIX_DIRECTORY, a, new SplittableRandom(a.length), what);
@@ -46,26 +47,18 @@ class TwoLevelRadixDirectoryIntSearchTest {
                 a[i++] = (int) at;
             }
         }
-        IntSearch s = IntSearchKind.TWO_LEVEL_RADIX_DIRECTORY.build(a);
-        TreeMap<Integer, Integer> first = new TreeMap<>();
-        for (int k = a.length - 1; k >= 0; k--) {
-            first.put(a[k], k);
-        }
         // keys step by even values, so odd offsets stay inside a run's slots; the wider ones reach
         // past a run's last key (and below its first) while still in its bucket
         int[] offsets = {0, 1, -1, 2, -2, 3, 17, -17, 100, -100, 1_000, -1_000, 5_000, -5_000, 40_000, -40_000};
+        int[] probes = new int[a.length * (offsets.length + 1)];
+        int p = 0;
         for (int k = 0; k < a.length; k++) {
-            for (int o = 0; o <= offsets.length; o++) {
-                int key = o < offsets.length
-                        ? (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, (long) a[k] + offsets[o]))
-                        : k == 0 ? a[k] : (int) (((long) a[k - 1] + a[k]) / 2);
-                int want = IntSearchTest.expected(first, a.length, key);
-                int got = s.indexOf(key);
-                if (want != got) {
-                    assertEquals(want, got, "key=" + key);
-                }
+            for (int offset : offsets) {
+                probes[p++] = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, (long) a[k] + offset));
             }
+            probes[p++] = k == 0 ? a[k] : (int) (((long) a[k - 1] + a[k]) / 2); // mid-gap
         }
+        check(a, probes, "narrow runs");
     }
 
     @Test
