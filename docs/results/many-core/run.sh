@@ -7,15 +7,21 @@
 #      counts, beside the C epoll anchor and Go (a goroutine per connection).
 #   C  C1600K: TARGET idle connections, server workers and client processes derived from this
 #      process's open-file limit, then req/s on the shared port with all of them held.
+#   J  JMH rows that only show with free cores, pinned to JMH_CORES: ordered execution at K = 64
+#      (keyed, then the peers beside the CPU job) and the scheduler's switch rows (yield and
+#      ping-pong, 1 thread placed and 2 free, tickwork and Kilim's ForkJoin, G1 defaults);
+#      BASELINE_JAR (another build's benchmarks.jar) runs the keyed rows first, for an A/B.
 #
 #   ./mvnw -B -q package -DskipTests            # the jars; gcc and go build the C and Go peers here
 #   docs/results/many-core/run.sh                # defaults from nproc; results in $OUT/summary.txt
 #   PARTS="S P" SERVER_CORES=0-5 CLIENT_CORES=6-15 CONNS="1000 5000" docs/results/many-core/run.sh
+#   PARTS=J BASELINE_JAR=/path/to/old/benchmarks.jar docs/results/many-core/run.sh
 #
 # Defaults: SERVER_CORES the first half of the cores, CLIENT_CORES the rest (2 cores: 0 and 1);
 # CONNS "100 1000 5000"; D=6 s per run; ROUNDS=2 (servers alternate inside a round); PINGS=1m;
 # TARGET 1,600,000 on 16 cores or more, else 20,000; FLOOR (MemAvailable the idle clients keep)
-# 12g, or 2g under 32 GB. Every run is bounded by `timeout`; the idle clients stop themselves at
+# 12g, or 2g under 32 GB. JMH_CORES all but cores 0 and 1 (all of them on 4 cores or fewer);
+# JMH_OPTS "-f 3 -wi 2 -w 500ms -i 3 -r 500ms". Every run is bounded by `timeout`; the idle clients stop themselves at
 # FLOOR. As root it raises fs.nr_open and the port range for part C and restores them at the end.
 set -u
 ulimit -n "$(ulimit -Hn)" 2>/dev/null # wrk opens every connection of a row in this process
@@ -29,6 +35,8 @@ CONNS=${CONNS:-100 1000 5000}
 D=${D:-6}
 ROUNDS=${ROUNDS:-2}
 PINGS=${PINGS:-1m}
+JMH_CORES=${JMH_CORES:-$([ "$N" -gt 4 ] && echo "2-$((N - 1))" || echo "0-$((N - 1))")}
+JMH_OPTS=${JMH_OPTS:-"-f 3 -wi 2 -w 500ms -i 3 -r 500ms"}
 MEM_GB=$(awk '/MemTotal/{print int($2/1048576)}' /proc/meminfo)
 TARGET=${TARGET:-$([ "$N" -ge 16 ] && echo 1600000 || echo 20000)}
 FLOOR=${FLOOR:-$([ "$MEM_GB" -ge 32 ] && echo 12g || echo 2g)}
@@ -37,7 +45,8 @@ mkdir -p "$OUT"
 SERVER=$ROOT/nio-server/target/tickwork-server.jar
 LOAD=$ROOT/nio-client/target/tickwork-load.jar
 PEERS=$ROOT/peers/target/tickwork-peers.jar
-for f in "$SERVER" "$LOAD" "$PEERS"; do
+BENCH=$ROOT/jmh/target/benchmarks.jar
+for f in "$SERVER" "$LOAD" "$PEERS" "$BENCH"; do
   [ -f "$f" ] || { echo "$f is missing: run ./mvnw -B -q package -DskipTests first" >&2; exit 2; }
 done
 S=$OUT/summary.txt
@@ -155,8 +164,26 @@ part_c() {
   stop_all
 }
 
+# jmh NAME JAR ARGS...: one JMH run pinned to JMH_CORES; JSON and log in $OUT
+jmh() {
+  local name=$1 jar=$2; shift 2
+  timeout 3600 taskset -c "$JMH_CORES" java -jar "$jar" "$@" $JMH_OPTS -rf json -rff "$OUT/$name.json" > "$OUT/$name.log" 2>&1
+  log "J $name rc=$? $(grep -c '^Result' "$OUT/$name.log") results: $OUT/$name.json"
+  grep -E '^(OrderedExecution|KilimSwitch)Benchmark' "$OUT/$name.log" | grep -v ':' >> "$S"
+}
+
+part_j() {
+  local sched='KilimSwitchBenchmark.(yield|pingPong)' kilim='-p scheduler=tickwork-wheel-linked-array,kilim-forkjoin'
+  [ -z "${BASELINE_JAR:-}" ] || jmh order-k64-baseline "$BASELINE_JAR" OrderedExecutionBenchmark -p keys=64 -p variant=keyed
+  jmh order-k64 "$BENCH" OrderedExecutionBenchmark -p keys=64 -p variant=keyed
+  jmh order-k64-peers "$BENCH" OrderedExecutionBenchmark -p keys=64 -p variant=guavaSequential,clqDrainer,jctoolsMailbox,striped \
+    -p background=cpuJob
+  jmh scheduler-1-placed "$BENCH" "$sched" $kilim -p threads=1 -p placement=placed -jvmArgsAppend "-Xms2g -Xmx2g"
+  jmh scheduler-2-free "$BENCH" "$sched" $kilim -p threads=2 -p placement=free -jvmArgsAppend "-Xms2g -Xmx2g"
+}
+
 for part in $PARTS; do case $part in
-  S) part_s ;; P) part_p ;; C) part_c ;;
-  *) log "unknown part $part (S, P or C)" ;;
+  S) part_s ;; P) part_p ;; C) part_c ;; J) part_j ;;
+  *) log "unknown part $part (S, P, C or J)" ;;
 esac; done
 log "done: $S"
