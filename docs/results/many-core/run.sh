@@ -3,6 +3,7 @@
 #   S  tickwork's server beside Netty 4.2 epoll and nginx, each pinned to SERVER_CORES with one loop
 #      or worker per core, the client pinned to CLIENT_CORES: wrk when installed, else the project's
 #      own `bench` (within 4.4 % of wrk, docs/results/clients.md); req/s and server CPU µs/request.
+#      BASELINE_SERVER (another build's tickwork-server.jar) adds its rows beside the others.
 #   P  ping-pong, 100 connections, 4-byte Ping/Pong: tickwork with its defaults and across thread
 #      counts, beside the C epoll anchor and Go (a goroutine per connection).
 #   C  C1600K: TARGET idle connections, server workers and client processes derived from this
@@ -109,9 +110,16 @@ part_s() {
   fi
   [ -n "$ng" ] || log "nginx: not installed or not started; its rows are skipped"
   warm http://127.0.0.1:9401/d/door; warm http://127.0.0.1:9402/; [ -z "$ng" ] || warm http://127.0.0.1:9403/door.json
+  local bl=""
+  if [ -n "${BASELINE_SERVER:-}" ]; then
+    taskset -c "$SERVER_CORES" java -jar "$BASELINE_SERVER" --port 9404 --threads "$SC" --idle-timeout 10m > "$OUT/baseline.log" 2>&1 &
+    bl=$!; PIDS+=($bl); disown
+    if wait_port 9404; then warm http://127.0.0.1:9404/d/door; else log "baseline server did not start: $(tail -2 "$OUT/baseline.log")"; bl=""; fi
+  fi
   log "netty: $(head -1 "$OUT/netty.log")"
   for r in $(seq 1 "$ROUNDS"); do for c in $CONNS; do
     load "S-r$r-tickwork" "$tw" http://127.0.0.1:9401/d/door "$c"
+    [ -z "$bl" ] || load "S-r$r-baseline" "$bl" http://127.0.0.1:9404/d/door "$c"
     load "S-r$r-netty" "$nt" http://127.0.0.1:9402/ "$c"
     [ -z "$ng" ] || load "S-r$r-nginx" "$ng" http://127.0.0.1:9403/door.json "$c"
   done; done
