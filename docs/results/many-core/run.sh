@@ -17,13 +17,15 @@
 #   docs/results/many-core/run.sh                # defaults from nproc; results in $OUT/summary.txt
 #   PARTS="S P" SERVER_CORES=0-5 CLIENT_CORES=6-15 CONNS="1000 5000" docs/results/many-core/run.sh
 #   PARTS=J BASELINE_JAR=/path/to/old/benchmarks.jar docs/results/many-core/run.sh
+#   PARTS=S SERVER_CORES=0,1 CLIENT_CORES=4-15 BASELINE_SERVER=old/tickwork-server.jar docs/results/many-core/run.sh
 #
 # Defaults: SERVER_CORES the first half of the cores, CLIENT_CORES the rest (2 cores: 0 and 1);
 # CONNS "100 1000 5000"; D=6 s per run; ROUNDS=2 (servers alternate inside a round); PINGS=1m;
 # TARGET 1,600,000 on 16 cores or more, else 20,000; FLOOR (MemAvailable the idle clients keep)
-# 12g, or 2g under 32 GB. JMH_CORES all but cores 0 and 1 (all of them on 4 cores or fewer);
-# JMH_OPTS "-f 3 -wi 2 -w 500ms -i 3 -r 500ms". Every run is bounded by `timeout`; the idle clients stop themselves at
-# FLOOR. As root it raises fs.nr_open and the port range for part C and restores them at the end.
+# 12g, or 2g under 32 GB; JMH_CORES all but cores 0 and 1 (all of them on 4 cores or fewer);
+# JMH_OPTS "-f 3 -wi 2 -w 500ms -i 3 -r 500ms". Every run is bounded by `timeout`; the idle
+# clients stop themselves at FLOOR. As root it raises fs.nr_open and the port range for part C and
+# restores them at the end.
 set -u
 ulimit -n "$(ulimit -Hn)" 2>/dev/null # wrk opens every connection of a row in this process
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
