@@ -9,12 +9,13 @@ import java.nio.channels.SocketChannel;
  * idle it holds no buffer at all ({@code pendingIn} and {@code pendingOut} are null): the loop reads
  * into and writes from its own shared buffers, and only bytes that must survive to the next event
  * (a partial request, unsent response bytes) are copied into per-connection arrays sized to fit.
- * 72 bytes of heap of its own on a 64-bit JVM with compressed pointers ({@code interest} a byte
- * and {@code inFlight} a short, so they pack with the booleans), beside the JDK's channel (112)
- * and key (48) objects.
+ * 64 bytes of heap of its own on a 64-bit JVM with compressed pointers, beside the JDK's channel
+ * (112) and key (48) objects: {@code interest} a byte and {@code inFlight} a short, so they pack
+ * with the booleans; the channel is reached through the key, and a partial request's length is
+ * its array's, so neither takes a field.
  */
 final class Connection {
-    final SocketChannel channel;
+    /** The connection's registration; set once, right after the constructor. */
     SelectionKey key;
     /** The interest set last given to {@code key}: 0, {@code OP_READ} or {@code OP_WRITE}. */
     byte interest;
@@ -22,7 +23,6 @@ final class Connection {
     /** Unparsed bytes: a partial request, or requests held back while output is blocked. */
     byte[] pendingIn;
 
-    int pendingInLength;
     /** Response bytes the socket did not take yet; while non-null the connection does not read. */
     ByteBuffer pendingOut;
     /** Close once the output is written (and no response is still being computed). */
@@ -43,8 +43,9 @@ final class Connection {
 
     long timerDeadline;
 
-    Connection(SocketChannel channel) {
-        this.channel = channel;
+    /** The connection's socket. */
+    SocketChannel channel() {
+        return (SocketChannel) key.channel();
     }
 
     /** Requests are waiting in {@code pendingIn} and nothing stops answering them now. */
@@ -58,7 +59,7 @@ final class Connection {
 
     /** Moves the held-back requests to the start of {@code buffer}; returns their length. */
     int restoreHeldBack(byte[] buffer) {
-        int len = pendingInLength;
+        int len = pendingIn.length;
         System.arraycopy(pendingIn, 0, buffer, 0, len);
         pendingIn = null;
         return len;

@@ -53,7 +53,7 @@ final class ConnectionOutput {
 
     /** Registers an accepted channel with {@code selector}, reading; {@code ch} is already non-blocking. */
     Connection open(SocketChannel ch, Selector selector, long now) throws IOException {
-        Connection c = new Connection(ch);
+        Connection c = new Connection();
         c.key = ch.register(selector, SelectionKey.OP_READ, c);
         c.interest = SelectionKey.OP_READ;
         c.lastActivity = now;
@@ -170,7 +170,7 @@ final class ConnectionOutput {
         out.flip();
         try {
             while (out.hasRemaining()) {
-                int n = c.channel.write(out);
+                int n = c.channel().write(out);
                 if (n == 0) {
                     break;
                 }
@@ -203,7 +203,7 @@ final class ConnectionOutput {
         }
         try {
             while (p.hasRemaining()) {
-                int n = c.channel.write(p);
+                int n = c.channel().write(p);
                 if (n == 0) {
                     break;
                 }
@@ -263,7 +263,7 @@ final class ConnectionOutput {
         c.pendingOut = null;
         c.key.cancel();
         try {
-            c.channel.close();
+            c.channel().close();
         } catch (IOException ignored) {
             // the descriptor is released either way
         }

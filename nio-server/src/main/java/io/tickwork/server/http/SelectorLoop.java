@@ -230,13 +230,13 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     private void onReadable(Connection c) {
         int len = 0;
         if (c.pendingIn != null) {
-            len = c.pendingInLength;
+            len = c.pendingIn.length;
             System.arraycopy(c.pendingIn, 0, in, 0, len);
         }
         inBuffer.clear().position(len);
         int n;
         try {
-            n = c.channel.read(inBuffer);
+            n = c.channel().read(inBuffer);
         } catch (IOException e) {
             output.close(c);
             return;
@@ -368,7 +368,6 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             }
             if (pos < len && !c.closeAfterWrite) {
                 c.pendingIn = Arrays.copyOfRange(in, pos, len);
-                c.pendingInLength = len - pos;
                 if (needMore) {
                     if (!(continuing && pos == 0)) {
                         c.requestStart = now;
