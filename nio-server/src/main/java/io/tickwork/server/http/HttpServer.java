@@ -391,9 +391,9 @@ public final class HttpServer implements AutoCloseable {
         if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1))
                 && lastAcceptFailureLog.compareAndSet(last, now == 0 ? 1 : now)) {
             long n = acceptFailures.getAndSet(0);
+            acceptRecoveryUnreported.set(true); // before the line, so an accept after it reports the recovery
             log("accept failed (" + e.getMessage() + "); still serving open connections, retrying with back-off from "
                     + backoffMillis + " ms" + (n > 1 ? " (" + (n - 1) + " more failures since the last report)" : ""));
-            acceptRecoveryUnreported.set(true);
         }
     }
 
@@ -429,8 +429,9 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
+    /** An accept succeeded: logs the recovery once if a failure was logged; a plain read otherwise. */
     void acceptRecovered() {
-        if (acceptRecoveryUnreported.compareAndSet(true, false)) {
+        if (acceptRecoveryUnreported.get() && acceptRecoveryUnreported.compareAndSet(true, false)) {
             log("accept works again");
         }
     }

@@ -75,9 +75,9 @@ final class LoopAcceptor {
         }
         if (ch == null) {
             server.releaseConnection();
-        } else if (backoff != 0) {
+        } else {
             backoff = 0;
-            server.acceptRecovered();
+            server.acceptRecovered(); // whichever loop accepts first reports it, not only one that failed
         }
         return ch;
     }

@@ -2,6 +2,7 @@ package io.tickwork.server.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tickwork.primitives.timer.TimerKind;
@@ -21,6 +22,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -555,6 +557,52 @@ class HttpServerTest {
             assertEquals(1, failures, log.toString());
             assertTrue(log.stream().anyMatch(l -> l.contains("accept works again")), log.toString());
             assertTrue(calls.get() < 50, "backed off instead of spinning: " + calls.get() + " accept calls");
+        }
+
+        @Test
+        void acceptRecoveryIsLoggedByWhicheverLoopAcceptsNext() throws Exception {
+            // accept fails only on the first loop that tries it; the other loop, which never
+            // failed, accepts the connection once the failure is logged, and must report the
+            // recovery
+            AtomicReference<Thread> failingLoop = new AtomicReference<>();
+            AtomicInteger failuresLeft = new AtomicInteger(0);
+            CountDownLatch failureLogged = new CountDownLatch(1);
+            HttpServer.Acceptor failing = l -> {
+                if (failuresLeft.get() > 0) {
+                    failingLoop.compareAndSet(null, Thread.currentThread());
+                    if (failingLoop.get() == Thread.currentThread()) {
+                        failuresLeft.decrementAndGet();
+                        throw new IOException("Too many open files");
+                    }
+                    try {
+                        assertTrue(failureLogged.await(10, TimeUnit.SECONDS), "the failing loop logs its failure");
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException(e);
+                    }
+                }
+                return l.accept();
+            };
+            server = builder()
+                    .threads(2)
+                    .port(0)
+                    .idleTimeout(Duration.ofSeconds(30))
+                    .headerTimeout(Duration.ofSeconds(30))
+                    .log(message -> {
+                        log.add(message);
+                        if (message.startsWith("accept failed")) {
+                            failureLogged.countDown();
+                        }
+                    })
+                    .acceptor(failing)
+                    .start();
+            failuresLeft.set(1_000);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send(get("/echo/served"));
+                assertEquals("served", c.read().text());
+            }
+            assertNotNull(failingLoop.get(), "a loop saw accept fail");
+            assertTrue(log.stream().anyMatch(l -> l.contains("accept works again")), log.toString());
         }
 
         @Test
