@@ -51,8 +51,12 @@ import java.util.concurrent.atomic.LongAdder;
  *       keys queued for a cancelled worker never run: shut such a pool down with
  *       {@code shutdown()} after closing this executor. A {@code ThreadPoolExecutor} with
  *       {@code DiscardPolicy} or {@code DiscardOldestPolicy} is refused at construction
- *       ({@link IllegalArgumentException}): a discarded worker would strand its keys. A custom
- *       executor that drops tasks silently cannot be detected; do not use one.</li>
+ *       ({@link IllegalArgumentException}): a discarded worker would strand its keys. A pool that
+ *       returns normally from {@code execute} once it is shut down (a {@code CallerRunsPolicy}
+ *       pool then discards) is caught through {@code isShutdown()}: the worker goes on in the
+ *       thread that handed it over. An executor that drops tasks silently while it reports
+ *       itself running (a custom one, or a pool's handler changed to a discarding one after
+ *       construction) cannot be detected; do not use one.</li>
  *   <li><b>Failures.</b> An exception, or an error that is not a {@link VirtualMachineError}, goes
  *       to the {@link TaskFailureHandler} (default: the running thread's uncaught-exception
  *       handler), and the key's next task runs. A {@link VirtualMachineError}
@@ -98,7 +102,7 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
     private final ConcurrentHashMap<K, KeyLane> lanes = new ConcurrentHashMap<>();
     private final PoolView pool;
     private final Lifecycle lifecycle = new Lifecycle();
-    private final LaneDispatcher dispatcher;
+    final LaneDispatcher dispatcher; // package-private for the concurrency tests
     /** 0: unbounded; else the most tasks a key may have waiting to start. */
     private final int maxQueuedPerKey;
 

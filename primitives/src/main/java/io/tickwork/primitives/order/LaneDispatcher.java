@@ -47,7 +47,9 @@ import java.util.concurrent.atomic.LongAdder;
  * submitting thread (a {@code CallerRunsPolicy}, a direct executor) is detected: the worker
  * declines to run nested ({@link WorkerSlot}), and the submitter treats it as "no new thread":
  * a producer starting the first worker drains the queue itself, a worker adding help goes on
- * alone. A pool that throws is a rejection: if no worker runs, the producer drains the queue
+ * alone. A pool that returns normally but is shut down may have dropped the worker: it is taken
+ * back (a ticket per submission decides who runs it, see {@link Worker}) and treated the same way.
+ * A pool that throws is a rejection: if no worker runs, the producer drains the queue
  * itself, except its own task, which it drops and reports unless another worker already ran it.
  *
  * <p>Fairness: a worker runs at most {@code budget} tasks of a key before putting the key at the
@@ -236,18 +238,30 @@ final class LaneDispatcher extends DispatcherPad3 {
     }
 
     /**
-     * Hands {@code worker} to the pool: true if the pool took it, false if the pool tried to run
-     * it in this thread (the worker declined, see {@link Worker#run()}).
+     * Hands {@code worker} to the pool: true if the pool took it; false, with the worker back in
+     * this thread's hands, if the pool tried to run it in this thread (the worker declined, see
+     * {@link Worker.Ticket}) or returned normally while shut down before starting it. A shut-down
+     * pool may drop what it is given without an exception (a {@code ThreadPoolExecutor}'s
+     * {@code CallerRunsPolicy} does), which would strand the keys queued for the worker; so the
+     * worker is taken back ({@link Worker#reclaim}) and a copy the pool still runs later returns
+     * at once.
+     *
+     * @throws Throwable what the pool's {@code execute} threw, the worker back in this thread's
+     *     hands (unless the pool started it anyway: then this returns true)
      */
     boolean submit(Worker worker) {
         WorkerSlot slot = WorkerSlot.current();
         LaneDispatcher outer = slot.submitting;
         slot.submitting = this;
         slot.declined = false;
-        IN_POOL.getAndAdd(this, 1);
+        Worker.Ticket ticket = worker.ticket();
+        IN_POOL.getAndAdd(this, 1); // taken out again by whoever wins the ticket: started(), or a reclaim here
         try {
-            pool.pool.execute(worker);
+            pool.pool.execute(ticket);
         } catch (Throwable refused) {
+            if (!worker.reclaim(ticket)) {
+                return true; // it runs on the pool after all
+            }
             IN_POOL.getAndAdd(this, -1);
             throw refused;
         } finally {
@@ -255,13 +269,14 @@ final class LaneDispatcher extends DispatcherPad3 {
         }
         boolean declined = slot.declined;
         slot.declined = false;
-        if (declined) {
+        if ((declined || pool.isShutdown()) && worker.reclaim(ticket)) {
             IN_POOL.getAndAdd(this, -1);
+            return false;
         }
-        return !declined;
+        return true;
     }
 
-    /** A worker this dispatcher handed to the pool starts running. */
+    /** A worker this dispatcher handed to the pool starts running (its ticket won). */
     void started() {
         IN_POOL.getAndAdd(this, -1);
     }

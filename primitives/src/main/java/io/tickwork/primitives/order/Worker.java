@@ -1,5 +1,7 @@
 package io.tickwork.primitives.order;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -25,8 +27,13 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Counts (tasks run and failed, keys gone idle) are kept in plain fields and handed to the
  * shared counters when the worker gives its thread back, or at once after a shutdown, so the hot
  * path writes nothing shared for them.
+ *
+ * <p>Hand-overs: the pool is given a fresh {@link Ticket} per submission, never the worker itself.
+ * The ticket that starts the worker, or the submitter taking it back ({@link #reclaim}), clears
+ * {@link #outstanding} by a CAS, so exactly one of them runs it; a ticket left over from an
+ * earlier submission (taken back while still in the pool's queue) matches nothing and returns.
  */
-final class Worker implements Runnable {
+final class Worker {
     /**
      * A worker with nothing queued spins this many times, then parks {@link #LINGER_PARKS} times
      * for {@link #LINGER_PARK_NANOS} (at least; the OS timer slack may add up to 50 us), then
@@ -63,7 +70,21 @@ final class Worker implements Runnable {
     /** Idle keys a worker remembers before it retires the oldest; a power of 2. */
     private static final int IDLE_SLOTS = 128;
 
+    private static final VarHandle OUTSTANDING;
+
+    static {
+        try {
+            OUTSTANDING = MethodHandles.lookup().findVarHandle(Worker.class, "outstanding", Ticket.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final LaneDispatcher dispatcher;
+
+    /** The submission that may still start this worker; null once one started it or it was taken back. */
+    @SuppressWarnings("unused") // through OUTSTANDING
+    private volatile Ticket outstanding;
 
     /** Inline worker after a rejection: the node whose task to drop if this worker pops it. */
     TaskNode rejectable;
@@ -91,15 +112,50 @@ final class Worker implements Runnable {
         this.dispatcher = dispatcher;
     }
 
+    /** What the pool runs: one submission of a worker. */
+    static final class Ticket implements Runnable {
+        final Worker worker;
+
+        private Ticket(Worker worker) {
+            this.worker = worker;
+        }
+
+        @Override
+        public void run() {
+            worker.runFrom(this);
+        }
+    }
+
+    /**
+     * A ticket for handing this worker to the pool; it replaces any earlier one, so only the
+     * newest submission can start the worker. Called by the thread that holds the worker.
+     */
+    Ticket ticket() {
+        Ticket t = new Ticket(this);
+        OUTSTANDING.setRelease(this, t);
+        return t;
+    }
+
+    /**
+     * Takes the worker back from submission {@code t}: true if no pool thread has started it by
+     * {@code t}, and then none will (the caller holds the worker again); false if one has.
+     */
+    boolean reclaim(Ticket t) {
+        return OUTSTANDING.compareAndSet(this, t, null);
+    }
+
     /**
      * Pool entry point. Declines, returning at once, when the pool runs it inside its own
-     * dispatcher's submission on this same thread (see {@link WorkerSlot}).
+     * dispatcher's submission on this same thread (see {@link WorkerSlot}); returns at once too
+     * if {@code t} no longer starts the worker (taken back, or an earlier submission).
      */
-    @Override
-    public void run() {
+    private void runFrom(Ticket t) {
         WorkerSlot slot = WorkerSlot.current();
         if (slot.submitting == dispatcher) {
             slot.declined = true;
+            return;
+        }
+        if (!reclaim(t)) {
             return;
         }
         dispatcher.started();

@@ -139,6 +139,44 @@ class PoolBehaviourTest {
         assertEquals(0, countRejected(ledger));
     }
 
+    /**
+     * A {@code CallerRunsPolicy} pool that is shut down discards what it is given, without an
+     * exception. A worker that gives its thread back to such a pool (every few tasks here) must
+     * notice and keep draining, or the keys queued for it are never run.
+     */
+    @Test
+    void aCallerRunsPoolShutDownUnderABacklogStillRunsEveryAcceptedTask() throws Exception {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                2,
+                2,
+                0,
+                TimeUnit.SECONDS,
+                new java.util.concurrent.LinkedBlockingQueue<>(),
+                new ThreadPoolExecutor.CallerRunsPolicy());
+        KeyedSerialExecutor<Integer> keyed =
+                KeyedSerialExecutor.builder(pool).fairnessBudget(8).build();
+        CountDownLatch gate = new CountDownLatch(1);
+        int tasks = 4_000;
+        Ledger ledger = new Ledger(tasks);
+        ledger.submit(keyed, 0, () -> {
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        for (int i = 1; i < tasks; i++) {
+            ledger.submit(keyed, i, () -> {});
+        }
+        pool.shutdown(); // from here the pool discards every worker handed to it
+        gate.countDown();
+        assertTrue(pool.awaitTermination(AWAIT_SECONDS, TimeUnit.SECONDS));
+        ledger.check();
+        for (int k = 0; k < KEYS; k++) {
+            assertTrue(keyed.flush(k).isDone(), "key " + k + " still has work after the pool terminated");
+        }
+    }
+
     @Test
     void aDirectExecutorRunsEachTaskInTheCaller() {
         KeyedSerialExecutor<Integer> keyed = KeyedSerialExecutor.create(Runnable::run);
