@@ -485,6 +485,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             throw new UnsupportedOperationException("a queue of long payloads");
         }
         Objects.requireNonNull(consumer, "consumer");
+        checkExpire(limit); // before the sink is set: a refused nested call must not replace the running one's
         objectSink = consumer;
         return expire(now, limit);
     }
@@ -500,22 +501,27 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             throw new UnsupportedOperationException("a queue of object payloads");
         }
         Objects.requireNonNull(consumer, "consumer");
+        checkExpire(limit);
         longSink = consumer;
         return expire(now, limit);
     }
 
-    private int expire(long now, int limit) {
+    private void checkExpire(int limit) {
         if (expiring | limit < 1) {
             throw badExpire(limit);
         }
+    }
+
+    private int expire(long now, int limit) {
         long nowTick = nowTick(now);
         long t = cursor;
-        if (nowTick < t) {
-            return 0; // time went backwards: everything due then has been handed out already
-        }
-        if (size == 0) {
-            cursor = nowTick;
-            return 0;
+        if (nowTick < t | size == 0) {
+            objectSink = null; // hold no reference to the consumer between calls
+            longSink = null;
+            if (nowTick >= t) {
+                cursor = nowTick;
+            }
+            return 0; // time went backwards (everything due then was handed out), or nothing is queued
         }
         expiring = true;
         expiringNowTick = nowTick;

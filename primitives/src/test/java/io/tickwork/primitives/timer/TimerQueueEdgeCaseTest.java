@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -220,6 +221,43 @@ class TimerQueueEdgeCaseTest {
         assertThrows(NullPointerException.class, () -> q.schedule(1, null));
         q.schedule(1, 1);
         assertThrows(IllegalStateException.class, () -> q.expire(1, p -> q.expire(1, x -> {})));
+    }
+
+    /**
+     * A nested expire from a consumer is refused without disturbing the running one: if the
+     * consumer swallows the refusal, the rest of the due timers still go to it, for object and
+     * long payloads alike.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aRefusedNestedExpireLeavesTheOuterConsumerInPlace(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create();
+        for (int i = 1; i <= 5; i++) {
+            q.schedule(1, i);
+        }
+        List<Integer> outer = new ArrayList<>();
+        List<Integer> inner = new ArrayList<>();
+        q.expire(1, p -> {
+            outer.add(p);
+            assertThrows(IllegalStateException.class, () -> q.expire(1, inner::add));
+            assertThrows(IllegalStateException.class, () -> q.expire(1, inner::add, 0));
+        });
+        assertEquals(5, outer.size(), "outer " + outer + ", inner " + inner);
+        assertEquals(List.of(), inner);
+
+        LongTimerQueue longs =
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 0).kind(kind).buildLong();
+        for (int i = 1; i <= 5; i++) {
+            longs.schedule(1, i);
+        }
+        List<Long> outerLongs = new ArrayList<>();
+        List<Long> innerLongs = new ArrayList<>();
+        longs.expire(1, (long v) -> {
+            outerLongs.add(v);
+            assertThrows(IllegalStateException.class, () -> longs.expire(1, (long w) -> innerLongs.add(w)));
+        });
+        assertEquals(5, outerLongs.size(), "outer " + outerLongs + ", inner " + innerLongs);
+        assertEquals(List.of(), innerLongs);
     }
 
     /** The run-loop promise behind the ring and linked-array designs: a warm queue allocates nothing. */
