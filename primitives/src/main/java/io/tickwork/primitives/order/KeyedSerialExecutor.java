@@ -256,9 +256,13 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
 
     /**
      * A future that completes once every task of {@code key} accepted before this call has run;
-     * at once if the key has none queued or running. Works after {@link #shutdown()} too. The
-     * future is completed on a pool thread, in the key's order: dependent actions added without
-     * an executor run there, after those tasks and before the key's next task.
+     * at once, in the calling thread, if the key has none queued or running. Works after
+     * {@link #shutdown()} too. Otherwise the future is completed by the worker that runs the key,
+     * in the key's order: dependent actions added without an executor before that moment run
+     * there, after those tasks and before the key's next task. An action added once the future
+     * is complete runs in the thread that adds it, unordered with the key's later tasks (as with
+     * any {@link CompletableFuture}): to run code in the key's order, give it to
+     * {@link #execute} or use {@link #executorFor} as the action's executor.
      */
     public CompletableFuture<Void> flush(K key) {
         Objects.requireNonNull(key, "key");

@@ -4,9 +4,11 @@ package io.tickwork.primitives.order;
  * Receives the failures of a {@link KeyedSerialExecutor}'s tasks: the key, the task as it was
  * passed to {@code execute}, and what it threw.
  *
- * <p>Called on the pool thread that ran the task, after the task and before the key's next task
- * starts, so a handler sees a key's failures in order and may touch the key's state without a
- * lock. Not called for a {@link VirtualMachineError}, which the executor rethrows instead (see
+ * <p>Called in the thread that ran the task (a pool thread, or a producer draining in place; see
+ * {@link KeyedSerialExecutor}), after the task and before the key's next task starts, so a
+ * handler sees a key's failures in order and may touch the key's state without a lock. One
+ * handler serves every key, so calls for different keys may run at the same time: state it
+ * shares across keys needs its own synchronization. Not called for a {@link VirtualMachineError}, which the executor rethrows instead (see
  * {@link KeyedSerialExecutor}). A handler that throws does not stall the key: what it throws goes
  * to the running thread's {@link Thread.UncaughtExceptionHandler}, with the task's failure
  * attached as suppressed, and the key's next task runs; a {@link VirtualMachineError} thrown by the
