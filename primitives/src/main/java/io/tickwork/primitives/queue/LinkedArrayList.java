@@ -97,7 +97,11 @@ public final class LinkedArrayList implements LongQueue {
 
     private int size;
 
-    /** A list with its own pool of chunks of {@code chunkSize} elements. */
+    /**
+     * A list with its own pool of chunks of {@code chunkSize} elements.
+     *
+     * @throws IllegalArgumentException if {@code chunkSize < 1}
+     */
     public LinkedArrayList(int chunkSize) {
         this(new ChunkPool(chunkSize));
     }

@@ -14,7 +14,9 @@ import java.util.NoSuchElementException;
  * queue throws {@link NoSuchElementException} (there is no sentinel: every {@code long} is a valid
  * element).
  *
- * <p><b>Cost:</b> every operation is O(1) in both implementations; see each for its allocation.
+ * <p><b>Cost:</b> every operation is O(1) in both implementations, but {@link LinkedArrayList}'s
+ * {@code clear()}, which returns each of its chunks to the pool (O(size / chunk size)); see each
+ * for its allocation.
  * Hot paths (the timer wheels) hold the concrete classes, not this interface, so their calls bind
  * statically whatever else is loaded.
  *

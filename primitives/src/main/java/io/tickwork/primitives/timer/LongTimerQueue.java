@@ -3,10 +3,11 @@ package io.tickwork.primitives.timer;
 import java.util.function.LongConsumer;
 
 /**
- * A {@link TimerQueue} whose payloads are {@code long}s: for owners that key their timers by
+ * {@link TimerQueue}'s operations with {@code long} payloads: for owners that key their timers by
  * number (a user id, a connection index), so a timer costs no box and no allocation once the
  * queue is warm. Every guarantee of {@link TimerQueue} holds, with a {@link LongConsumer} for the
- * expired payloads.
+ * expired payloads; it is a type of its own, not a {@code TimerQueue} (whose payloads are
+ * objects), and {@link #nextDeadline()} answers {@link TimerQueue#NO_DEADLINE} when it is empty.
  *
  * <pre>{@code
  * LongTimerQueue idle = TimerQueue.builder(TimeUnit.MILLISECONDS, 0)

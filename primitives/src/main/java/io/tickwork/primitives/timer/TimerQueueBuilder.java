@@ -96,20 +96,27 @@ public final class TimerQueueBuilder {
     /**
      * A queue with object payloads.
      *
-     * @throws IllegalArgumentException if {@code span / tick} needs more than 2^24 ticks
+     * @throws IllegalArgumentException if the kind is a wheel and {@code span / tick} needs more
+     *     than 2^24 ticks
      */
     @SuppressWarnings("unchecked")
     public <T> TimerQueue<T> build() {
-        return (TimerQueue<T>) kind.make(clock(), ticksPerWheel(), slotCapacity, false, true);
+        return (TimerQueue<T>) kind.make(clock(), wheelTicks(), slotCapacity, false, true);
     }
 
     /**
      * A queue with {@code long} payloads: nothing boxed.
      *
-     * @throws IllegalArgumentException if {@code span / tick} needs more than 2^24 ticks
+     * @throws IllegalArgumentException if the kind is a wheel and {@code span / tick} needs more
+     *     than 2^24 ticks
      */
     public LongTimerQueue buildLong() {
-        return (LongTimerQueue) kind.make(clock(), ticksPerWheel(), slotCapacity, true, true);
+        return (LongTimerQueue) kind.make(clock(), wheelTicks(), slotCapacity, true, true);
+    }
+
+    /** {@link #ticksPerWheel()} for a wheel; 1 (unused) for {@link TimerKind#RB_TREE}, whatever the settings. */
+    private int wheelTicks() {
+        return kind.isWheel() ? ticksPerWheel() : 1;
     }
 
     private TickClock clock() {
@@ -118,19 +125,30 @@ public final class TimerQueueBuilder {
 
     /** The power of two of ticks at or above {@code span / tick}. */
     int ticksPerWheel() {
-        long tickUnits = unit.convert(tick);
-        long spanUnits = unit.convert(span);
-        long ticks = Math.max(1, spanUnits / tickUnits + (spanUnits % tickUnits != 0 ? 1 : 0));
-        if (ticks > (1 << 24)) {
+        long ticks = spanTicks();
+        if (ticks > MAX_TICKS) {
             throw new IllegalArgumentException(
                     "span / tick needs more than 2^24 ticks: " + span + " / " + tick + "; use a coarser tick");
         }
         return Integer.highestOneBit((int) ticks * 2 - 1);
     }
 
+    private static final long MAX_TICKS = 1 << 24;
+
+    private long spanTicks() {
+        long tickUnits = unit.convert(tick);
+        long spanUnits = unit.convert(span);
+        return Math.max(1, spanUnits / tickUnits + (spanUnits % tickUnits != 0 ? 1 : 0));
+    }
+
+    /** The settings, and the wheel they make; never throws (a span too fine for a wheel says so). */
     @Override
     public String toString() {
+        long ticks = spanTicks();
+        String wheel = !kind.isWheel()
+                ? "no wheel"
+                : ticks > MAX_TICKS ? "over 2^24 ticks: build() refuses it" : ticksPerWheel() + " ticks";
         return "TimerQueueBuilder[" + kind + ", " + unit + " from " + origin + ", tick " + tick + ", span " + span
-                + " (" + ticksPerWheel() + " ticks), slotCapacity " + slotCapacity + "]";
+                + " (" + wheel + "), slotCapacity " + slotCapacity + "]";
     }
 }

@@ -192,4 +192,23 @@ class TimerApiTest {
                         .build());
         assertTrue(tooMany.getMessage().startsWith("span / tick needs more than 2^24 ticks"), tooMany.getMessage());
     }
+
+    /** RB_TREE has no wheel: settings too fine for one neither stop its build nor the builder's toString. */
+    @Test
+    void anExactTreeIgnoresWheelSettingsTooFineForAWheel() {
+        TimerQueueBuilder fine = TimerQueue.builder(TimeUnit.NANOSECONDS, 0)
+                .tick(Duration.ofNanos(1))
+                .span(Duration.ofSeconds(64));
+        assertTrue(fine.toString().contains("build() refuses it"), fine.toString());
+        assertThrows(IllegalArgumentException.class, fine::build);
+        fine.kind(TimerKind.RB_TREE);
+        assertTrue(fine.toString().contains("no wheel"), fine.toString());
+        TimerQueue<String> exact = fine.build();
+        exact.schedule(5, "a");
+        List<String> fired = new ArrayList<>();
+        assertEquals(0, exact.expire(4, fired::add));
+        assertEquals(1, exact.expire(5, fired::add));
+        assertEquals(List.of("a"), fired);
+        assertEquals(0, fine.buildLong().size());
+    }
 }
