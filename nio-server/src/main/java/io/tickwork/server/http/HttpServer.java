@@ -293,6 +293,9 @@ public final class HttpServer implements AutoCloseable {
     private final AtomicLong lastAcceptFailureLog = new AtomicLong();
     private final AtomicLong acceptFailures = new AtomicLong();
     private final AtomicBoolean acceptRecoveryUnreported = new AtomicBoolean();
+    /** Orders the accept failure's log line before the recovery's. */
+    private final Object acceptLog = new Object();
+
     private final AtomicBoolean closing = new AtomicBoolean();
     /** Connections open over all loops while a cap is set; not counted without one. */
     private final AtomicInteger connections = new AtomicInteger();
@@ -391,9 +394,12 @@ public final class HttpServer implements AutoCloseable {
         if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1))
                 && lastAcceptFailureLog.compareAndSet(last, now == 0 ? 1 : now)) {
             long n = acceptFailures.getAndSet(0);
-            acceptRecoveryUnreported.set(true); // before the line, so an accept after it reports the recovery
-            log("accept failed (" + e.getMessage() + "); still serving open connections, retrying with back-off from "
-                    + backoffMillis + " ms" + (n > 1 ? " (" + (n - 1) + " more failures since the last report)" : ""));
+            synchronized (acceptLog) { // the failure's line, then the recovery's, never the other way round
+                acceptRecoveryUnreported.set(true); // before the line: an accept after it reports the recovery
+                log("accept failed (" + e.getMessage()
+                        + "); still serving open connections, retrying with back-off from " + backoffMillis + " ms"
+                        + (n > 1 ? " (" + (n - 1) + " more failures since the last report)" : ""));
+            }
         }
     }
 
@@ -431,8 +437,12 @@ public final class HttpServer implements AutoCloseable {
 
     /** An accept succeeded: logs the recovery once if a failure was logged; a plain read otherwise. */
     void acceptRecovered() {
-        if (acceptRecoveryUnreported.get() && acceptRecoveryUnreported.compareAndSet(true, false)) {
-            log("accept works again");
+        if (acceptRecoveryUnreported.get()) {
+            synchronized (acceptLog) {
+                if (acceptRecoveryUnreported.compareAndSet(true, false)) {
+                    log("accept works again");
+                }
+            }
         }
     }
 

@@ -250,11 +250,11 @@ final class LaneDispatcher extends DispatcherPad3 {
      *     hands (unless the pool started it anyway: then this returns true)
      */
     boolean submit(Worker worker) {
+        Worker.Ticket ticket = worker.ticket(); // before the slot is marked: an OutOfMemoryError here leaves it clean
         WorkerSlot slot = WorkerSlot.current();
         LaneDispatcher outer = slot.submitting;
         slot.submitting = this;
         slot.declined = false;
-        Worker.Ticket ticket = worker.ticket();
         IN_POOL.getAndAdd(this, 1); // taken out again by whoever wins the ticket: started(), or a reclaim here
         try {
             pool.pool.execute(ticket);
@@ -269,7 +269,17 @@ final class LaneDispatcher extends DispatcherPad3 {
         }
         boolean declined = slot.declined;
         slot.declined = false;
-        if ((declined || pool.isShutdown()) && worker.reclaim(ticket)) {
+        boolean mayBeDropped;
+        try {
+            mayBeDropped = declined || pool.isShutdown();
+        } catch (Throwable failed) { // a custom pool's isShutdown: the worker must be back in our hands to throw
+            if (!worker.reclaim(ticket)) {
+                return true;
+            }
+            IN_POOL.getAndAdd(this, -1);
+            throw failed;
+        }
+        if (mayBeDropped && worker.reclaim(ticket)) {
             IN_POOL.getAndAdd(this, -1);
             return false;
         }
