@@ -43,8 +43,12 @@ public enum TimerKind {
     /** {@link WheelLinkedArrayTimer}: hashed wheel, a {@code LinkedArrayList} per slot. */
     WHEEL_LINKED_ARRAY;
 
-    /** One unit of the caller's clock per tick, for {@link #create()}: a virtual or millisecond clock. */
-    public static final long DEFAULT_TICK_DURATION = 1;
+    /**
+     * One unit of the caller's clock per tick, for {@link #create()}: a virtual or millisecond
+     * clock. A count of clock units, not a {@link java.time.Duration}: the builder's default tick
+     * ({@link TimerQueue#builder}) is 1 ms whatever the clock's unit.
+     */
+    public static final long DEFAULT_TICK_UNITS = 1;
     /** 1,024 slots, for {@link #create()}. */
     public static final int DEFAULT_TICKS_PER_WHEEL = 1024;
     /**
@@ -60,42 +64,40 @@ public enum TimerKind {
      * heap.
      */
     public <T> TimerQueue<T> create() {
-        return create(DEFAULT_TICK_DURATION, DEFAULT_TICKS_PER_WHEEL, DEFAULT_SLOT_CAPACITY);
+        return create(DEFAULT_TICK_UNITS, DEFAULT_TICKS_PER_WHEEL, DEFAULT_SLOT_CAPACITY);
     }
 
     /** Low level: {@link #create(long, int, int)} with the default slot capacity. */
-    public <T> TimerQueue<T> create(long tickDuration, int ticksPerWheel) {
-        return create(tickDuration, ticksPerWheel, DEFAULT_SLOT_CAPACITY);
+    public <T> TimerQueue<T> create(long tickUnits, int ticksPerWheel) {
+        return create(tickUnits, ticksPerWheel, DEFAULT_SLOT_CAPACITY);
     }
 
     /**
-     * Low level: a queue of this kind whose ticks start at multiples of {@code tickDuration} on the
-     * caller's clock (origin 0). The arguments are validated for every kind (so a bad option fails
+     * Low level: a queue of this kind whose ticks start at multiples of {@code tickUnits} units of
+     * the caller's clock (origin 0). The arguments are validated for every kind (so a bad option fails
      * the same way whatever {@code --timer} says) but {@link #RB_TREE} uses none of them: it is exact.
      *
-     * @param tickDuration  the wheel's resolution, in the caller's time unit; {@code >= 1}
+     * @param tickUnits     the wheel's resolution, in units of the caller's clock; {@code >= 1}
      * @param ticksPerWheel slots in the wheel; a power of 2 in [1, 2^24]
      * @param slotCapacity  ring capacity ({@link #WHEEL_RING}) or chunk size
      *                      ({@link #WHEEL_LINKED_ARRAY}) in timers; in [1, 2^20]; ignored by the others
      * @throws IllegalArgumentException naming the bad value
      */
     @SuppressWarnings("unchecked")
-    public <T> TimerQueue<T> create(long tickDuration, int ticksPerWheel, int slotCapacity) {
-        return (TimerQueue<T>)
-                make(new TickClock(0, checkTick(tickDuration)), ticksPerWheel, slotCapacity, false, false);
+    public <T> TimerQueue<T> create(long tickUnits, int ticksPerWheel, int slotCapacity) {
+        return (TimerQueue<T>) make(new TickClock(0, checkTick(tickUnits)), ticksPerWheel, slotCapacity, false, false);
     }
 
     /** Low level: as {@link #create(long, int, int)}, with {@code long} payloads. */
-    public LongTimerQueue createLong(long tickDuration, int ticksPerWheel, int slotCapacity) {
-        return (LongTimerQueue)
-                make(new TickClock(0, checkTick(tickDuration)), ticksPerWheel, slotCapacity, true, false);
+    public LongTimerQueue createLong(long tickUnits, int ticksPerWheel, int slotCapacity) {
+        return (LongTimerQueue) make(new TickClock(0, checkTick(tickUnits)), ticksPerWheel, slotCapacity, true, false);
     }
 
-    private static long checkTick(long tickDuration) {
-        if (tickDuration < 1) {
-            throw new IllegalArgumentException("tickDuration must be >= 1: " + tickDuration);
+    private static long checkTick(long tickUnits) {
+        if (tickUnits < 1) {
+            throw new IllegalArgumentException("tickUnits must be >= 1: " + tickUnits);
         }
-        return tickDuration;
+        return tickUnits;
     }
 
     /**

@@ -31,7 +31,7 @@ class TimerKindTest {
     @Test
     void validationNamesTheBadValue() {
         for (TimerKind k : TimerKind.values()) {
-            assertMessage("tickDuration must be >= 1: 0", () -> k.create(0, 64));
+            assertMessage("tickUnits must be >= 1: 0", () -> k.create(0, 64));
             assertMessage("ticksPerWheel must be a power of 2 in [1, 2^24]: 1000", () -> k.create(1, 1000));
             assertMessage("ticksPerWheel must be a power of 2 in [1, 2^24]: 0", () -> k.create(1, 0));
             assertMessage("slotCapacity must be in [1, 2^20]: 0", () -> k.create(1, 64, 0));
