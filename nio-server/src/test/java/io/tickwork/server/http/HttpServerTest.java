@@ -521,6 +521,19 @@ class HttpServerTest {
             }
         }
 
+        /** Two loops sharing the listener through {@code acceptor}, timeouts out of the way, logging to {@code log}. */
+        private HttpServer twoLoopsAccepting(HttpServer.Acceptor acceptor, java.util.function.Consumer<String> log)
+                throws IOException {
+            return builder()
+                    .threads(2)
+                    .port(0)
+                    .idleTimeout(Duration.ofSeconds(30))
+                    .headerTimeout(Duration.ofSeconds(30))
+                    .log(log)
+                    .acceptor(acceptor)
+                    .start();
+        }
+
         @Test
         void acceptFailingLikeEmfileBacksOffLogsOnceAndRecovers() throws Exception {
             AtomicInteger failuresLeft = new AtomicInteger(0);
@@ -532,14 +545,7 @@ class HttpServerTest {
                 }
                 return l.accept();
             };
-            server = builder()
-                    .threads(2)
-                    .port(0)
-                    .idleTimeout(Duration.ofSeconds(30))
-                    .headerTimeout(Duration.ofSeconds(30))
-                    .log(log::add)
-                    .acceptor(failing)
-                    .start();
+            server = twoLoopsAccepting(failing, log::add);
             try (RawClient existing = new RawClient(server.port())) {
                 existing.send(get("/echo/before"));
                 assertEquals("before", existing.read().text());
@@ -583,19 +589,12 @@ class HttpServerTest {
                 }
                 return l.accept();
             };
-            server = builder()
-                    .threads(2)
-                    .port(0)
-                    .idleTimeout(Duration.ofSeconds(30))
-                    .headerTimeout(Duration.ofSeconds(30))
-                    .log(message -> {
-                        log.add(message);
-                        if (message.startsWith("accept failed")) {
-                            failureLogged.countDown();
-                        }
-                    })
-                    .acceptor(failing)
-                    .start();
+            server = twoLoopsAccepting(failing, message -> {
+                log.add(message);
+                if (message.startsWith("accept failed")) {
+                    failureLogged.countDown();
+                }
+            });
             failuresLeft.set(1_000);
             try (RawClient c = new RawClient(server.port())) {
                 c.send(get("/echo/served"));
