@@ -8,11 +8,12 @@ package io.tickwork.primitives.order;
  * {@link KeyedSerialExecutor}), after the task and before the key's next task starts, so a
  * handler sees a key's failures in order and may touch the key's state without a lock. One
  * handler serves every key, so calls for different keys may run at the same time: state it
- * shares across keys needs its own synchronization. Not called for a {@link VirtualMachineError}, which the executor rethrows instead (see
- * {@link KeyedSerialExecutor}). A handler that throws does not stall the key: what it throws goes
- * to the running thread's {@link Thread.UncaughtExceptionHandler}, with the task's failure
- * attached as suppressed, and the key's next task runs; a {@link VirtualMachineError} thrown by the
- * handler (or by that uncaught-exception handler) is rethrown as a task's would be.
+ * shares across keys needs its own synchronization. Not called for a {@link VirtualMachineError},
+ * which the executor rethrows instead (see {@link KeyedSerialExecutor}). A handler that throws
+ * does not stall the key: what it throws goes to the running thread's
+ * {@link Thread.UncaughtExceptionHandler}, with the task's failure attached as suppressed, and
+ * the key's next task runs; a {@link VirtualMachineError} thrown by the handler (or by that
+ * uncaught-exception handler) is rethrown as a task's would be.
  *
  * @param <K> the key type
  */
