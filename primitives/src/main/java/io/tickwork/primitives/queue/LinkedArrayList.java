@@ -3,7 +3,7 @@ package io.tickwork.primitives.queue;
 import java.util.NoSuchElementException;
 
 /**
- * An unbounded FIFO of {@code long}s stored in a linked list of fixed-size array chunks; chunks
+ * An unbounded FIFO of {@code long}s (up to {@link Integer#MAX_VALUE} of them) stored in a linked list of fixed-size array chunks; chunks
  * that empty out go back to a {@link ChunkPool} and are reused, so a list that has reached its
  * peak size allocates nothing more.
  *
@@ -29,17 +29,19 @@ public final class LinkedArrayList implements LongQueue {
      * {@code chunkSize * 8} bytes. Not thread safe.
      */
     public static final class ChunkPool {
+        private static final int MAX_CHUNK_SIZE = 1 << 30;
+
         private final int chunkSize;
         private Chunk free;
         private int pooled;
 
         /**
-         * @param chunkSize elements per chunk, at least 1
-         * @throws IllegalArgumentException if {@code chunkSize < 1}
+         * @param chunkSize elements per chunk, from 1 to 2^30 (as {@link RingQueue}'s capacity)
+         * @throws IllegalArgumentException if {@code chunkSize} is out of that range
          */
         public ChunkPool(int chunkSize) {
-            if (chunkSize < 1) {
-                throw new IllegalArgumentException("chunkSize must be >= 1: " + chunkSize);
+            if (chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE) {
+                throw new IllegalArgumentException("chunkSize must be in [1, 2^30]: " + chunkSize);
             }
             this.chunkSize = chunkSize;
         }
@@ -100,7 +102,7 @@ public final class LinkedArrayList implements LongQueue {
     /**
      * A list with its own pool of chunks of {@code chunkSize} elements.
      *
-     * @throws IllegalArgumentException if {@code chunkSize < 1}
+     * @throws IllegalArgumentException if {@code chunkSize} is not in {@code [1, 2^30]}
      */
     public LinkedArrayList(int chunkSize) {
         this(new ChunkPool(chunkSize));
@@ -112,9 +114,16 @@ public final class LinkedArrayList implements LongQueue {
         this.chunkSize = pool.chunkSize;
     }
 
-    /** Appends {@code value}; never fails, so always returns {@code true}. */
+    /**
+     * Appends {@code value} and returns {@code true}; returns {@code false} (and changes nothing)
+     * only when the list already holds {@link Integer#MAX_VALUE} elements, the most its
+     * {@link #size()} can count.
+     */
     @Override
     public boolean offer(long value) {
+        if (size == Integer.MAX_VALUE) {
+            return false;
+        }
         Chunk t = tail;
         if (t == null) {
             t = pool.take();

@@ -189,6 +189,8 @@ public final class ByteKeyIndex {
      *
      * <p>Checks the header and that the sizes fit the buffer, in O(1); call {@link #verify()} to
      * also check offsets, order and tree (O(total bytes)) before trusting a file from elsewhere.
+     * Until then a damaged image may answer wrongly or throw {@link IndexOutOfBoundsException},
+     * but never reads outside the buffer.
      *
      * @throws IllegalArgumentException if the header is wrong (naming the field, its value and what
      *                                  was expected) or the buffer is too short
@@ -393,10 +395,19 @@ public final class ByteKeyIndex {
         return (long) first << 32 | end;
     }
 
-    /** Length in bytes of key {@code i}. */
+    /**
+     * Length in bytes of key {@code i}.
+     *
+     * @throws IndexOutOfBoundsException if {@code i} is not in {@code [0, size())}, or if the key's
+     *     offsets do not lie within the key bytes (a {@link #wrap}ped image that {@link #verify()}
+     *     would refuse)
+     */
     public int keyLength(int i) {
         Objects.checkIndex(i, n);
-        return offsetAt(i + 1) - offsetAt(i);
+        int start = offsetAt(i);
+        int end = offsetAt(i + 1);
+        Objects.checkFromToIndex(start, end, keyBytes);
+        return end - start;
     }
 
     /**

@@ -11,12 +11,23 @@ final class EytzingerIntSearch implements IntSearch {
     /** Nodes present on the last level. */
     private final int lastLevel;
 
+    /** The most keys: node {@code 2k + 1} of the deepest node must fit an {@code int}. */
+    static final int MAX_KEYS = (1 << 30) - 1;
+
     EytzingerIntSearch(int[] sorted) {
+        requireFits(sorted.length);
         this.n = sorted.length;
         this.b = new int[n + 1];
         fill(sorted, 0, 1);
         this.height = 32 - Integer.numberOfLeadingZeros(n);
         this.lastLevel = height == 0 ? 0 : n - ((1 << (height - 1)) - 1);
+    }
+
+    /** Throws {@link IllegalArgumentException} if {@code n} keys do not fit the layout. */
+    static void requireFits(int n) {
+        if (n > MAX_KEYS) {
+            throw new IllegalArgumentException("EYTZINGER holds at most 2^30 - 1 keys: " + n);
+        }
     }
 
     /** In-order traversal writes the sorted keys into BFS positions; returns the next sorted index. */
@@ -40,12 +51,6 @@ final class EytzingerIntSearch implements IntSearch {
         return answer(k, key);
     }
 
-    /**
-     * Sorted index of BFS node k. In a perfect tree of {@code height} levels, node k at depth d
-     * has in-order rank (2(k - 2^d) + 1) 2^(height-1-d) - 1; the last level's positions have the
-     * even ranks 0, 2, 4, ..., and the missing last-level nodes (all at its right end) that precede
-     * rank r are subtracted.
-     */
     /**
      * Lockstep over groups of {@link Lockstep#GROUP} queries: the first {@code height - 1} levels
      * exist for every query (the tree is complete above its last level), so the group takes them
@@ -93,6 +98,12 @@ final class EytzingerIntSearch implements IntSearch {
         return b[k] == key ? r : -(r + 1);
     }
 
+    /**
+     * Sorted index of BFS node k. In a perfect tree of {@code height} levels, node k at depth d
+     * has in-order rank (2(k - 2^d) + 1) 2^(height-1-d) - 1; the last level's positions have the
+     * even ranks 0, 2, 4, ..., and the missing last-level nodes (all at its right end) that precede
+     * rank r are subtracted.
+     */
     int rank(int k) {
         int d = 31 - Integer.numberOfLeadingZeros(k);
         int r = ((2 * (k - (1 << d)) + 1) << (height - 1 - d)) - 1;

@@ -47,11 +47,13 @@ public enum IntSearchKind {
      * Comparison-Based Searching" (2017): node k's children are 2k and 2k+1, so the first levels
      * share a few cache lines and each step is a branch-free {@code k = 2k + (b[k] < key)}. The
      * answer is mapped back to the sorted index arithmetically (no rank table). Build: O(n) in-order
-     * fill. Memory: n + 1 ints, no copy of the sorted array kept.
+     * fill. Memory: n + 1 ints, no copy of the sorted array kept. At most 2^30 - 1 keys (a node's
+     * children must have int indexes); more is an {@link IllegalArgumentException}.
      */
     EYTZINGER {
         @Override
         public IntSearch build(int[] sorted) {
+            EytzingerIntSearch.requireFits(sorted.length); // before the copy
             return new EytzingerIntSearch(copySorted(sorted));
         }
     },

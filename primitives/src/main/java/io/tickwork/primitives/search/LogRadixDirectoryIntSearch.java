@@ -71,9 +71,17 @@ final class LogRadixDirectoryIntSearch implements IntSearch {
         for (int c : octave) {
             most = Math.max(most, c);
         }
-        int perBucket3 = (most + 2) / 3;
-        int m = perBucket3 <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(perBucket3 - 1);
-        int cap = 31 - Integer.numberOfLeadingZeros(Math.max(1, 2 * n / 33));
+        return mantissaBits(most, n);
+    }
+
+    /**
+     * Mantissa bits for {@code n} keys of which {@code most} share the fullest power-of-two range
+     * of distances. In {@code long}: {@code most + 2} and {@code 2n} overflow an int past 2^30 keys.
+     */
+    static int mantissaBits(int most, int n) {
+        long perBucket3 = (most + 2L) / 3;
+        int m = perBucket3 <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(perBucket3 - 1);
+        int cap = 63 - Long.numberOfLeadingZeros(Math.max(1, 2L * n / 33));
         return Math.min(m, cap);
     }
 

@@ -57,11 +57,15 @@ public final class TimerQueueBuilder {
     /**
      * The wheel's resolution: timers fire at most this late. A whole number of the clock's units.
      *
-     * @throws IllegalArgumentException if it is not positive or not a whole number of units
+     * @throws IllegalArgumentException if it is not positive, not a whole number of units, or more
+     *     units than a {@code long} counts
      */
     public TimerQueueBuilder tick(Duration tick) {
         Objects.requireNonNull(tick, "tick");
         long units = unit.convert(tick);
+        if (units == Long.MAX_VALUE) { // convert saturates
+            throw new IllegalArgumentException("tick " + tick + " is past the range of a clock in " + unit);
+        }
         if (units < 1 || !Duration.of(units, unit.toChronoUnit()).equals(tick)) {
             throw new IllegalArgumentException("tick must be a positive whole number of " + unit + ": " + tick);
         }

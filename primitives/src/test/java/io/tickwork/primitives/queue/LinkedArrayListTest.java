@@ -52,8 +52,13 @@ class LinkedArrayListTest {
     @Test
     void rejectsBadChunkSizeNamingIt() {
         assertEquals(
-                "chunkSize must be >= 1: 0",
+                "chunkSize must be in [1, 2^30]: 0",
                 assertThrows(IllegalArgumentException.class, () -> new LinkedArrayList(0))
                         .getMessage());
+        assertEquals(
+                "chunkSize must be in [1, 2^30]: 1073741825",
+                assertThrows(IllegalArgumentException.class, () -> new LinkedArrayList.ChunkPool((1 << 30) + 1))
+                        .getMessage());
+        assertEquals(1 << 30, new LinkedArrayList.ChunkPool(1 << 30).chunkSize()); // no chunk until the first offer
     }
 }

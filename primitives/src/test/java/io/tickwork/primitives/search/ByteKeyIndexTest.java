@@ -376,6 +376,20 @@ class ByteKeyIndexTest {
     }
 
     @Test
+    void keyAccessorsOfAnUnverifiedDamagedImageThrowIndexOutOfBounds() {
+        byte[] b = image(); // keys "alpha", "beta", "gamma": 14 key bytes, offsets 0, 5, 9, 14
+        ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        int offsetsBase = ByteKeyIndex.HEADER_SIZE + 8 * bb.getInt(24);
+        bb.putInt(offsetsBase + 8, 15); // offsets[2] past the key bytes: "beta" ends after "gamma" would
+        ByteKeyIndex damaged = ByteKeyIndex.wrap(ByteBuffer.wrap(b)); // the O(1) checks pass
+        assertEquals(5, damaged.keyLength(0));
+        assertThrows(IndexOutOfBoundsException.class, () -> damaged.keyLength(1));
+        assertThrows(IndexOutOfBoundsException.class, () -> damaged.keyString(1));
+        assertThrows(IndexOutOfBoundsException.class, () -> damaged.keyString(2));
+        assertThrows(IllegalArgumentException.class, damaged::verify);
+    }
+
+    @Test
     void verifyCatchesCorruptBody() {
         byte[] b = image();
         b[b.length - 5] = 'A'; // "gamma" becomes "Aamma", which sorts before "beta"

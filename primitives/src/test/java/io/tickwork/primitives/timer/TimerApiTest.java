@@ -174,6 +174,13 @@ class TimerApiTest {
                                 () -> b.tick(Duration.ofMillis(1).plusNanos(500_000)))
                         .getMessage());
         assertThrows(IllegalArgumentException.class, () -> b.tick(Duration.ZERO));
+        assertEquals(
+                "tick PT2629800H is past the range of a clock in NANOSECONDS",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> TimerQueue.builder(TimeUnit.NANOSECONDS, 0)
+                                        .tick(Duration.ofDays(300 * 365 + 75)))
+                        .getMessage());
         assertThrows(IllegalArgumentException.class, () -> b.span(Duration.ofSeconds(-1)));
         assertThrows(IllegalArgumentException.class, () -> b.slotCapacity(0));
         assertEquals(65536, TimerQueue.builder(TimeUnit.NANOSECONDS, 0).ticksPerWheel(), "default: 1 ms over 64 s");
