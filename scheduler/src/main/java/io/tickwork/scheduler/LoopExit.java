@@ -62,7 +62,12 @@ final class LoopExit {
     }
 
     private void reject(Task<?> task) {
-        scheduler.rejected(
-                task, new RejectedExecutionException("task " + task.id() + " woken after " + loopName + " terminated"));
+        try {
+            scheduler.rejected(
+                    task,
+                    new RejectedExecutionException("task " + task.id() + " woken after " + loopName + " terminated"));
+        } catch (Throwable reportFailed) { // Kilim's logger is the user's: the other tasks are still reported
+            scheduler.reportInternal("reporting a rejected task threw", reportFailed);
+        }
     }
 }

@@ -37,6 +37,14 @@ interface LoopOwner {
     /** A loop thread has left its run loop. */
     void loopEnded();
 
+    /**
+     * Loop {@code loopName}'s own machinery threw {@code fatal} (not a task: an {@code Error} such
+     * as {@code OutOfMemoryError}, or a bug): reports it and stops the scheduler as
+     * {@code shutdownNow} does, so that no task waits for the dead loop. Called on that loop's
+     * thread, before it reports what it leaves queued.
+     */
+    void loopDied(String loopName, Throwable fatal);
+
     /** {@code task} ended by throwing {@code failure}; called on the loop thread that ran it. */
     void taskFailed(Task<?> task, Throwable failure);
 

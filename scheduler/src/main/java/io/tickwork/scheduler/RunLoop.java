@@ -3,6 +3,7 @@ package io.tickwork.scheduler;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import kilim.Task;
@@ -153,10 +154,12 @@ final class RunLoop implements Runnable {
                 fired = task; // fire() runs it right away
                 return;
             }
-            if (current != null && next == null) {
+            if (current != null && next == null && task != current) {
                 next = task; // runs when the current slice ends (runFrom)
                 return;
             }
+            // the running task resuming itself (a pinned task's yield comes here, not through
+            // requeueIfRunning) goes behind the tasks already queued, as a yield must
             runQueue.add(task);
         } else {
             RunLoop waker = wake ? onCurrentThread() : null;
@@ -206,24 +209,29 @@ final class RunLoop implements Runnable {
 
     @Override
     public void run() {
+        Throwable death = null;
         try {
             loop();
         } catch (Throwable fatal) {
-            // our own machinery failed (task failures are caught in runSlice): say so loudly
-            synchronized (System.err) {
-                System.err.println("tickwork: run loop " + thread.getName() + " died");
-                fatal.printStackTrace();
-            }
+            death = fatal; // our own machinery failed (task failures are caught in runSlice)
         } finally {
-            // a hand-off or a fired task the failed turn had not run yet: reported like the queue's
-            if (next != null) {
-                runQueue.add(next);
+            try {
+                if (death != null) {
+                    // before the exit report: the whole scheduler stops (shutdownNow), so the tasks
+                    // queued here and every later wake-up are reported, not left to a dead loop
+                    scheduler.loopDied(thread.getName(), death);
+                }
+                // a hand-off or a fired task the failed turn had not run yet: reported like the queue's
+                if (next != null) {
+                    runQueue.add(next);
+                }
+                if (fired != null) {
+                    runQueue.add(fired);
+                }
+                exit.exit(runQueue);
+            } finally {
+                scheduler.loopEnded(); // whatever the reports threw: awaitTermination must not hang
             }
-            if (fired != null) {
-                runQueue.add(fired);
-            }
-            exit.exit(runQueue);
-            scheduler.loopEnded();
         }
     }
 
@@ -378,6 +386,7 @@ final class RunLoop implements Runnable {
             scheduler.taskFailed(task, escaped);
         }
         current = null;
+        Thread.interrupted(); // the interrupt policy (RunLoopScheduler): no task inherits one
         if (countResidents && task.isDone() && task.timer instanceof LoopTimer && !((LoopTimer) task.timer).ended) {
             ((LoopTimer) task.timer).ended = true; // once, even if something schedules the ended task again
             addResidents(-1);
@@ -419,6 +428,7 @@ final class RunLoop implements Runnable {
                 return;
             }
         }
+        Thread.interrupted(); // a stray interrupt would end every park at once: the loop would spin
         // announce, then re-check the inbox (LoopInbox): a producer that offers after the check
         // sees the announcement and unparks us
         if (inbox.announcePark() && scheduler.state() == state) {
@@ -427,7 +437,7 @@ final class RunLoop implements Runnable {
             } else {
                 long now = System.currentTimeMillis();
                 if (now < nextDue) {
-                    LockSupport.parkNanos(this, (nextDue - now) * 1_000_000L);
+                    LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(nextDue - now)); // saturates
                 } else {
                     // the queue answered a tick start at or before now: nothing is due before the
                     // next millisecond, so wait one instead of spinning through the tick
@@ -549,7 +559,8 @@ final class RunLoop implements Runnable {
                 timer.es.onEvent(null, Timer.timedOut); // a Task resumes itself: back to us via submit
             }
         } catch (Throwable t) {
-            scheduler.reportInternal("timer subscriber " + timer.es + " threw", t);
+            // the subscriber's class, not its toString: that may throw too, and kill the loop
+            scheduler.reportInternal("timer subscriber " + describe(timer.es) + " threw", t);
         } finally {
             firing = false;
             wake = fired;
@@ -577,6 +588,10 @@ final class RunLoop implements Runnable {
     // ---------------------------------------------------------------- what the scheduler asks
 
     /** The loop whose thread is calling, or null when the caller is not a loop thread. */
+    private static String describe(Object o) {
+        return o == null ? "null" : o.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(o));
+    }
+
     static RunLoop onCurrentThread() {
         Thread t = Thread.currentThread();
         return t instanceof LoopThread ? ((LoopThread) t).loop : null;

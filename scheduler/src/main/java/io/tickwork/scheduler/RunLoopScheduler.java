@@ -66,7 +66,19 @@ import kilim.timerservice.Timer;
  * becomes runnable (including by pending timers) and end when all of them are simultaneously idle
  * with no timer pending; tasks still paused on a mailbox then are abandoned (no thread will run
  * them). {@link #shutdownNow()} ends the loops at their next turn; tasks still queued are not run
- * and are listed by {@link #droppedTasks()}.
+ * and are listed by {@link #droppedTasks()} (after an orderly termination it changes nothing).
+ * {@link #idledown()} and {@link #awaitTermination} refuse to wait on a loop thread (a task), which
+ * could never end while it waits.
+ *
+ * <p><b>Failure of a loop.</b> If a loop's own machinery throws (an {@code Error} outside any task,
+ * {@code OutOfMemoryError} say), the error is printed and the scheduler stops as by
+ * {@link #shutdownNow()}: no task is left waiting for a dead loop, what was queued is listed by
+ * {@link #droppedTasks()}, and later wake-ups are rejected.
+ *
+ * <p><b>Interrupts.</b> A loop thread's interrupt status belongs to no task: the loop clears it
+ * after every slice and before it parks, so a task never inherits one left by another and a stray
+ * interrupt cannot make an idle loop spin. Interrupting a loop thread does not stop it; use
+ * {@link #shutdown()} or {@link #shutdownNow()}.
  *
  * <p><b>Cost.</b> A resumption on the home loop allocates nothing in the scheduler (Kilim itself may
  * allocate for the paused stack). No global atomic on the hot path: the only shared writes are the
@@ -140,12 +152,28 @@ public final class RunLoopScheduler extends Scheduler {
         this.failureHandler = b.failureHandler;
         this.loops = new RunLoop[b.threads];
         this.ended = new CountDownLatch(b.threads);
+        List<TimerQueue<Timer>> queues = new ArrayList<>();
         for (int i = 0; i < loops.length; i++) {
             TimerQueue<Timer> timers = Objects.requireNonNull(b.timers.get(), "timer supplier returned null");
+            for (TimerQueue<Timer> q : queues) {
+                if (q == timers) { // one thread per queue: a shared one would be used by two loops at once
+                    throw new IllegalArgumentException("the timer supplier returned the same queue for loops "
+                            + queues.indexOf(q) + " and " + i + "; it must return a new queue per call");
+                }
+            }
+            queues.add(timers);
             loops[i] = new RunLoop(owner, i, b.threads > 1, timers, b.batch, b.idleSpins, b.name + "-" + i, b.daemon);
         }
-        for (RunLoop loop : loops) {
-            loop.thread().start();
+        for (int i = 0; i < loops.length; i++) {
+            try {
+                loops[i].thread().start();
+            } catch (Throwable startFailed) { // out of threads, say: stop those already running
+                shutdownNow();
+                for (int j = i; j < loops.length; j++) {
+                    owner.loopEnded(); // never started: nothing to wait for
+                }
+                throw startFailed;
+            }
         }
     }
 
@@ -235,14 +263,28 @@ public final class RunLoopScheduler extends Scheduler {
         return loops.length;
     }
 
-    /** Orderly {@link #shutdown()}, then waits until every loop has ended. */
+    /**
+     * Orderly {@link #shutdown()}, then waits until every loop has ended; returns early, with the
+     * thread's interrupt status set, if interrupted.
+     *
+     * @throws IllegalStateException if called from one of this scheduler's loops (a task): that
+     *     loop would wait for itself to end (the shutdown has started all the same)
+     */
     @Override
     public void idledown() {
         shutdown();
+        refuseWaitOnLoop("idledown()");
         try {
             ended.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private void refuseWaitOnLoop(String call) {
+        if (currentLoop() != null) {
+            throw new IllegalStateException(call + " called from a task on "
+                    + Thread.currentThread().getName() + ": the loop would wait for itself to end");
         }
     }
 
@@ -258,7 +300,7 @@ public final class RunLoopScheduler extends Scheduler {
     /** Ends the loops at their next turn; queued tasks are not run (see {@link #droppedTasks()}). */
     public void shutdownNow() {
         super.shutdown();
-        for (int s; (s = state) < STOPPED; ) {
+        for (int s; (s = state) < TERMINATED; ) { // an orderly termination stays one: nothing was dropped
             if (STATE.compareAndSet(this, s, STOPPED)) {
                 break;
             }
@@ -266,8 +308,14 @@ public final class RunLoopScheduler extends Scheduler {
         wakeAll();
     }
 
-    /** Waits for every loop thread to end; {@code true} if they did within the timeout. */
+    /**
+     * Waits for every loop thread to end; {@code true} if they did within the timeout.
+     *
+     * @throws IllegalStateException if called from one of this scheduler's loops (a task), which
+     *     could never end while it waits
+     */
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        refuseWaitOnLoop("awaitTermination");
         return ended.await(timeout, unit);
     }
 
@@ -394,6 +442,15 @@ public final class RunLoopScheduler extends Scheduler {
         }
 
         @Override
+        public void loopDied(String loopName, Throwable fatal) {
+            try {
+                reportInternal("run loop " + loopName + " died; the scheduler stops as by shutdownNow()", fatal);
+            } finally {
+                shutdownNow();
+            }
+        }
+
+        @Override
         public void taskFailed(Task<?> task, Throwable failure) {
             failures.increment();
             try {
@@ -467,7 +524,14 @@ public final class RunLoopScheduler extends Scheduler {
             return this;
         }
 
-        /** One timer queue per loop, from this supplier (called once per loop, on the builder's thread). */
+        /**
+         * One timer queue per loop, from this supplier (called once per loop, on the thread that
+         * builds the scheduler; a new queue each call, else the build fails). The queue's clock
+         * must be the loops': Kilim's deadlines are {@code System.currentTimeMillis()} values, so
+         * build it as {@code TimerQueue.builder(TimeUnit.MILLISECONDS, System.currentTimeMillis())};
+         * a queue on another clock (nanoseconds, say) fires its timers at the wrong time, or never.
+         * {@link #timers(TimerKind)} builds the right one.
+         */
         public Builder timers(Supplier<? extends TimerQueue<Timer>> timers) {
             this.timers = Objects.requireNonNull(timers, "timers");
             return this;
