@@ -28,6 +28,16 @@ import kilim.timerservice.Timer;
  * A Kilim {@link Scheduler} with one run loop per thread and a pluggable {@link TimerQueue} per
  * loop.
  *
+ * <pre>{@code
+ * RunLoopScheduler scheduler = RunLoopScheduler.builder()
+ *         .threads(Runtime.getRuntime().availableProcessors())
+ *         .timers(TimerKind.WHEEL_LIST) // one millisecond queue per loop, on Kilim's clock
+ *         .build();
+ * scheduler.start(new Session(socket)); // a kilim.Task, woven (see the package comment)
+ * // ...
+ * scheduler.idledown();                 // runs what is runnable, then ends the loops
+ * }</pre>
+ *
  * <p><b>What it does.</b> Each of {@code threads} loops owns a FIFO run queue, an MPSC inbox and a
  * timer queue (see {@link RunLoop}). A task has one home loop at a time: it is assigned when first
  * scheduled (round-robin by default, or the caller's loop, or an explicit index via
