@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
 import kilim.timerservice.Timer;
@@ -289,17 +288,6 @@ class LoopSemanticsTest {
         }
     }
 
-    static final class Napper extends Task<Object> {
-        final Mailbox<Integer> in = new Mailbox<>();
-        final CountDownLatch paused = new CountDownLatch(1);
-
-        @Override
-        public void execute() throws Pausable {
-            paused.countDown();
-            in.get(); // paused, with no timer: a wake-up after the loop died must be reported
-        }
-    }
-
     static final class Sleeper extends Task<Object> {
         @Override
         public void execute() throws Pausable {
@@ -313,7 +301,8 @@ class LoopSemanticsTest {
         RunLoopScheduler s =
                 RunLoopScheduler.builder().name("dies").timers(() -> queue).build();
         s.setLogger((src, obj) -> {});
-        Napper n = s.start(new Napper());
+        // paused on a mailbox, with no timer: a wake-up after the loop died must be reported
+        LiveTasksAndShutdownTest.WaitForever n = s.start(new LiveTasksAndShutdownTest.WaitForever());
         assertTrue(n.paused.await(AWAIT_S, TimeUnit.SECONDS));
         queue.broken = true;
         s.start(new Sleeper());
