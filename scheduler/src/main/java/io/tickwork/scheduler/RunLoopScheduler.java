@@ -33,7 +33,7 @@ import kilim.timerservice.Timer;
  *         .threads(Runtime.getRuntime().availableProcessors())
  *         .timers(TimerKind.WHEEL_LIST) // one millisecond queue per loop, on Kilim's clock
  *         .build();
- * scheduler.start(new Session(socket)); // a kilim.Task, woven (see the package comment)
+ * scheduler.start(new EchoTask(socket)); // a kilim.Task, woven (see the package comment)
  * // ...
  * scheduler.idledown();                 // runs what is runnable, then ends the loops
  * }</pre>
