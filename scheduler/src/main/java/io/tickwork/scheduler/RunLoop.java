@@ -587,11 +587,12 @@ final class RunLoop implements Runnable {
 
     // ---------------------------------------------------------------- what the scheduler asks
 
-    /** The loop whose thread is calling, or null when the caller is not a loop thread. */
+    /** Names {@code o} by class and identity, without calling its {@code toString}. */
     private static String describe(Object o) {
         return o == null ? "null" : o.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(o));
     }
 
+    /** The loop whose thread is calling, or null when the caller is not a loop thread. */
     static RunLoop onCurrentThread() {
         Thread t = Thread.currentThread();
         return t instanceof LoopThread ? ((LoopThread) t).loop : null;
