@@ -7,6 +7,7 @@ import io.tickwork.client.common.Fmt;
 import io.tickwork.client.common.LatencyRange;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -163,7 +164,14 @@ final class PingPongClient {
                     for (int i = 0; i < conns; i++) {
                         SocketChannel ch = SocketChannel.open();
                         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                        ch.connect(target); // blocking connect: setup, not measured load
+                        // blocking connect (setup, not measured load), bounded by the run's deadline:
+                        // a listener whose backlog is full drops the SYN, and connect() alone would wait
+                        // for the kernel's retries, minutes
+                        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                        if (left <= 0) {
+                            throw new SocketTimeoutException("no time left to connect to " + target);
+                        }
+                        ch.socket().connect(target, (int) Math.min(Integer.MAX_VALUE, left));
                         ch.configureBlocking(false);
                         Conn c = new Conn(ch);
                         sel.register(ch, SelectionKey.OP_READ, c);

@@ -3,11 +3,19 @@ package io.tickwork.client.pingpong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tickwork.client.Cli;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,6 +45,37 @@ class PingPongTest {
                 PingPongModel.NIO, 3, new PingPongCommand.Workload(64, 2, 20_001, 100), Duration.ofSeconds(60), false);
         assertEquals(20_001, r.pings());
         assertEquals(0, r.errors());
+    }
+
+    @Test
+    void aListenerThatNeverAcceptsHoldsTheClientNoLongerThanItsTimeLimit() throws Exception {
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), full.getLocalPort());
+            List<Socket> queued = new ArrayList<>();
+            try {
+                // fill its accept queue: the kernel then drops further SYNs, and a plain connect()
+                // waits through its retries, minutes
+                for (int i = 0; i < 16; i++) {
+                    Socket s = new Socket();
+                    try {
+                        s.connect(at, 200);
+                        queued.add(s);
+                    } catch (IOException dropped) {
+                        s.close();
+                        break;
+                    }
+                }
+                long start = System.nanoTime();
+                PingPongClient client = new PingPongClient(at, 2, 1);
+                assertThrows(IOException.class, () -> client.run(10, TimeUnit.SECONDS.toNanos(2)));
+                long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertTrue(tookMillis < 20_000, "a 2 s run took " + tookMillis + " ms");
+            } finally {
+                for (Socket s : queued) {
+                    s.close();
+                }
+            }
+        }
     }
 
     @Test

@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  *
  * <p><b>Timeouts</b>, one timer per connection, re-armed lazily (a request records its time; an
  * early timer re-schedules itself): idle keep-alive (close), partial request head older than the
- * header timeout (408, close), output not drained within the idle timeout (close).
+ * header timeout (408, close), output the socket took no byte of within the idle timeout (close;
+ * the time between two writes, as nginx's {@code send_timeout}, not the whole response's).
  *
  * <p>Thread safety: all loop-thread state, except {@link #execute} (any thread) and the published
  * counters (volatile, written once per iteration).
