@@ -1,6 +1,8 @@
 package io.tickwork.server;
 
 import io.tickwork.server.dict.DictionaryHandler;
+import io.tickwork.server.http.HttpServer;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
@@ -35,6 +37,7 @@ final class ServerOptions {
     @Option(
             names = "--host",
             paramLabel = "ADDR",
+            converter = HostName.class,
             description = "address to bind (default ${DEFAULT-VALUE}; 0.0.0.0 for all)")
     String host = "127.0.0.1";
 
@@ -290,6 +293,10 @@ final class ServerOptions {
                 double x = num.matches("[0-9]+(\\.[0-9]*)?|\\.[0-9]+") ? Double.parseDouble(num) : Double.NaN;
                 if (x >= 0 && !Double.isInfinite(x)) {
                     Duration d = Duration.ofNanos((long) (x * nanosPerUnit));
+                    if (d.compareTo(HttpServer.MAX_TIMEOUT) > 0) { // the cast saturates: no overflow gets past
+                        throw new TypeConversionException(
+                                "must be at most " + HttpServer.MAX_TIMEOUT.toDays() + " days (720h): " + v);
+                    }
                     if (d.toMillis() >= 1) {
                         return d;
                     }
@@ -298,6 +305,17 @@ final class ServerOptions {
                 // reported below
             }
             throw new TypeConversionException("must be a duration of at least 1ms such as 300ms, 30s or 2m: " + v);
+        }
+    }
+
+    /** A {@code --host} that resolves to an address, checked while the options are read. */
+    static final class HostName implements ITypeConverter<String> {
+        @Override
+        public String convert(String v) {
+            if (new InetSocketAddress(v, 0).isUnresolved()) {
+                throw new TypeConversionException("cannot resolve host: " + v);
+            }
+            return v;
         }
     }
 
