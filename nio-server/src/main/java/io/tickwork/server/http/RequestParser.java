@@ -168,13 +168,15 @@ final class RequestParser {
      * 431 (head longer than {@link #maxHeadBytes} or more than {@link #maxHeaders} fields), 501
      * (Transfer-Encoding), 413 (body longer than {@link #maxBody}), 417 (an {@code Expect} other
      * than {@code 100-continue}). {@code r.expectContinue} tells the caller of a {@link #NEED_MORE}
-     * that the client may be waiting for {@code 100 Continue} before it sends the body.
+     * that the head is complete and valid and the client may be waiting for {@code 100 Continue}
+     * before it sends the body (never while the head itself is still incomplete).
      */
     private int headerFields(byte[] b, int start, int p, int end, HttpRequest r) {
         int count = 0;
         long contentLength = -1;
         boolean chunkedOrOther = false;
         boolean close = false, keepAlive = false;
+        boolean expect100 = false; // told to the caller only once the head is complete
         int hosts = 0;
         while (true) {
             int lineLf = indexOf(b, p, Math.min(end, start + maxHeadBytes + 1), (byte) '\n');
@@ -240,7 +242,7 @@ final class RequestParser {
                 if (vend - vstart != 12 || !equalsIgnoreCase(b, vstart, "100-continue")) {
                     return error(r, 417, "the only expectation served is 100-continue");
                 }
-                r.expectContinue = true;
+                expect100 = true;
             }
             p = lineLf + 1;
         }
@@ -260,6 +262,7 @@ final class RequestParser {
         r.contentLength = Math.max(contentLength, 0);
         r.keepAlive = r.minorVersion == 1 ? !close : keepAlive && !close;
         if (end - p < r.contentLength) {
+            r.expectContinue = expect100; // a valid head whose body has not arrived
             return NEED_MORE;
         }
         return (int) (p + r.contentLength - start);

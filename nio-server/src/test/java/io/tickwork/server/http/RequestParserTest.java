@@ -59,6 +59,9 @@ class RequestParserTest {
         assertEquals(417, r.errorStatus);
         parse("GET / HTTP/1.0\r\nExpect: whatever\r\n\r\n");
         assertEquals(0, r.errorStatus, "HTTP/1.0 ignores Expect");
+        // the head not complete yet: no 100 Continue may go out (the request may still be refused)
+        assertEquals(RequestParser.NEED_MORE, parse("GET / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\n"));
+        assertFalse(r.expectContinue, "flagged before the head was complete");
     }
 
     @Test
