@@ -51,6 +51,7 @@ final class RequestParser {
         r.errorStatus = 0;
         r.errorDetail = null;
         r.expectContinue = false;
+        r.head = false; // until the request line says HEAD: an error before it answers with a body
         int fields = requestLine(b, start, end, r);
         return fields <= 0 ? fields : headerFields(b, start, fields, end, r);
     }

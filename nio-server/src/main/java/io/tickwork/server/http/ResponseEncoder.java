@@ -96,13 +96,13 @@ final class ResponseEncoder {
         res.appendJsonString(detail == null ? "error" : detail).append((byte) '}');
     }
 
-    /** A complete error response with {@code Connection: close}, as one new array. */
-    static byte[] errorBytes(int status, String detail) {
+    /** A complete error response with {@code Connection: close}, as one new array; a HEAD's without its body. */
+    static byte[] errorBytes(int status, String detail, boolean headRequest) {
         HttpResponse res = new HttpResponse();
         res.reset();
         res.status(status);
         errorBody(res, status, detail);
-        return encode(res, false, true, false);
+        return encode(res, headRequest, true, false);
     }
 
     /** Upper bound of the head {@link #writeHead} writes. */

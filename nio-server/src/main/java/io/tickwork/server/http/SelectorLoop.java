@@ -296,7 +296,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             c.pendingIn = null;
             c.requestStart = -1;
             requests++;
-            if (errorResponse(c, 408, "request head not received within " + config.headerTimeoutMillis + " ms")
+            if (errorResponse(c, 408, "request head not received within " + config.headerTimeoutMillis + " ms", false)
                     && output.flush(c, now)) {
                 output.updateInterest(c); // closes it once the 408 is written
                 if (!c.closed) {
@@ -346,9 +346,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 if (r == RequestParser.ERROR) {
                     if (workers != null) {
                         // after the responses still being computed for this connection
-                        workers.error(c, request.errorStatus, request.errorDetail);
+                        workers.error(c, request.errorStatus, request.errorDetail, request.head);
                         c.closeAfterWrite = true;
-                    } else if (!errorResponse(c, request.errorStatus, request.errorDetail)) {
+                    } else if (!errorResponse(c, request.errorStatus, request.errorDetail, request.head)) {
                         return;
                     }
                     pos = len;
@@ -418,11 +418,12 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     }
 
     /** Stages an error response and marks the connection to close after it; {@code false} if it closed. */
-    private boolean errorResponse(Connection c, int status, String detail) {
+    /** An error response, then close; {@code headRequest}: a HEAD's, so without its body. */
+    private boolean errorResponse(Connection c, int status, String detail, boolean headRequest) {
         HttpResponse res = response;
         res.reset();
         res.status(status);
         ResponseEncoder.errorBody(res, status, detail);
-        return output.respond(c, res, false, true, false, now);
+        return output.respond(c, res, headRequest, true, false, now);
     }
 }

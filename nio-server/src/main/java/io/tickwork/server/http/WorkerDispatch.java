@@ -71,7 +71,7 @@ final class WorkerDispatch {
                 bytes = WorkerState.get().respond(copy, parser, server, handler, close);
             } catch (RuntimeException | Error e) {
                 server.log("worker failed: " + e);
-                bytes = ResponseEncoder.errorBytes(500, "internal error");
+                bytes = ResponseEncoder.errorBytes(500, "internal error", false);
             }
             byte[] response = bytes;
             loop.execute(() -> loop.deliver(c, response));
@@ -79,8 +79,8 @@ final class WorkerDispatch {
     }
 
     /** On the loop: queues an error response (with a close) behind {@code c}'s responses in flight. */
-    void error(Connection c, int status, String detail) {
-        byte[] error = ResponseEncoder.errorBytes(status, detail);
+    void error(Connection c, int status, String detail, boolean headRequest) {
+        byte[] error = ResponseEncoder.errorBytes(status, detail, headRequest);
         c.inFlight++;
         workers.execute(c, () -> loop.execute(() -> loop.deliver(c, error)));
     }

@@ -202,6 +202,18 @@ class HttpServerTest {
         }
 
         @Test
+        void anErrorAnsweringAHeadHasNoBody() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("HEAD /echo/x HTTP/1.1\r\n\r\n"); // no Host: 400, then close
+                RawClient.Response r = c.read(true);
+                assertEquals(400, r.status());
+                assertTrue(Integer.parseInt(r.header("content-length")) > 0, "the length a GET's body would have");
+                assertTrue(c.closedByServer(), "no body bytes may follow the head, only the close");
+            }
+        }
+
+        @Test
         void thousandPipelinedRequestsInOneWriteAreAnsweredInOrder() throws Exception {
             start(2);
             try (RawClient c = new RawClient(server.port())) {
