@@ -19,7 +19,12 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * or from the submission queues) and runs it in place, then goes on draining. If nothing else is
  * queued it keeps its thread and costs nothing more than the poll. The task runs on the thread and
  * with the guarantees it would have had on the pool; an exception it throws goes to the thread's
- * uncaught-exception handler, as the pool would send it, and the worker carries on.
+ * uncaught-exception handler, as the pool would send it, and the worker carries on. It runs as a
+ * plain pool task: not as a task of the worker's executor (whose {@code close()} it may call and
+ * wait in), and without the interrupt status the worker's last task left. The other task may wait
+ * for one of the executor's keys that the worker left ready (a {@code flush(key).join()}), so before
+ * it runs, the worker brings in a helper worker for them if a slot is free; the pool's other
+ * threads, or the spare it adds for a blocked join, run that helper.
  *
  * <p>Nesting: the task run in place may itself be a dispatcher worker (of this or another
  * dispatcher). Such a nested worker does not hand off again; it resubmits itself as before, so the
@@ -45,9 +50,11 @@ abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
 
     /**
      * Runs one other queued task of {@code pool} on this thread if this thread is one of that pool's
-     * workers and is not already running a handed-off task.
+     * workers and is not already running a handed-off task; runs {@code beforeRun} first, once a
+     * task was found. The task runs as a plain pool task: not as one of the calling worker's
+     * dispatcher (its {@code close()} waits like anyone else's).
      */
-    static Outcome runOneOther(Executor pool) {
+    static Outcome runOneOther(Executor pool, Runnable beforeRun) {
         if (!(pool instanceof ForkJoinPool)
                 || !(Thread.currentThread() instanceof ForkJoinWorkerThread worker)
                 || worker.getPool() != pool) {
@@ -62,11 +69,16 @@ abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
             return Outcome.NOTHING_QUEUED;
         }
         handingOff[0] = true;
+        WorkerSlot slot = WorkerSlot.current();
+        LaneDispatcher draining = slot.draining;
+        slot.draining = null;
         try {
+            beforeRun.run();
             other.quietlyInvoke();
         } catch (Throwable failure) {
             worker.getUncaughtExceptionHandler().uncaughtException(worker, failure);
         } finally {
+            slot.draining = draining;
             handingOff[0] = false;
         }
         return Outcome.RAN;

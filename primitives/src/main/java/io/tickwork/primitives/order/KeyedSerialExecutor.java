@@ -41,7 +41,8 @@ import java.util.concurrent.atomic.LongAdder;
  *       {@link #shutdown()} or {@link #close()} (from a running task too); once the pool is shut
  *       down ({@code ExecutorService.isShutdown()}); when the key already has
  *       {@code maxQueuedPerKey} tasks waiting; and when the pool refuses to start a worker while
- *       none runs (any exception from its {@code execute}). In that case, and on a pool that runs
+ *       none runs (anything its {@code execute} throws but a {@link VirtualMachineError}), or its
+ *       {@code isShutdown()} throws. In the first case, and on a pool that runs
  *       tasks in the caller ({@code CallerRunsPolicy}, a direct executor), the calling thread
  *       drains every key that is ready, other producers' keys included, until none is: one
  *       {@code execute} may then run for as long as the others keep it busy. Tasks accepted before
@@ -225,7 +226,14 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
         if (!lifecycle.tryBeginBusy()) {
             throw new RejectedExecutionException("the executor is shut down");
         }
-        if (pool.isShutdown()) {
+        boolean poolDown;
+        try {
+            poolDown = pool.isShutdown();
+        } catch (Throwable customPoolFailed) { // the key never became busy: termination must not wait for it
+            lifecycle.busyEnded(1);
+            throw LaneDispatcher.rejection(customPoolFailed); // rethrows a VirtualMachineError as itself
+        }
+        if (poolDown) {
             lifecycle.busyEnded(1);
             throw poolShutDown();
         }

@@ -300,9 +300,10 @@ final class LaneDispatcher extends DispatcherPad3 {
         if (refused instanceof RejectedExecutionException rejected) {
             return rejected;
         }
-        if (refused instanceof Error error) {
-            throw error;
+        if (refused instanceof VirtualMachineError fatal) {
+            throw fatal; // the JVM's own trouble: rethrown as itself, whatever it cost the task
         }
+        // any other Error too: the task was dropped, and the caller is told so as the contract says
         return new RejectedExecutionException("the pool refused a worker: " + refused, refused);
     }
 

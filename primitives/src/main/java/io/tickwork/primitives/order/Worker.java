@@ -112,6 +112,23 @@ final class Worker {
         this.dispatcher = dispatcher;
     }
 
+    /**
+     * Before this worker runs another pool task in place ({@link ForkJoinHandOff}): keys left
+     * ready get a worker of their own if a slot is free. The other task may block until one of
+     * them progresses (a {@code flush(key).join()}); its worker, pushed onto this thread's deque,
+     * is then taken by another pool thread, or by the spare the pool adds for a blocked join.
+     */
+    private final Runnable bringHelp = this::bringHelpIfKeysWait;
+
+    private void bringHelpIfKeysWait() {
+        if (!dispatcher.looksEmpty()) {
+            VirtualMachineError e = dispatcher.addWorker(true);
+            if (e != null) {
+                recordFatal(e);
+            }
+        }
+    }
+
     /** What the pool runs: one submission of a worker. */
     static final class Ticket implements Runnable {
         final Worker worker;
@@ -237,7 +254,10 @@ final class Worker {
             if (onPool
                     && fatal == null
                     && (visitedSinceHandBack >= budget || visitedSinceHandBack >= FAIR_SHARE && d.poolHasOtherWork())) {
-                if (ForkJoinHandOff.runOneOther(d.pool.pool) != ForkJoinHandOff.Outcome.NOT_HERE) {
+                if (Thread.interrupted()) {
+                    interruptSeen = true; // our tasks' interrupt is not the other task's
+                }
+                if (ForkJoinHandOff.runOneOther(d.pool.pool, bringHelp) != ForkJoinHandOff.Outcome.NOT_HERE) {
                     flushTaskCounts(); // stats() lags by at most about a budget per worker, here too
                     visitedSinceHandBack = 0; // a ForkJoinPool thread: the pool's next task ran here, or none waits
                     continue;

@@ -1,0 +1,193 @@
+package io.tickwork.primitives.order;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A worker on a {@code ForkJoinPool} runs one of the pool's other tasks in place when its budget
+ * is used ({@link ForkJoinHandOff}): that task may wait for one of the executor's keys, and may
+ * close the executor. And a custom pool whose {@code isShutdown} throws.
+ */
+@Timeout(60)
+class ForkJoinHandOffTest {
+
+    static final long AWAIT_S = 20;
+
+    /**
+     * A {@code ForkJoinPool(2)} with one thread held by a plain task until {@code release}, so the
+     * executor's worker is alone on the other; key "a" has a task running until {@code firstDone}
+     * opens, then one more queued behind it; with a budget of 1 the worker hands its thread to the
+     * next pool task after the first.
+     */
+    static final class Setup implements AutoCloseable {
+        final ForkJoinPool pool = new ForkJoinPool(2);
+        final KeyedSerialExecutor<String> exec =
+                KeyedSerialExecutor.builder(pool).fairnessBudget(1).build();
+        final CountDownLatch release = new CountDownLatch(1);
+        final CountDownLatch firstDone = new CountDownLatch(1);
+        final AtomicBoolean secondRan = new AtomicBoolean();
+
+        Setup() throws InterruptedException {
+            CountDownLatch held = new CountDownLatch(1);
+            pool.execute(() -> {
+                held.countDown();
+                awaitQuietly(release);
+            });
+            assertTrue(held.await(AWAIT_S, TimeUnit.SECONDS));
+            CountDownLatch firstStarted = new CountDownLatch(1);
+            exec.execute("a", () -> {
+                firstStarted.countDown();
+                awaitQuietly(firstDone);
+            });
+            assertTrue(firstStarted.await(AWAIT_S, TimeUnit.SECONDS));
+            exec.execute("a", () -> secondRan.set(true));
+        }
+
+        @Override
+        public void close() {
+            release.countDown();
+            firstDone.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    static void awaitQuietly(CountDownLatch l) {
+        try {
+            l.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    void aPoolTaskRunInPlaceThatWaitsForAKeyDoesNotStallIt() throws Exception {
+        try (Setup s = new Setup()) {
+            CountDownLatch waiting = new CountDownLatch(1);
+            CountDownLatch waited = new CountDownLatch(1);
+            s.pool.execute(() -> {
+                waiting.countDown();
+                s.exec.flush("a").join(); // the hand-off runs this on the worker's own thread
+                waited.countDown();
+            });
+            s.firstDone.countDown(); // budget used: the worker queues key a and runs the task above
+            assertTrue(waiting.await(AWAIT_S, TimeUnit.SECONDS));
+            // the other pool thread is free from now on; before, it found nothing to run: key a
+            // sat in the executor's ready queue with no worker, its own worker blocked in the join
+            s.release.countDown();
+            assertTrue(
+                    waited.await(AWAIT_S, TimeUnit.SECONDS),
+                    "key a stalled behind the task its own worker ran in place: " + s.exec);
+            assertTrue(s.secondRan.get());
+        }
+    }
+
+    @Test
+    void closeFromAPoolTaskRunInPlaceWaitsLikeAnyOtherCaller() throws Exception {
+        try (Setup s = new Setup()) {
+            AtomicBoolean terminatedWhenCloseReturned = new AtomicBoolean();
+            CountDownLatch closing = new CountDownLatch(1);
+            CountDownLatch closed = new CountDownLatch(1);
+            s.pool.execute(() -> {
+                closing.countDown();
+                s.exec.close(); // not one of the executor's tasks: must wait for key a
+                terminatedWhenCloseReturned.set(s.exec.isTerminated());
+                closed.countDown();
+            });
+            s.firstDone.countDown();
+            assertTrue(closing.await(AWAIT_S, TimeUnit.SECONDS));
+            s.release.countDown(); // a pool thread for the keys' worker
+            assertTrue(closed.await(AWAIT_S, TimeUnit.SECONDS), "close() did not return: " + s.exec);
+            assertTrue(terminatedWhenCloseReturned.get(), "close() returned before the keys ran: " + s.exec);
+            assertTrue(s.secondRan.get());
+        }
+    }
+
+    @Test
+    void aPoolThatFailsWithAnErrorRejectsTheTaskAsTheContractSays() {
+        // a decorating executor whose class failed to link: not the JVM's own trouble
+        KeyedSerialExecutor<String> exec = KeyedSerialExecutor.create(r -> {
+            throw new NoClassDefFoundError("com/example/TracingRunnable");
+        });
+        AtomicBoolean ran = new AtomicBoolean();
+        RejectedExecutionException e =
+                assertThrows(RejectedExecutionException.class, () -> exec.execute("k", () -> ran.set(true)));
+        assertTrue(e.getCause() instanceof NoClassDefFoundError, String.valueOf(e.getCause()));
+        assertFalse(ran.get());
+        assertEquals(1, exec.stats().rejectedTasks());
+    }
+
+    /** A pool whose status probe fails once, as a remote or managed executor's may. */
+    static final class FlakyStatusPool extends AbstractExecutorService {
+        final ExecutorService inner = Executors.newCachedThreadPool();
+        final AtomicInteger probes = new AtomicInteger();
+
+        @Override
+        public boolean isShutdown() {
+            if (probes.incrementAndGet() == 1) {
+                throw new IllegalStateException("status probe failed");
+            }
+            return inner.isShutdown();
+        }
+
+        @Override
+        public void shutdown() {
+            inner.shutdown();
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            return inner.shutdownNow();
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return inner.isTerminated();
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+            return inner.awaitTermination(timeout, unit);
+        }
+
+        @Override
+        public void execute(Runnable command) {
+            inner.execute(command);
+        }
+    }
+
+    @Test
+    void aPoolWhoseStatusProbeThrowsLeavesNoKeyCountedBusy() throws Exception {
+        FlakyStatusPool pool = new FlakyStatusPool();
+        try {
+            KeyedSerialExecutor<String> exec = KeyedSerialExecutor.create(pool);
+            AtomicBoolean ran = new AtomicBoolean();
+            RejectedExecutionException e =
+                    assertThrows(RejectedExecutionException.class, () -> exec.execute("k", () -> ran.set(true)));
+            assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+            CountDownLatch other = new CountDownLatch(1);
+            exec.execute("k2", other::countDown);
+            assertTrue(other.await(AWAIT_S, TimeUnit.SECONDS));
+            exec.shutdown();
+            assertTrue(exec.awaitTermination(AWAIT_S, TimeUnit.SECONDS), "a key left counted busy: " + exec);
+            assertFalse(ran.get(), "the task whose execute threw must not run");
+            assertEquals(0, exec.stats().keysWithWork());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
