@@ -23,7 +23,7 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * plain pool task: not as a task of the worker's executor (whose {@code close()} it may call and
  * wait in), and without the interrupt status the worker's last task left. The other task may wait
  * for one of the executor's keys that the worker left ready (a {@code flush(key).join()}), so before
- * it runs, the worker brings in a helper worker for them if a slot is free; the pool's other
+ * it runs, a worker that is its executor's only one brings in a helper for them; the pool's other
  * threads, or the spare it adds for a blocked join, run that helper.
  *
  * <p>Nesting: the task run in place may itself be a dispatcher worker (of this or another

@@ -113,15 +113,19 @@ final class Worker {
     }
 
     /**
-     * Before this worker runs another pool task in place ({@link ForkJoinHandOff}): keys left
-     * ready get a worker of their own if a slot is free. The other task may block until one of
-     * them progresses (a {@code flush(key).join()}); its worker, pushed onto this thread's deque,
-     * is then taken by another pool thread, or by the spare the pool adds for a blocked join.
+     * Before this worker runs another pool task in place ({@link ForkJoinHandOff}): if it is the
+     * only worker, keys left ready get a worker of their own (a slot is free). The other task may
+     * block until one of them progresses (a {@code flush(key).join()}); the helper, pushed onto this
+     * thread's deque, is then taken by another pool thread, or by the spare the pool adds for a
+     * blocked join.
      */
     private final Runnable bringHelp = this::bringHelpIfKeysWait;
 
     private void bringHelpIfKeysWait() {
-        if (!dispatcher.looksEmpty()) {
+        // only when no other worker is there to drain them: a helper goes onto this thread's deque,
+        // where the next hand-off's poll would find it first (last in, first out) and run it
+        // instead of the pool's other work
+        if (dispatcher.workers() <= 1 && !dispatcher.looksEmpty()) {
             VirtualMachineError e = dispatcher.addWorker(true);
             if (e != null) {
                 recordFatal(e);
@@ -225,8 +229,12 @@ final class Worker {
             lane.continueAt = null;
             d.onPop(lane, from);
             if (from == rejectable) {
-                from.task = null; // we own the popped lane, so nobody else can be running it
-                droppedRejectable = true;
+                // a lane resumes at its last node run after a deferral: null there means another
+                // worker ran the producer's task already, and it was accepted after all
+                if (from.task != null) {
+                    from.task = null; // we own the popped lane, so nobody else can be running it
+                    droppedRejectable = true;
+                }
                 rejectable = null;
             }
             TaskNode rest = drain(lane, from, budget);
