@@ -598,6 +598,11 @@ final class RunLoop implements Runnable {
         return t instanceof LoopThread ? ((LoopThread) t).loop : null;
     }
 
+    /** Whether {@code q} is this loop's timer queue (the scheduler refuses one queue for two loops). */
+    boolean usesTimers(TimerQueue<Timer> q) {
+        return timers == q;
+    }
+
     boolean ownedBy(LoopOwner o) {
         return scheduler == o;
     }

@@ -162,16 +162,14 @@ public final class RunLoopScheduler extends Scheduler {
         this.failureHandler = b.failureHandler;
         this.loops = new RunLoop[b.threads];
         this.ended = new CountDownLatch(b.threads);
-        List<TimerQueue<Timer>> queues = new ArrayList<>();
         for (int i = 0; i < loops.length; i++) {
             TimerQueue<Timer> timers = Objects.requireNonNull(b.timers.get(), "timer supplier returned null");
-            for (TimerQueue<Timer> q : queues) {
-                if (q == timers) { // one thread per queue: a shared one would be used by two loops at once
-                    throw new IllegalArgumentException("the timer supplier returned the same queue for loops "
-                            + queues.indexOf(q) + " and " + i + "; it must return a new queue per call");
+            for (int j = 0; j < i; j++) {
+                if (loops[j].usesTimers(timers)) { // one thread per queue: two loops would share it
+                    throw new IllegalArgumentException("the timer supplier returned the same queue for loops " + j
+                            + " and " + i + "; it must return a new queue per call");
                 }
             }
-            queues.add(timers);
             loops[i] = new RunLoop(owner, i, b.threads > 1, timers, b.batch, b.idleSpins, b.name + "-" + i, b.daemon);
         }
         for (int i = 0; i < loops.length; i++) {

@@ -228,10 +228,10 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
         }
         boolean poolDown;
         try {
-            poolDown = pool.isShutdown();
-        } catch (Throwable customPoolFailed) { // the key never became busy: termination must not wait for it
+            poolDown = poolIsShutdown();
+        } catch (Throwable refused) { // the key never became busy: termination must not wait for it
             lifecycle.busyEnded(1);
-            throw LaneDispatcher.rejection(customPoolFailed); // rethrows a VirtualMachineError as itself
+            throw refused;
         }
         if (poolDown) {
             lifecycle.busyEnded(1);
@@ -243,8 +243,17 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
         if (!lifecycle.isRunning()) {
             throw new RejectedExecutionException("the executor is shut down");
         }
-        if (pool.isShutdown()) {
+        if (poolIsShutdown()) {
             throw poolShutDown();
+        }
+    }
+
+    /** The pool's {@code isShutdown()}; what a custom pool's throws becomes a rejection. */
+    private boolean poolIsShutdown() {
+        try {
+            return pool.isShutdown();
+        } catch (Throwable probeFailed) {
+            throw LaneDispatcher.rejection(probeFailed); // rethrows a VirtualMachineError as itself
         }
     }
 

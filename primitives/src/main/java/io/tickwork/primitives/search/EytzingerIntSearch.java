@@ -14,8 +14,8 @@ final class EytzingerIntSearch implements IntSearch {
     /** The most keys: node {@code 2k + 1} of the deepest node must fit an {@code int}. */
     static final int MAX_KEYS = (1 << 30) - 1;
 
+    /** {@code sorted}'s length has passed {@link #requireFits} (checked before the copy). */
     EytzingerIntSearch(int[] sorted) {
-        requireFits(sorted.length);
         this.n = sorted.length;
         this.b = new int[n + 1];
         fill(sorted, 0, 1);
