@@ -16,6 +16,10 @@ import java.lang.invoke.VarHandle;
  * tail is terminal, and a producer that sees it retries on a fresh lane, so a key never has two
  * live lanes (which would break mutual exclusion). Linearization point of an append: the CAS.
  *
+ * <p>Under a queue bound the tail's sequence minus the last started one must be exact, so a
+ * producer reopens an idle lane in two steps, through {@link #REOPENING}
+ * ({@link #reopenNumbered}); without a bound the count is a hint, and one CAS from null does.
+ *
  * <p>Close protocol. The drainer, finding no successor after a node, closes the lane with
  * {@code CAS(tail, last, null)}. If that fails, a producer has replaced the tail and may still be
  * between its CAS and its link, the next thing it does: the drainer spins briefly for the link,
@@ -38,6 +42,13 @@ import java.lang.invoke.VarHandle;
 final class KeyLane {
     /** A retired lane's tail: terminal; producers never append behind it. */
     static final TaskNode RETIRED = new TaskNode(null);
+
+    /**
+     * The tail of an idle lane being reopened under a queue bound: the reopening producer holds
+     * it while it numbers its node after the last task started, then replaces it with that node.
+     * A producer or flush that sees it waits for the replacement (a few instructions away).
+     */
+    static final TaskNode REOPENING = new TaskNode(null);
 
     private static final VarHandle TAIL;
     private static final VarHandle STARTED;
@@ -123,6 +134,22 @@ final class KeyLane {
         return TAIL.compareAndSet(this, expected, replacement);
     }
 
+    /**
+     * Reopens this idle lane with {@code first} as its only node, numbered exactly after the last
+     * task started (what a queue bound needs); false if the lane is not idle. Idle, the sequence of
+     * the last task started is stable (the drainer published it before closing), but a plain read
+     * followed by the CAS from idle could see a sequence from before another whole busy period:
+     * so the tail is held at {@link #REOPENING} while the node is numbered.
+     */
+    boolean reopenNumbered(TaskNode first) {
+        if (!TAIL.compareAndSet(this, (TaskNode) null, REOPENING)) {
+            return false;
+        }
+        first.seq = started() + 1;
+        TAIL.setVolatile(this, first);
+        return true;
+    }
+
     /** Sequence of the last task started, as the drainer last published it. */
     int started() {
         return (int) STARTED.getAcquire(this);
@@ -135,7 +162,7 @@ final class KeyLane {
     /** Tasks accepted and not yet started, as far as this thread can tell; 0 when idle or retired. */
     int waiting() {
         TaskNode t = tail;
-        return t == null || t == RETIRED ? 0 : Math.max(0, t.seq - started());
+        return t == null || t == RETIRED || t == REOPENING ? 0 : Math.max(0, t.seq - started());
     }
 
     /**

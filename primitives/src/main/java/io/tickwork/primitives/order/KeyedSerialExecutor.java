@@ -171,7 +171,7 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
 
     private void append(K key, TaskNode node) {
         KeyLane lane = lanes.get(key);
-        for (; ; ) {
+        for (int waits = 0; ; ) {
             if (lane == null) {
                 KeyLane fresh = new KeyLane(key, node); // before the count: an OutOfMemoryError here leaks nothing
                 beginBusy();
@@ -188,6 +188,15 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
                 lifecycle.busyEnded(1); // another producer created the key's lane first
             }
             TaskNode previous = lane.tail;
+            if (previous == null && maxQueuedPerKey > 0) { // idle: reopen it, numbered exactly
+                beginBusy();
+                if (lane.reopenNumbered(node)) {
+                    dispatcher.schedule(lane, node);
+                    return;
+                }
+                lifecycle.busyEnded(1);
+                continue;
+            }
             if (previous == null) { // idle: reopen it
                 beginBusy();
                 int started = lane.started();
@@ -205,6 +214,10 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
             if (previous == KeyLane.RETIRED) {
                 lanes.remove(key, lane); // help the retiring worker, then use a fresh lane
                 lane = lanes.get(key);
+                continue;
+            }
+            if (previous == KeyLane.REOPENING) {
+                LaneDispatcher.backOff(++waits); // another producer is numbering its node
                 continue;
             }
             checkAccepting();
@@ -286,11 +299,15 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
         CompletableFuture<Void> done = new CompletableFuture<>();
         TaskNode marker = new TaskNode(new FlushMarker(done));
         KeyLane lane = lanes.get(key);
-        for (; ; ) {
+        for (int waits = 0; ; ) {
             TaskNode previous = lane == null ? null : lane.tail;
             if (previous == KeyLane.RETIRED) {
                 lanes.remove(key, lane);
                 lane = lanes.get(key);
+                continue;
+            }
+            if (previous == KeyLane.REOPENING) {
+                LaneDispatcher.backOff(++waits); // a producer is reopening the key: its task comes first
                 continue;
             }
             if (previous == null) {

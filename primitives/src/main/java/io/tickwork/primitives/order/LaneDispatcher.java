@@ -41,7 +41,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Why no ready key is stranded: a producer XCHGes the queue tail, then reads {@link #ctl}; a
  * worker that stops being idle, or leaves, changes {@link #ctl} (a full fence), then re-checks
  * the queue. Whichever comes second sees the first: either the producer sees that no worker is
- * idle (or none runs) and starts one, or the worker sees the key.
+ * idle (or none runs) and starts one, or the worker sees the key. A leaving worker that sees a
+ * key takes a slot back only below the limit ({@link #retakeSlot}), so {@code parallelism} is
+ * never exceeded, not even by one.
  *
  * <p>Submissions to the pool: only workers are submitted. A pool that runs the worker in the
  * submitting thread (a {@code CallerRunsPolicy}, a direct executor) is detected: the worker
@@ -140,8 +142,10 @@ final class LaneDispatcher extends DispatcherPad3 {
         int held = (int) c;
         if (held == 0) {
             startFirstWorker(head);
-        } else if (held < parallelism && (int) (c >>> 32) == 0) {
-            addWorker(false);
+        } else if (held < parallelism && (int) (c >>> 32) == 0 && tryAddWorker() && workers() == 0) {
+            // The pool refused the worker, and its slot may have been the one a leaving worker
+            // found taken (retakeSlot): with no worker left, this producer starts the first.
+            startFirstWorker(head);
         }
     }
 
@@ -209,32 +213,60 @@ final class LaneDispatcher extends DispatcherPad3 {
     }
 
     /**
-     * Starts one more worker if fewer than {@code parallelism} hold a slot and fewer workers are
-     * idle than keys wait in the queue.
-     * Returns a {@link VirtualMachineError} that the pool threw, for the caller to rethrow at a
-     * safe point; any other refusal just means fewer workers (the caller still runs).
+     * From a running worker: starts one more worker if fewer than {@code parallelism} hold a slot
+     * and none is idle. Returns a {@link VirtualMachineError} that the pool threw, for the caller
+     * to rethrow at a safe point; any other refusal just means fewer workers (the caller runs).
      */
-    VirtualMachineError addWorker(boolean fromWorker) {
+    VirtualMachineError addWorker() {
+        try {
+            tryAddWorker();
+            return null;
+        } catch (VirtualMachineError fatal) {
+            return fatal;
+        }
+    }
+
+    /**
+     * Takes a slot and hands a new worker to the pool, if fewer than {@code parallelism} hold a
+     * slot and none is idle. Returns true if the pool refused it (or would run it in place): the
+     * slot is given back.
+     *
+     * @throws VirtualMachineError thrown by the pool, the slot given back
+     */
+    private boolean tryAddWorker() {
         for (long c; (int) (c = ctl) < parallelism && (int) (c >>> 32) == 0; ) {
             if (CTL.compareAndSet(this, c, c + 1 + ONE_IDLE)) {
                 try {
                     if (submit(new Worker(this))) {
-                        return null;
+                        return false;
                     }
                 } catch (VirtualMachineError fatal) {
                     addCtl(-1 - ONE_IDLE);
-                    if (fromWorker) {
-                        return fatal;
-                    }
                     throw fatal;
                 } catch (Throwable refused) {
-                    // rejected: fewer workers; the caller is a running worker or has one
+                    // rejected: fewer workers
                 }
                 addCtl(-1 - ONE_IDLE);
-                return null;
+                return true;
             }
         }
-        return null;
+        return false;
+    }
+
+    /**
+     * A leaving worker that saw a key arrive takes a slot back, unless the limit was reached since
+     * it gave its own back; returns whether it did. If not, every slot is held by a worker that
+     * will poll (or re-check as it leaves), or by a producer whose new worker the pool may still
+     * refuse: that producer then finds no worker left and starts the first itself
+     * ({@link #schedule}), so the key is never stranded and the limit never exceeded.
+     */
+    boolean retakeSlot() {
+        for (long c; (int) (c = ctl) < parallelism; ) {
+            if (CTL.compareAndSet(this, c, c + 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -126,7 +126,7 @@ final class Worker {
         // where the next hand-off's poll would find it first (last in, first out) and run it
         // instead of the pool's other work
         if (dispatcher.workers() <= 1 && !dispatcher.looksEmpty()) {
-            VirtualMachineError e = dispatcher.addWorker(true);
+            VirtualMachineError e = dispatcher.addWorker();
             if (e != null) {
                 recordFatal(e);
             }
@@ -220,7 +220,7 @@ final class Worker {
                 d.addCtl(-LaneDispatcher.ONE_IDLE); // Dekker with producers: fence, then re-check below
             }
             if (onPool && !d.looksEmpty()) {
-                VirtualMachineError e = d.addWorker(true); // work is piling up: bring in help
+                VirtualMachineError e = d.addWorker(); // work is piling up: bring in help
                 if (e != null) {
                     recordFatal(e);
                 }
@@ -311,9 +311,10 @@ final class Worker {
     }
 
     /**
-     * Releases this worker's slot if the queue is still empty after the release; returns false
-     * (and holds a slot again) if a key arrived meanwhile. Retires remembered idle keys and hands
-     * the counts over first; rethrows a pending fatal error after the release.
+     * Releases this worker's slot; returns false, holding a slot again, if a key arrived meanwhile
+     * and a slot is still free. If the limit was reached meanwhile, whoever took the slot runs the
+     * key (see {@link LaneDispatcher#retakeSlot}). Retires remembered idle keys and hands the
+     * counts over first; rethrows a pending fatal error after the release.
      */
     private boolean leave() {
         final LaneDispatcher d = dispatcher;
@@ -321,8 +322,7 @@ final class Worker {
         flushCounts();
         d.addCtl(-1 - (idle ? LaneDispatcher.ONE_IDLE : 0)); // Dekker with schedule(): fence, then re-check
         idle = false;
-        if (!d.looksEmpty()) {
-            d.addCtl(1);
+        if (!d.looksEmpty() && d.retakeSlot()) {
             return false;
         }
         if (interruptSeen) {
