@@ -10,7 +10,8 @@ import java.util.NoSuchElementException;
  * <p><b>Guarantees:</b> {@link #poll} returns elements in the order {@link #offer} accepted them;
  * {@link #removeLast} takes back the newest one (it undoes the last accepted offer). An offer either
  * appends and returns {@code true} or, on a bounded queue that is full, changes nothing and returns
- * {@code false}; an unbounded queue always returns {@code true}. Reading or removing from an empty
+ * {@code false}; an unbounded queue returns {@code true} unless it already holds
+ * {@link Integer#MAX_VALUE} elements (then {@code false}, nothing changed). Reading or removing from an empty
  * queue throws {@link NoSuchElementException} (there is no sentinel: every {@code long} is a valid
  * element).
  *

@@ -189,8 +189,9 @@ public final class ByteKeyIndex {
      *
      * <p>Checks the header and that the sizes fit the buffer, in O(1); call {@link #verify()} to
      * also check offsets, order and tree (O(total bytes)) before trusting a file from elsewhere.
-     * Until then a damaged image may answer wrongly or throw {@link IndexOutOfBoundsException},
-     * but never reads outside the buffer.
+     * Until then a damaged image may answer wrongly (a position outside {@code [-(size + 1), size)}
+     * included, so do not index a parallel array with it unchecked) or throw
+     * {@link IndexOutOfBoundsException}, but never reads outside the buffer.
      *
      * @throws IllegalArgumentException if the header is wrong (naming the field, its value and what
      *                                  was expected) or the buffer is too short

@@ -86,7 +86,7 @@ final class RadixSplineIntSearch implements IntSearch {
 
     /**
      * @param maxError  the spline's bound on the prediction error, in positions (>= 0)
-     * @param radixBits width of the radix prefix (0 .. 30), or -1 for the default: 4 to 8 table
+     * @param radixBits width of the radix prefix (0 .. 30), or -1 for the default: 4 to 16 table
      *     slots per knot, capped at {@link #MAX_DEFAULT_RADIX_BITS}
      */
     RadixSplineIntSearch(int[] sorted, int maxError, int radixBits) {
