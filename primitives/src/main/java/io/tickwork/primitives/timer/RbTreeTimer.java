@@ -89,6 +89,15 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
     private long[] deferred = new long[8];
     private int deferredCount;
 
+    /**
+     * Timer ids (id 0 is NIL). Bounds the nodes too, since a node holds at least one timer: at
+     * 2^27 of them, 8 longs each, the node array is the largest a Java array can be.
+     */
+    static final int MAX_IDS = 1 << 27;
+
+    /** {@link #MAX_IDS}; lowered only by tests, to reach the limit without gigabytes. */
+    int maxIds = MAX_IDS;
+
     RbTreeTimer(boolean longPayloads) {
         int cap = 64;
         nodes = new long[cap << 3];
@@ -167,6 +176,9 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
             return freeIds[--freeTop];
         }
         if (highWater == freeIds.length) {
+            if (freeIds.length >= maxIds) {
+                throw new IllegalStateException("full: an RB_TREE queue holds at most " + (maxIds - 1) + " timers");
+            }
             int cap = freeIds.length * 2;
             timers = Arrays.copyOf(timers, cap << 2);
             if (refs != null) {

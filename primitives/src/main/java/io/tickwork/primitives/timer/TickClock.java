@@ -33,33 +33,56 @@ final class TickClock {
         this.reciprocal = shift >= 0 ? 0 : Long.divideUnsigned(-1L, tick) + 1;
     }
 
-    /** {@code time - origin}, saturated to the long range instead of wrapping. */
-    private long sinceOrigin(long time) {
+    /**
+     * The largest tick that has started at {@code time}: {@code floor((time - origin) / tick)}, at
+     * most {@code Long.MAX_VALUE - 1}. Tick {@code Long.MAX_VALUE} stands for every deadline at or
+     * past the last tick a long counts (only a one-unit tick reaches it), which only the end of
+     * time ({@code now == Long.MAX_VALUE}, handled by the wheels) makes due: such a deadline
+     * fires late, never early.
+     */
+    long floorTick(long time) {
         long r = time - origin;
         if (((time ^ origin) & (time ^ r)) < 0) { // the subtraction overflowed
-            return saturated(time);
+            return floorTickOutOfRange(time);
         }
-        return r; // kept under the JIT's small-method limit, so it inlines everywhere
-    }
-
-    private long saturated(long time) {
-        return time < origin ? Long.MIN_VALUE : Long.MAX_VALUE;
-    }
-
-    /** The largest tick that has started at {@code time}: {@code floor((time - origin) / tick)}. */
-    long floorTick(long time) {
-        long r = sinceOrigin(time);
-        return shift >= 0 ? r >> shift : floorDivided(r);
+        long k = shift >= 0 ? r >> shift : floorDivided(r);
+        return k != Long.MAX_VALUE ? k : Long.MAX_VALUE - 1;
     }
 
     /** The first tick that starts at or after {@code time}: a deadline's tick, never early. */
     long ceilTick(long time) {
-        long r = sinceOrigin(time);
+        long r = time - origin;
+        if (((time ^ origin) & (time ^ r)) < 0) { // the subtraction overflowed
+            return ceilTickOutOfRange(time);
+        }
         if (shift >= 0) {
             return (r >> shift) + ((r & (tick - 1)) != 0 ? 1 : 0);
         }
         long q = floorDivided(r);
         return r - q * tick != 0 ? q + 1 : q;
+    }
+
+    /*
+     * time - origin does not fit a long, out of line (the hot paths stay small enough to inline).
+     * Past the origin, the difference is exact as an unsigned long and so is its quotient: with a
+     * tick of 2 or more it fits a long again. Before the origin by more than a long counts: the
+     * distant past, the earliest tick.
+     */
+    private long floorTickOutOfRange(long time) {
+        if (time < origin) {
+            return Long.MIN_VALUE;
+        }
+        long q = Long.divideUnsigned(time - origin, tick);
+        return q >= 0 && q != Long.MAX_VALUE ? q : Long.MAX_VALUE - 1;
+    }
+
+    private long ceilTickOutOfRange(long time) {
+        if (time < origin) {
+            return Long.MIN_VALUE;
+        }
+        long d = time - origin;
+        long q = Long.divideUnsigned(d, tick) + (Long.remainderUnsigned(d, tick) != 0 ? 1 : 0);
+        return q >= 0 ? q : Long.MAX_VALUE; // past the last tick a long counts
     }
 
     /*

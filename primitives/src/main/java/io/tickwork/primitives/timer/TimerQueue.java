@@ -47,7 +47,9 @@ import java.util.function.Consumer;
  *   <li><b>Past deadlines</b> (including {@code Long.MIN_VALUE}) fire on the next {@code expire}
  *       on the tree. On wheels they fire on the next {@code expire} whose {@code now} is at least
  *       the origin and at least the largest {@code now} seen so far (the wheel's position). Any
- *       deadline up to {@link Long#MAX_VALUE} is accepted. {@code expire(Long.MAX_VALUE, ..)}
+ *       deadline up to {@link Long#MAX_VALUE} is accepted; on a wheel whose tick is one unit,
+ *       deadlines at or past {@code origin + Long.MAX_VALUE} (beyond the last tick a long counts)
+ *       fire only at {@code expire(Long.MAX_VALUE, ..)}. {@code expire(Long.MAX_VALUE, ..)}
  *       fires everything; a wheel is then at the end of its time, and later calls with a real
  *       {@code now} hand out nothing: use it only to drain a queue before dropping it.</li>
  *   <li><b>Cancel and reschedule</b> return {@code true} for a timer that is pending and act on
@@ -85,6 +87,8 @@ public interface TimerQueue<T> {
      * @param payload  handed to the consumer when the timer fires; must not be null
      * @return a handle for {@link #cancel}; never 0, so 0 can mean "no timer" in callers' fields
      * @throws NullPointerException if {@code payload} is null
+     * @throws IllegalStateException if the queue is full: 2^30 pending timers on a wheel, 2^27 - 1
+     *     on {@link TimerKind#RB_TREE} (the queue is unchanged)
      */
     long schedule(long deadline, T payload);
 

@@ -63,7 +63,7 @@ public final class TimerQueueBuilder {
     public TimerQueueBuilder tick(Duration tick) {
         Objects.requireNonNull(tick, "tick");
         long units = unit.convert(tick);
-        if (units == Long.MAX_VALUE) { // convert saturates
+        if (units == Long.MAX_VALUE && !tick.equals(Duration.of(units, unit.toChronoUnit()))) { // convert saturates
             throw new IllegalArgumentException("tick " + tick + " is past the range of a clock in " + unit);
         }
         if (units < 1 || !Duration.of(units, unit.toChronoUnit()).equals(tick)) {
@@ -139,10 +139,15 @@ public final class TimerQueueBuilder {
 
     private static final long MAX_TICKS = 1 << 24;
 
+    /** {@code ceil(span / tick)}, exact (the span need not be a whole number of clock units). */
     private long spanTicks() {
-        long tickUnits = unit.convert(tick);
-        long spanUnits = unit.convert(span);
-        return Math.max(1, spanUnits / tickUnits + (spanUnits % tickUnits != 0 ? 1 : 0));
+        long q;
+        try {
+            q = span.dividedBy(tick);
+        } catch (ArithmeticException past) {
+            return Long.MAX_VALUE; // more ticks than a long counts: far past 2^24
+        }
+        return q != Long.MAX_VALUE && tick.multipliedBy(q).compareTo(span) < 0 ? q + 1 : q;
     }
 
     /** The settings, and the wheel they make; never throws (a span too fine for a wheel says so). */

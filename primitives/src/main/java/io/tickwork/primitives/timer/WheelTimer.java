@@ -48,6 +48,12 @@ import java.util.function.LongConsumer;
  */
 abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
+    /** Entry ids; a handle's low half is an id + 1, and the pool's arrays double up to this length. */
+    static final int MAX_IDS = 1 << 30;
+
+    /** {@link #MAX_IDS}; lowered only by tests, to reach the limit without gigabytes. */
+    int maxIds = MAX_IDS;
+
     /** {@link #where} for an entry waiting in the overflow heap. */
     static final int IN_HEAP = -1;
     /** {@link #where} for an entry scheduled or rescheduled from a consumer, placed when expire returns. */
@@ -235,6 +241,9 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     // out of line, as every rare path of schedule and expire: the JIT inlines a method into its
     // caller only while its compiled code stays small
     private void growPool() {
+        if (where.length >= maxIds) {
+            throw new IllegalStateException("full: a wheel holds at most " + maxIds + " timers");
+        }
         int cap = where.length * 2;
         if (refs != null) {
             refs = Arrays.copyOf(refs, cap);

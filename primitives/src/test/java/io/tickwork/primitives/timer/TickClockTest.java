@@ -16,9 +16,16 @@ class TickClockTest {
         return v.compareTo(MAX) > 0 ? Long.MAX_VALUE : v.compareTo(MIN) < 0 ? Long.MIN_VALUE : v.longValueExact();
     }
 
-    /** {@code time - origin} saturated, divided by {@code tick}, rounded as asked: the clock's definition. */
+    /**
+     * The clock's definition: the exact {@code time - origin} divided by {@code tick}, rounded as
+     * asked; a difference below the long range is the earliest tick; a now's tick stops one short
+     * of {@code Long.MAX_VALUE}, which stands for deadlines at or past the last tick.
+     */
     private static long expectedTick(long time, long origin, long tick, boolean ceiling) {
-        BigInteger r = BigInteger.valueOf(saturate(BigInteger.valueOf(time).subtract(BigInteger.valueOf(origin))));
+        BigInteger r = BigInteger.valueOf(time).subtract(BigInteger.valueOf(origin));
+        if (r.compareTo(MIN) < 0) {
+            return Long.MIN_VALUE;
+        }
         BigInteger[] qr = r.divideAndRemainder(BigInteger.valueOf(tick));
         BigInteger q = qr[0];
         if (qr[1].signum() < 0) {
@@ -27,7 +34,7 @@ class TickClockTest {
         if (ceiling && qr[1].signum() != 0) {
             q = q.add(BigInteger.ONE);
         }
-        return q.longValueExact();
+        return Math.min(saturate(q), ceiling ? Long.MAX_VALUE : Long.MAX_VALUE - 1);
     }
 
     @Test

@@ -191,6 +191,18 @@ class TimerApiTest {
                         .tick(Duration.ofMillis(4))
                         .span(Duration.ofSeconds(60))
                         .ticksPerWheel());
+        assertEquals(
+                2,
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 0)
+                        .span(Duration.ofNanos(1_500_000))
+                        .ticksPerWheel(),
+                "a span that is not a whole number of clock units rounds up, not down");
+        assertEquals(
+                128,
+                TimerQueue.builder(TimeUnit.SECONDS, 0)
+                        .span(Duration.ofMillis(64_999))
+                        .ticksPerWheel());
+        TimerQueue.builder(TimeUnit.NANOSECONDS, 0).tick(Duration.ofNanos(Long.MAX_VALUE)); // exactly a long: accepted
         IllegalArgumentException tooMany = assertThrows(
                 IllegalArgumentException.class,
                 () -> TimerQueue.builder(TimeUnit.NANOSECONDS, 0)
