@@ -4,6 +4,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.function.BooleanSupplier;
 
 /**
  * How a dispatcher worker on a {@link ForkJoinPool} thread lets the pool's other work run.
@@ -22,9 +23,10 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * uncaught-exception handler, as the pool would send it, and the worker carries on. It runs as a
  * plain pool task: not as a task of the worker's executor (whose {@code close()} it may call and
  * wait in), and without the interrupt status the worker's last task left. The other task may wait
- * for one of the executor's keys that the worker left ready (a {@code flush(key).join()}), so before
- * it runs, a worker that is its executor's only one brings in a helper for them; the pool's other
- * threads, or the spare it adds for a blocked join, run that helper.
+ * for one of the executor's keys that the worker left ready (a {@code flush(key).join()}), or for the
+ * executor's termination: so before it runs, the worker hands its counts over and, if keys wait,
+ * goes back to the pool, slot and all; the pool's other threads, or the spare it adds for a
+ * blocked join, resume it, or this thread does after the other task.
  *
  * <p>Nesting: the task run in place may itself be a dispatcher worker (of this or another
  * dispatcher). Such a nested worker does not hand off again; it resubmits itself as before, so the
@@ -42,6 +44,8 @@ abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
     enum Outcome {
         /** Another task ran on this thread. */
         RAN,
+        /** Another task ran on this thread, after {@code beforeRun} gave the caller back to the pool. */
+        RAN_AFTER_LEAVING,
         /** Nothing else was queued: keep the thread. */
         NOTHING_QUEUED,
         /** Not a worker of {@code pool}, or already inside a hand-off: resubmit instead. */
@@ -51,10 +55,11 @@ abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
     /**
      * Runs one other queued task of {@code pool} on this thread if this thread is one of that pool's
      * workers and is not already running a handed-off task; runs {@code beforeRun} first, once a
-     * task was found. The task runs as a plain pool task: not as one of the calling worker's
-     * dispatcher (its {@code close()} waits like anyone else's).
+     * task was found, and reports whether it returned true (the caller left). The task runs as a
+     * plain pool task: not as one of the calling worker's dispatcher (its {@code close()} waits
+     * like anyone else's).
      */
-    static Outcome runOneOther(Executor pool, Runnable beforeRun) {
+    static Outcome runOneOther(Executor pool, BooleanSupplier beforeRun) {
         if (!(pool instanceof ForkJoinPool)
                 || !(Thread.currentThread() instanceof ForkJoinWorkerThread worker)
                 || worker.getPool() != pool) {
@@ -70,17 +75,17 @@ abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
         }
         handingOff[0] = true;
         WorkerSlot slot = WorkerSlot.current();
-        LaneDispatcher draining = slot.draining;
-        slot.draining = null;
+        int hidden = slot.hideAll();
+        boolean left = false;
         try {
-            beforeRun.run();
+            left = beforeRun.getAsBoolean();
             other.quietlyInvoke();
         } catch (Throwable failure) {
             worker.getUncaughtExceptionHandler().uncaughtException(worker, failure);
         } finally {
-            slot.draining = draining;
+            slot.unhide(hidden);
             handingOff[0] = false;
         }
-        return Outcome.RAN;
+        return left ? Outcome.RAN_AFTER_LEAVING : Outcome.RAN;
     }
 }

@@ -121,6 +121,14 @@ final class KeyLane {
     /** 1 while some worker holds this lane in its ring of idle lanes to check. */
     private volatile int retirePending;
 
+    /**
+     * The node at which the lane was last queued still open after its chain ran dry (a deferral),
+     * its task run. While it is still the tail, the key has nothing queued or running, though the
+     * lane is not idle: {@link KeyedSerialExecutor#flush} completes at once then. Compared by
+     * identity with the tail only, so a stale value is harmless.
+     */
+    private volatile TaskNode restingAt;
+
     /** A lane created busy, with {@code first} as its only node. */
     KeyLane(Object key, TaskNode first) {
         this.key = key;
@@ -188,6 +196,16 @@ final class KeyLane {
             }
         }
         return successor;
+    }
+
+    /** The drainer queues the lane still open at {@code last}, whose task has run. */
+    void restAt(TaskNode last) {
+        restingAt = last;
+    }
+
+    /** Whether {@code tail}, read as this lane's tail, is a node the lane rests at: nothing to wait for. */
+    boolean restsAt(TaskNode tail) {
+        return restingAt == tail;
     }
 
     /** Asks to check this idle lane later; false if a check is already pending with some worker. */

@@ -76,11 +76,16 @@ import java.util.concurrent.atomic.LongAdder;
  *       wait. A worker gives its pool thread back after about {@code fairnessBudget} tasks, or
  *       after 64 when the pool reports other queued work, so other work on a shared pool runs
  *       between them; on a {@code ForkJoinPool} it runs one of the pool's other tasks in place
- *       instead of leaving.</li>
+ *       instead of leaving, after handing the keys still ready back to the pool, so that task may
+ *       wait for them (a {@code flush(key).join()}). On a {@code ForkJoinPool}, a task that blocks
+ *       should block as the pool expects ({@link java.util.concurrent.ForkJoinPool#managedBlock},
+ *       as {@code CompletableFuture.join} does), or the pool cannot add the thread that would run
+ *       the other keys meanwhile; a plain lock or latch wait holds its thread from them.</li>
  *   <li><b>Lifecycle.</b> The executor does not own the pool and never shuts it down.
  *       {@link #shutdown()} stops accepting and returns at once; queued tasks still run.
- *       {@link #close()} also waits until they have run. Terminated means shut down with no task
- *       queued or running.</li>
+ *       {@link #close()} also waits until they have run (on a {@code ForkJoinPool} thread through
+ *       {@code managedBlock}, so the pool may add the thread that runs them). Terminated means
+ *       shut down with no task queued or running.</li>
  * </ul>
  *
  * <p><b>Cost.</b> Per task: a 24-byte node, one map read, one CAS and one release store on the
@@ -310,7 +315,7 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
                 LaneDispatcher.backOff(++waits); // a producer is reopening the key: its task comes first
                 continue;
             }
-            if (previous == null) {
+            if (previous == null || lane.restsAt(previous)) { // idle, or queued open with nothing left
                 done.complete(null);
                 return done;
             }
@@ -377,7 +382,7 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
     @Override
     public void close() {
         shutdown();
-        if (WorkerSlot.current().draining == dispatcher) {
+        if (WorkerSlot.current().isDraining(dispatcher)) {
             return;
         }
         try {
@@ -523,6 +528,9 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
          * A key runs at most {@code tasks} tasks in a row while other keys wait, and a pool thread
          * is given back after about that many. Default {@value KeyedSerialExecutor#DEFAULT_FAIRNESS_BUDGET}; lower
          * favours latency across keys and other work on the pool, higher favours throughput.
+         * {@code Integer.MAX_VALUE} means no limit.
+         *
+         * @throws IllegalArgumentException if {@code tasks < 1}
          */
         public Builder<K> fairnessBudget(int tasks) {
             if (tasks < 1) {

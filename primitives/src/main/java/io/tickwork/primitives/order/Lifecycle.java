@@ -3,6 +3,8 @@ package io.tickwork.primitives.order;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -100,8 +102,44 @@ final class Lifecycle {
         }
     }
 
+    /**
+     * Waits for termination. True at once if terminated, even for an interrupted caller. On a
+     * {@code ForkJoinPool} thread the wait is a {@link ForkJoinPool#managedBlock}, so the pool may
+     * add a spare thread to run the workers this wait is for.
+     */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        if (terminated.getCount() == 0) {
+            return true;
+        }
+        if (Thread.currentThread() instanceof ForkJoinWorkerThread) {
+            TimedWait wait = new TimedWait(terminated, unit.toNanos(timeout));
+            ForkJoinPool.managedBlock(wait);
+            return wait.released;
+        }
         return terminated.await(timeout, unit);
+    }
+
+    /** One timed wait on a latch, as a {@link ForkJoinPool.ManagedBlocker}. */
+    private static final class TimedWait implements ForkJoinPool.ManagedBlocker {
+        private final CountDownLatch latch;
+        private final long nanos;
+        boolean released;
+
+        TimedWait(CountDownLatch latch, long nanos) {
+            this.latch = latch;
+            this.nanos = nanos;
+        }
+
+        @Override
+        public boolean block() throws InterruptedException {
+            released = latch.await(nanos, TimeUnit.NANOSECONDS);
+            return true; // released or timed out: either way, done blocking
+        }
+
+        @Override
+        public boolean isReleasable() {
+            return released || (released = latch.getCount() == 0);
+        }
     }
 
     /** Busy keys as counted; exact once no producer or drainer is between its steps. */

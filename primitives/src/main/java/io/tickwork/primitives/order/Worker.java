@@ -113,24 +113,20 @@ final class Worker {
     }
 
     /**
-     * Before this worker runs another pool task in place ({@link ForkJoinHandOff}): if it is the
-     * only worker, keys left ready get a worker of their own (a slot is free). The other task may
-     * block until one of them progresses (a {@code flush(key).join()}); the helper, pushed onto this
-     * thread's deque, is then taken by another pool thread, or by the spare the pool adds for a
-     * blocked join.
+     * Before this worker runs another pool task in place ({@link ForkJoinHandOff}), once one was
+     * found. The other task may wait for the executor's termination, which counts the keys that
+     * went idle: the counts are handed over first. It may also wait until a key left ready
+     * progresses (a {@code flush(key).join()}), and this worker's slot may be the only one, or the
+     * others' keys may block: so if keys wait, the worker goes back to the pool first, slot and
+     * all ({@link #handOver}), and another pool thread (or the spare the pool adds for a blocked
+     * join) resumes it, or this thread does once the other task returns. Returns whether it went:
+     * then this thread must not touch the worker again.
      */
-    private final Runnable bringHelp = this::bringHelpIfKeysWait;
+    private final java.util.function.BooleanSupplier beforeOtherTask = this::handOverIfKeysWait;
 
-    private void bringHelpIfKeysWait() {
-        // only when no other worker is there to drain them: a helper goes onto this thread's deque,
-        // where the next hand-off's poll would find it first (last in, first out) and run it
-        // instead of the pool's other work
-        if (dispatcher.workers() <= 1 && !dispatcher.looksEmpty()) {
-            VirtualMachineError e = dispatcher.addWorker();
-            if (e != null) {
-                recordFatal(e);
-            }
-        }
+    private boolean handOverIfKeysWait() {
+        flushCounts();
+        return !dispatcher.looksEmpty() && handOver(false);
     }
 
     /** What the pool runs: one submission of a worker. */
@@ -191,12 +187,11 @@ final class Worker {
      */
     void work(boolean onPool) {
         WorkerSlot slot = WorkerSlot.current();
-        LaneDispatcher outer = slot.draining;
-        slot.draining = dispatcher;
+        slot.enter(dispatcher);
         try {
             loop(onPool);
         } finally {
-            slot.draining = outer;
+            slot.exit();
         }
     }
 
@@ -234,6 +229,7 @@ final class Worker {
                 if (from.task != null) {
                     from.task = null; // we own the popped lane, so nobody else can be running it
                     droppedRejectable = true;
+                    lane.publishStarted(from.seq); // gone: no longer waiting under a queue bound
                 }
                 rejectable = null;
             }
@@ -265,8 +261,15 @@ final class Worker {
                 if (Thread.interrupted()) {
                     interruptSeen = true; // our tasks' interrupt is not the other task's
                 }
-                if (ForkJoinHandOff.runOneOther(d.pool.pool, bringHelp) != ForkJoinHandOff.Outcome.NOT_HERE) {
-                    flushTaskCounts(); // stats() lags by at most about a budget per worker, here too
+                boolean restore = interruptSeen; // read before this worker may go back to the pool
+                ForkJoinHandOff.Outcome handOff = ForkJoinHandOff.runOneOther(d.pool.pool, beforeOtherTask);
+                if (handOff == ForkJoinHandOff.Outcome.RAN_AFTER_LEAVING) {
+                    if (restore) {
+                        Thread.currentThread().interrupt(); // the pool's thread back with its flag
+                    }
+                    return; // the worker went back to the pool before the other task ran
+                }
+                if (handOff != ForkJoinHandOff.Outcome.NOT_HERE) {
                     visitedSinceHandBack = 0; // a ForkJoinPool thread: the pool's next task ran here, or none waits
                     continue;
                 }
@@ -285,6 +288,14 @@ final class Worker {
      * another thread may run it.
      */
     private boolean handOver() {
+        return handOver(true);
+    }
+
+    /**
+     * As {@link #handOver()}; {@code restoreInterrupt} false leaves setting the thread's interrupt
+     * flag again to the caller, who read {@link #interruptSeen} before.
+     */
+    private boolean handOver(boolean restoreInterrupt) {
         final LaneDispatcher d = dispatcher;
         flushCounts();
         boolean restore = interruptSeen;
@@ -301,7 +312,7 @@ final class Worker {
         }
         if (taken) {
             // another thread may run this worker from now on: touch no field of it
-            if (restore) {
+            if (restore && restoreInterrupt) {
                 Thread.currentThread().interrupt();
             }
             return true;
@@ -381,7 +392,7 @@ final class Worker {
                         ranLocal++;
                         recordFatal(e);
                         lane.publishStarted(node.seq);
-                        visitedSinceHandBack += visited;
+                        countVisited(visited);
                         return node; // back to the queue: the key's next tasks run after this error
                     }
                 }
@@ -393,7 +404,7 @@ final class Worker {
             if (successor == null
                     && (successor = d.awaitSuccessor(lane, node)) == null
                     && (successor = lane.close(node)) == null) {
-                visitedSinceHandBack += visited;
+                countVisited(visited);
                 idledLocal++;
                 if (!d.lifecycle.isRunning()) {
                     flushCounts(); // shutting down: termination waits for this count
@@ -403,16 +414,23 @@ final class Worker {
             if (successor == node) {
                 lane.lastDrained = (byte) Math.min(visited, Byte.MAX_VALUE); // for THIN_CHAIN
                 lane.publishStarted(node.seq);
-                visitedSinceHandBack += visited;
+                lane.restAt(node); // its task has run: a flush that finds it the tail has nothing to wait for
+                countVisited(visited);
                 return node; // the lane defers going idle: it resumes here (this task already ran)
             }
             if (visited >= budget) {
                 lane.publishStarted(node.seq);
-                visitedSinceHandBack += visited;
+                countVisited(visited);
                 return successor;
             }
             node = successor;
         }
+    }
+
+    /** Adds to the nodes visited since the last hand-back, saturating: a budget may be Integer.MAX_VALUE. */
+    private void countVisited(int visited) {
+        int sum = visitedSinceHandBack + visited;
+        visitedSinceHandBack = sum >= 0 ? sum : Integer.MAX_VALUE;
     }
 
     /** Hands this worker's counts to the shared counters: tasks first, then idle keys (termination). */

@@ -1,11 +1,14 @@
 package io.tickwork.primitives.order;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -103,5 +106,42 @@ class QueueBoundTest {
             Pools.shutdownAndAwait(pool);
             Pools.shutdownAndAwait(producers);
         }
+    }
+
+    /** Flush markers are not tasks: they neither count against the bound nor as completed tasks. */
+    @Test
+    void flushMarkersDoNotCountAgainstTheBound() throws Exception {
+        ExecutorService pool = Pools.threadPool(2);
+        KeyedSerialExecutor<String> exec =
+                KeyedSerialExecutor.builder(pool).maxQueuedPerKey(2).build();
+        CountDownLatch started = new CountDownLatch(1), release = new CountDownLatch(1);
+        List<Integer> log = Collections.synchronizedList(new ArrayList<>());
+        exec.execute("a", () -> {
+            started.countDown();
+            SerialGuaranteesTest.awaitUninterruptibly(release);
+        });
+        assertTrue(started.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+        CompletableFuture<Void> f0 = exec.flush("a");
+        exec.execute("a", () -> log.add(1));
+        CompletableFuture<Void> f1 = exec.flush("a");
+        CompletableFuture<Void> f1b = exec.flush("a");
+        exec.execute("a", () -> log.add(2));
+        CompletableFuture<Void> f2 = exec.flush("a");
+        RejectedExecutionException e =
+                assertThrows(RejectedExecutionException.class, () -> exec.execute("a", () -> log.add(3)));
+        assertEquals("key a has 2 tasks waiting (maxQueuedPerKey)", e.getMessage());
+        assertEquals(2, exec.stats().queuedTasks());
+        assertFalse(f0.isDone());
+        release.countDown();
+        f2.get(AWAIT_SECONDS, TimeUnit.SECONDS);
+        assertTrue(f0.isDone() && f1.isDone() && f1b.isDone());
+        exec.execute("a", () -> log.add(4));
+        exec.execute("a", () -> log.add(5));
+        exec.close();
+        assertEquals(List.of(1, 2, 4, 5), log);
+        assertEquals(5, exec.stats().completedTasks(), exec.toString());
+        assertEquals(1, exec.stats().rejectedTasks());
+        assertTrue(exec.flush("a").isDone());
+        pool.shutdown();
     }
 }
