@@ -280,8 +280,8 @@ final class WorkerLauncher {
         PrintStream to = x.status() == 0 ? out : err;
         to.println("tickwork: worker " + x.index() + " (pid "
                 + workers.get(x.index()).pid() + ") exited with status " + x.status() + when + "; stopping the others");
-        int code = stopAll(x.index());
-        return x.status() == 0 ? code : 1;
+        stopAll(x.index());
+        return 1; // the service is down whatever the worker's status: a supervisor must see a failure
     }
 
     /**

@@ -127,6 +127,17 @@ class WorkerLauncherTest {
         assertEquals("tickwork: worker 1 (pid " + victim + ") exited with status 137; stopping the others", said);
     }
 
+    /** A worker stopped alone, gracefully (exit 0): the service is down, so the launcher fails too. */
+    @Test
+    void aWorkerStoppedAloneMakesTheLauncherFailToo() throws Exception {
+        launched = new LaunchedServer(2);
+        launched.awaitStart(2);
+        long victim = launched.pids.get(1);
+        assertTrue(ProcessHandle.of(victim).orElseThrow().destroy()); // SIGTERM: it stops gracefully, status 0
+        assertTrue(launched.process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "launcher exited");
+        assertEquals(1, launched.process.exitValue(), "a supervisor's Restart=on-failure must see the failure");
+    }
+
     @Test
     void workersStopWhenTheLauncherIsKilled() throws Exception {
         launched = new LaunchedServer(2);

@@ -25,6 +25,9 @@ public final class HttpRequest {
     // set by the parser for the server, not visible to handlers
     int methodStart, methodEnd;
     boolean methodAllowed;
+    /** Whether the method is one HTTP defines (405 if not allowed), not an unknown one (501). */
+    boolean methodKnown;
+
     long contentLength;
     /** {@code Expect: 100-continue} on an HTTP/1.1 request: the client may wait for 100 before its body. */
     boolean expectContinue;

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -452,12 +453,27 @@ public final class HttpServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        boolean interrupted = false;
         if (closing.compareAndSet(false, true)) {
+            CountDownLatch acceptsStopped = new CountDownLatch(loops.size());
             for (SelectorLoop l : loops) {
-                l.drain(config.drainTimeoutMillis);
+                l.drain(config.drainTimeoutMillis, acceptsStopped::countDown);
+            }
+            // Then the listening socket goes at once, not after the drain: until it is closed the
+            // kernel keeps completing handshakes into its backlog, and those connections would
+            // wait out the drain and be reset. Closed, new ones are refused (or, with --processes,
+            // go to another worker's socket).
+            try {
+                acceptsStopped.await(config.drainTimeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+            try {
+                listener.close();
+            } catch (IOException ignored) {
+                // closed again below; nothing more to release
             }
         }
-        boolean interrupted = false;
         for (SelectorLoop l : loops) {
             while (true) {
                 try {

@@ -72,7 +72,9 @@ final class RequestParser {
         }
         int ms = p;
         while (p < end && isTchar(b[p])) {
-            p++;
+            if (++p - ms > MAX_METHOD) {
+                return error(r, 501, "method longer than any implemented"); // RFC 9112 3
+            }
         }
         if (p == end) {
             return end - start > maxRequestLine
@@ -102,6 +104,9 @@ final class RequestParser {
             if (c < 0x21 || c > 0x7E) {
                 return error(r, 400, "invalid byte 0x" + Integer.toHexString(c) + " in request target");
             }
+            if (c == '#') {
+                return error(r, 400, "fragment in request target"); // RFC 9112 3.2: never sent
+            }
             te++;
         }
         if (te == ts || te == le) {
@@ -128,37 +133,73 @@ final class RequestParser {
         r.methodEnd = me;
         r.head = me - ms == 4 && b[ms] == 'H' && b[ms + 1] == 'E' && b[ms + 2] == 'A' && b[ms + 3] == 'D';
         r.methodAllowed = r.head || (me - ms == 3 && b[ms] == 'G' && b[ms + 1] == 'E' && b[ms + 2] == 'T');
-        int ps = pathStart(b, ts, te, r);
-        if (ps < 0) {
-            return ERROR;
+        r.methodKnown = r.methodAllowed || isKnownMethod(b, ms, me);
+        return target(b, ts, te, r) < 0 ? ERROR : lf + 1;
+    }
+
+    /** Longest method served or known (RFC 9110 9: {@code OPTIONS}, {@code CONNECT}); longer ones get 501 at once. */
+    private static final int MAX_METHOD = 7;
+
+    private static final String[] KNOWN_METHODS = {"POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"};
+
+    /** A method RFC 9110 (or RFC 5789, PATCH) defines: one this server knows and refuses with 405. */
+    private static boolean isKnownMethod(byte[] b, int ms, int me) {
+        for (String m : KNOWN_METHODS) {
+            if (me - ms == m.length() && equalsExactly(b, ms, m)) {
+                return true;
+            }
         }
-        int qm = indexOf(b, ps, te, (byte) '?');
-        r.pathStart = ps;
-        r.pathEnd = qm < 0 ? te : qm;
-        r.queryStart = qm < 0 ? -1 : qm + 1;
-        r.queryEnd = te;
-        return lf + 1;
+        return false;
+    }
+
+    private static boolean equalsExactly(byte[] b, int from, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (b[from + i] != s.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
-     * Where the path starts in the request target {@code b[ts, te)}: origin-form ({@code /...}),
-     * absolute-form ({@code scheme://authority/...}; RFC 9112 3.2.2: a server MUST accept it) or
-     * asterisk-form ({@code *}). {@link #ERROR} (400) for anything else.
+     * Sets the path and query of the request target {@code b[ts, te)}: origin-form ({@code /...}),
+     * absolute-form ({@code scheme://authority[/...][?...]}; RFC 9112 3.2.2: a server MUST accept
+     * it, and an empty path means {@code /}: the second slash of {@code //} stands for it) or
+     * asterisk-form ({@code *}). Returns 0, or {@link #ERROR} (400) for anything else.
      */
-    private static int pathStart(byte[] b, int ts, int te, HttpRequest r) {
-        if (b[ts] == '/') {
-            return ts;
-        }
-        int colon = indexOf(b, ts, te, (byte) ':');
-        if (colon > ts && colon + 2 < te && b[colon + 1] == '/' && b[colon + 2] == '/' && isScheme(b, ts, colon)) {
+    private static int target(byte[] b, int ts, int te, HttpRequest r) {
+        int ps;
+        int pe;
+        int qm;
+        if (b[ts] == '/' || (te - ts == 1 && b[ts] == '*')) {
+            ps = ts;
+            qm = indexOf(b, ps, te, (byte) '?');
+            pe = qm < 0 ? te : qm;
+        } else {
+            int colon = indexOf(b, ts, te, (byte) ':');
+            if (!(colon > ts
+                    && colon + 2 < te
+                    && b[colon + 1] == '/'
+                    && b[colon + 2] == '/'
+                    && isScheme(b, ts, colon))) {
+                return error(r, 400, "request target must start with '/'");
+            }
             int slash = indexOf(b, colon + 3, te, (byte) '/');
-            int q = indexOf(b, colon + 3, te, (byte) '?');
-            return slash >= 0 && (q < 0 || slash < q) ? slash : error(r, 400, "absolute-form target without a path");
+            qm = indexOf(b, colon + 3, te, (byte) '?');
+            if (slash >= 0 && (qm < 0 || slash < qm)) {
+                ps = slash;
+                qm = indexOf(b, ps, te, (byte) '?');
+                pe = qm < 0 ? te : qm;
+            } else {
+                ps = colon + 2; // no path: "/", the byte after the colon's first slash
+                pe = ps + 1;
+            }
         }
-        if (te - ts == 1 && b[ts] == '*') {
-            return ts;
-        }
-        return error(r, 400, "request target must start with '/'");
+        r.pathStart = ps;
+        r.pathEnd = pe;
+        r.queryStart = qm < 0 ? -1 : qm + 1;
+        r.queryEnd = te;
+        return 0;
     }
 
     /**
@@ -238,12 +279,33 @@ final class RequestParser {
                 keepAlive |= containsToken(b, vstart, vend, "keep-alive");
             } else if (nlen == 4 && equalsIgnoreCase(b, ns, "host")) {
                 hosts++;
-            } else if (nlen == 6 && equalsIgnoreCase(b, ns, "expect") && r.minorVersion == 1) {
-                // RFC 9110 10.1.1: 100-continue is the only expectation; HTTP/1.0 ignores the field
-                if (vend - vstart != 12 || !equalsIgnoreCase(b, vstart, "100-continue")) {
-                    return error(r, 417, "the only expectation served is 100-continue");
+                if (!isValidHost(b, vstart, vend)) {
+                    return error(r, 400, "invalid Host"); // RFC 9112 3.2
                 }
-                expect100 = true;
+            } else if (nlen == 6 && equalsIgnoreCase(b, ns, "expect") && r.minorVersion == 1) {
+                // RFC 9110 10.1.1: 100-continue is the only expectation; HTTP/1.0 ignores the field.
+                // A list: empty elements are ignored (RFC 9110 5.6.1.2).
+                int i = vstart;
+                while (i < vend) {
+                    while (i < vend && (b[i] == ' ' || b[i] == '\t' || b[i] == ',')) {
+                        i++;
+                    }
+                    int s = i;
+                    while (i < vend && b[i] != ',') {
+                        i++;
+                    }
+                    int t = i;
+                    while (t > s && (b[t - 1] == ' ' || b[t - 1] == '\t')) {
+                        t--;
+                    }
+                    if (t == s) {
+                        continue;
+                    }
+                    if (t - s != 12 || !equalsIgnoreCase(b, s, "100-continue")) {
+                        return error(r, 417, "the only expectation served is 100-continue");
+                    }
+                    expect100 = true;
+                }
             }
             p = lineLf + 1;
         }
@@ -301,9 +363,15 @@ final class RequestParser {
         return true;
     }
 
-    /** Digits only, at most 18 of them; -1 otherwise. */
+    /** Digits only, at most 18 of them after leading zeros; -1 otherwise. */
     private static long parseLength(byte[] b, int from, int to) {
-        if (to == from || to - from > 18) {
+        if (to == from) {
+            return -1;
+        }
+        while (to - from > 1 && b[from] == '0') {
+            from++;
+        }
+        if (to - from > 18) {
             return -1;
         }
         long v = 0;
@@ -314,6 +382,81 @@ final class RequestParser {
             v = v * 10 + (b[i] - '0');
         }
         return v;
+    }
+
+    /**
+     * A Host value (RFC 9112 3.2, RFC 3986 3.2.2): empty, or {@code uri-host [":" port]}, where the
+     * host is an IP literal in brackets or a reg-name (unreserved, sub-delims, percent-encoded; an
+     * IPv4 address is one) and the port is digits.
+     */
+    static boolean isValidHost(byte[] b, int from, int to) {
+        int i = from;
+        if (i < to && b[i] == '[') {
+            int close = indexOf(b, i, to, (byte) ']');
+            if (close < 0 || close == i + 1) {
+                return false;
+            }
+            for (int k = i + 1; k < close; k++) {
+                byte c = b[k];
+                if (!(isRegNameChar(c) || c == ':')) {
+                    return false;
+                }
+            }
+            i = close + 1;
+        } else {
+            while (i < to && b[i] != ':') {
+                byte c = b[i];
+                if (c == '%') {
+                    if (i + 2 >= to || !isHex(b[i + 1]) || !isHex(b[i + 2])) {
+                        return false;
+                    }
+                    i += 3;
+                    continue;
+                }
+                if (!isRegNameChar(c)) {
+                    return false;
+                }
+                i++;
+            }
+        }
+        if (i == to) {
+            return true;
+        }
+        if (b[i] != ':') {
+            return false;
+        }
+        for (int k = i + 1; k < to; k++) {
+            if (!isDigit(b[k])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** unreserved or sub-delims (RFC 3986 2.2, 2.3). */
+    private static boolean isRegNameChar(byte c) {
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || isDigit(c)
+                || c == '-'
+                || c == '.'
+                || c == '_'
+                || c == '~'
+                || c == '!'
+                || c == '$'
+                || c == '&'
+                || c == '\''
+                || c == '('
+                || c == ')'
+                || c == '*'
+                || c == '+'
+                || c == ','
+                || c == ';'
+                || c == '=';
+    }
+
+    private static boolean isHex(byte c) {
+        return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 
     private static final boolean[] TCHAR = new boolean[128];

@@ -60,23 +60,25 @@ final class ResponseEncoder {
     private ResponseEncoder() {}
 
     /**
-     * Fills {@code res} for {@code request}: 405 with {@code Allow} for a method other than GET and
-     * HEAD (the handler never sees it), the handler's answer otherwise, 500 if the handler throws
-     * (logged through {@code server}). {@code res} must be reset.
+     * Fills {@code res} for {@code request}: for a method other than GET and HEAD (the handler never
+     * sees it), 405 with {@code Allow} if HTTP defines the method, else 501 (RFC 9110 9.1); the
+     * handler's answer otherwise, 500 if the handler throws (logged through {@code server}).
+     * {@code res} must be reset.
      */
     static void answer(HttpHandler handler, HttpRequest request, HttpResponse res, HttpServer server) {
         if (!request.methodAllowed) {
-            res.status(405).header("Allow", "GET, HEAD");
-            errorBody(
-                    res,
-                    405,
-                    "method "
-                            + new String(
-                                    request.buf,
-                                    request.methodStart,
-                                    request.methodEnd - request.methodStart,
-                                    StandardCharsets.ISO_8859_1)
-                            + " is not allowed; use GET or HEAD");
+            String method = new String(
+                    request.buf,
+                    request.methodStart,
+                    request.methodEnd - request.methodStart,
+                    StandardCharsets.ISO_8859_1);
+            if (request.methodKnown) {
+                res.status(405).header("Allow", "GET, HEAD");
+                errorBody(res, 405, "method " + method + " is not allowed; use GET or HEAD");
+            } else {
+                res.status(501);
+                errorBody(res, 501, "method " + method + " is not implemented; use GET or HEAD");
+            }
         } else {
             try {
                 handler.handle(request, res);
@@ -182,6 +184,10 @@ final class ResponseEncoder {
         return at + digits;
     }
 
+    /** RFC 9110 5.6.7's IMF-fixdate: a two-digit day, unlike {@link DateTimeFormatter#RFC_1123_DATE_TIME}. */
+    static final DateTimeFormatter IMF_FIXDATE =
+            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.US);
+
     /** The {@code Date} header line of this second; shared by all loops and workers (a benign race recomputes it). */
     private static byte[] date() {
         long second = System.currentTimeMillis() / 1000;
@@ -190,7 +196,7 @@ final class ResponseEncoder {
             d = new DateLine(
                     second,
                     ("Date: "
-                                    + DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                                    + IMF_FIXDATE.format(
                                             ZonedDateTime.ofInstant(Instant.ofEpochSecond(second), ZoneOffset.UTC))
                                     + "\r\n")
                             .getBytes(StandardCharsets.US_ASCII));

@@ -169,12 +169,16 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         publishedOpen = output.open;
     }
 
-    /** Starts a graceful stop: no more accepts, idle connections closed, busy ones closed once their output drains. */
-    void drain(long graceMillis) {
+    /**
+     * Starts a graceful stop: no more accepts ({@code acceptsStopped} runs on this loop once it has
+     * stopped accepting), idle connections closed, busy ones closed once their output drains.
+     */
+    void drain(long graceMillis, Runnable acceptsStopped) {
         execute(() -> {
             draining = true;
             drainDeadline = now + graceMillis;
             acceptor.stop();
+            acceptsStopped.run();
             for (SelectionKey key : new ArrayList<>(selector.keys())) {
                 if (key.attachment() instanceof Connection) {
                     Connection c = (Connection) key.attachment();
@@ -243,7 +247,16 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             return;
         }
         if (n < 0) {
-            output.close(c); // peer closed its side; nothing is in flight while we read
+            // The peer closed its side: a request not complete by now never will be. Responses it
+            // is owed (computed by workers, or held back) still go out, then the connection closes:
+            // a half-close is not a request to drop them (RFC 9112 9.6).
+            c.pendingIn = null;
+            c.requestStart = -1;
+            if (c.inFlight > 0 || c.pendingOut != null || c.heldBack()) {
+                output.closeAfterWrite(c);
+            } else {
+                output.close(c);
+            }
             return;
         }
         if (n == 0) {
@@ -366,6 +379,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 if (c.pendingOut != null) {
                     break; // socket full: hold the remaining requests until it drains
                 }
+            }
+            while (needMore && pos < len && (in[pos] == '\r' || in[pos] == '\n')) {
+                pos++; // empty lines before a request line: ignored, and no request has started (RFC 9112 2.2)
             }
             if (pos < len && !c.closeAfterWrite) {
                 c.pendingIn = Arrays.copyOfRange(in, pos, len);

@@ -651,6 +651,87 @@ class HttpServerTest {
             server = null;
         }
 
+        /** Once a graceful stop starts, new connections are refused at once, not left to wait out the drain. */
+        @Test
+        void aStopRefusesNewConnectionsWhileItDrains() throws Exception {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                // 30 MB of responses, more than the socket buffers hold: in flight until we read,
+                // and the drain waits for them
+                c.send(get("/big/3000000").repeat(10));
+                assertEquals(100, c.in.readNBytes(100).length);
+                int port = server.port();
+                CountDownLatch closed = new CountDownLatch(1);
+                Thread closer = new Thread(() -> {
+                    server.close();
+                    closed.countDown();
+                });
+                closer.start();
+                boolean refused = false;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (!refused && System.nanoTime() < deadline && closed.getCount() > 0) {
+                    try (java.net.Socket s = new java.net.Socket()) {
+                        s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1000);
+                    } catch (java.net.ConnectException e) {
+                        refused = true;
+                    } catch (IOException racedTheClose) {
+                        // a reset or a timeout from a connect that met the socket while it closed: try again
+                    }
+                }
+                boolean stillDraining = closed.getCount() > 0;
+                c.in.readAllBytes(); // let the drain finish
+                assertTrue(closed.await(20, TimeUnit.SECONDS));
+                assertTrue(refused && stillDraining, "refused " + refused + ", while draining " + stillDraining);
+            }
+            server = null;
+        }
+
+        /** A client that half-closes after its requests still gets every response (RFC 9112 9.6). */
+        @Test
+        void aHalfClosedClientGetsItsResponses() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                StringBuilder sb = new StringBuilder();
+                for (int i = 0; i < 50; i++) {
+                    sb.append(get("/echo/" + i));
+                }
+                c.send(sb.toString());
+                c.socket.shutdownOutput();
+                for (int i = 0; i < 50; i++) {
+                    assertEquals(Integer.toString(i), c.read().text());
+                }
+                assertTrue(c.closedByServer());
+            }
+        }
+
+        /** An empty line after a request starts no request: no 408 when the header timeout passes. */
+        @Test
+        void aStrayLineEndAfterARequestIsIgnored() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send(get("/echo/a") + "\r\n");
+                assertEquals("a", c.read().text());
+                assertTrue(
+                        c.closedByServer(), "closed at the idle timeout without a response (a 408 would come first)");
+            }
+        }
+
+        /** A method HTTP defines but we do not serve: 405; any other method: 501; the connection stays. */
+        @Test
+        void otherMethodsGet405OrNotImplemented() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("DELETE /echo/x HTTP/1.1\r\nHost: t\r\n\r\n");
+                RawClient.Response r = c.read();
+                assertEquals(405, r.status());
+                assertEquals("GET, HEAD", r.header("allow"));
+                c.send("FOO /echo/x HTTP/1.1\r\nHost: t\r\n\r\n");
+                assertEquals(501, c.read().status());
+                c.send(get("/echo/still"));
+                assertEquals("still", c.read().text());
+            }
+        }
+
         @Test
         void statsCountRequestsAndConnections() throws IOException {
             start(2);

@@ -88,10 +88,43 @@ class RequestParserTest {
     }
 
     @Test
-    void unknownMethodParsesButIsNotAllowed() {
+    void otherMethodsParseButAreNotAllowed() {
         String req = "DELETE / HTTP/1.1\r\nHost: a\r\n\r\n";
         assertEquals(req.length(), parse(req));
         assertFalse(r.methodAllowed);
+        assertTrue(r.methodKnown, "DELETE: HTTP defines it, so 405");
+        parse("FOO / HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertFalse(r.methodAllowed);
+        assertFalse(r.methodKnown, "FOO: unknown, so 501");
+        parse("get / HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertFalse(r.methodKnown, "methods are case-sensitive");
+    }
+
+    @Test
+    void validHostsAndListsAreAccepted() {
+        for (String host : new String[] {"", "a", "a.b-c_d~e", "127.0.0.1:9090", "[::1]:80", "x%41y", "h:"}) {
+            String req = "GET / HTTP/1.1\r\nHost: " + host + "\r\n\r\n";
+            assertEquals(req.length(), parse(req), "Host: " + host + " " + r.errorDetail);
+        }
+        String emptyExpect = "GET / HTTP/1.1\r\nHost: a\r\nExpect:\r\nContent-Length: 1\r\n\r\nx";
+        assertEquals(emptyExpect.length(), parse(emptyExpect), "an empty Expect list expects nothing");
+        assertEquals(
+                RequestParser.NEED_MORE,
+                parse("GET / HTTP/1.1\r\nHost: a\r\nExpect: , 100-continue ,\r\nContent-Length: 1\r\n\r\n"));
+        assertTrue(r.expectContinue, "100-continue among empty list elements");
+        String zeros = "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 000000000000000000003\r\n\r\nabc";
+        assertEquals(zeros.length(), parse(zeros), "leading zeros do not count against the digits");
+    }
+
+    @Test
+    void anAbsoluteFormTargetWithoutAPathMeansSlash() {
+        String req = "GET http://example.com HTTP/1.1\r\nHost: example.com\r\n\r\n";
+        assertEquals(req.length(), parse(req), r.errorDetail);
+        assertEquals("/", r.path());
+        assertNull(r.query());
+        parse("GET http://example.com?x=1 HTTP/1.1\r\nHost: example.com\r\n\r\n");
+        assertEquals("/", r.path());
+        assertEquals("x=1", r.query());
     }
 
     @Test
@@ -121,6 +154,13 @@ class RequestParserTest {
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nContent-Length: 2\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1001\\r\\n\\r\\n | 413",
                 "GET /\u0001 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET /d/cat#frag HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a b\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a/b@c\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a:8x\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: [::1\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nExpect: 100-continue, x\\r\\n\\r\\n | 417",
+                "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA | 501",
             })
     void badInputGetsTheRightStatus(String raw, int status) {
         assertEquals(RequestParser.ERROR, parse(raw.replace("\\r", "\r").replace("\\n", "\n")));
