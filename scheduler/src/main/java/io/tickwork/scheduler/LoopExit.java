@@ -6,8 +6,10 @@ import kilim.Task;
 /**
  * The end of one {@link RunLoop}'s life: what becomes of the tasks it still holds when it leaves
  * its loop, and of tasks that reach its inbox after that. Each such task is reported to the
- * {@link LoopOwner} exactly once: as dropped after {@code shutdownNow}, or as rejected after an
- * orderly shutdown.
+ * {@link LoopOwner} exactly once: a task the loop still holds when it leaves, as dropped after
+ * {@code shutdownNow} or as rejected after an orderly shutdown; a task woken after the loop left,
+ * as rejected in either case (a late wake-up is refused, not something {@code shutdownNow}
+ * interrupted, and the list of dropped tasks stays what the stop left).
  *
  * <p><b>Thread safety:</b> {@link #exit} runs on the loop's thread, {@link #rejectLate} on any
  * producer's; both hold this object's lock while they empty the inbox, so an item is reported by
@@ -44,8 +46,7 @@ final class LoopExit {
         if (!exited) {
             return; // the loop's exit() will see our item
         }
-        boolean stopped = scheduler.state() == LoopOwner.STOPPED;
-        reportInbox(stopped);
+        reportInbox(false); // woken after the loop ended: rejected, whatever ended it
     }
 
     /** Empties the inbox (caller holds the lock), reporting each task as dropped or rejected. */

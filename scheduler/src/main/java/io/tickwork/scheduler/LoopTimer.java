@@ -67,6 +67,19 @@ final class LoopTimer extends Timer {
         return task.getPauseReason() == SLEEPING && task.timer.getExecutionTime() != FIRED;
     }
 
+    /**
+     * A {@code TaskSleep} sleeper is about to run again: clears its timer's fired mark. The woven
+     * caller never calls the sleep again to clear it (Kilim's own timed waits cancel their timer
+     * after each wait), and Kilim judges any later mailbox pause by it: a fired mark left behind
+     * makes every later wait look timed out at once, and the task would be resumed for ever.
+     * Home loop thread only.
+     */
+    static void endSleep(Task<?> task) {
+        if (task.timer instanceof LoopTimer t && t.getExecutionTime() == FIRED) {
+            t.setPlain(-1);
+        }
+    }
+
     /** True if the deadline writes skip Kilim's fence (the field was found). */
     static boolean fencelessWrites() {
         return DEADLINE != null;

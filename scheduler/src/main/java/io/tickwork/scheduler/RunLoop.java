@@ -362,6 +362,9 @@ final class RunLoop implements Runnable {
                 // hold the task (Kilim's running flag stays set) until fire() runs it
                 ((LoopTimer) task.timer).held = true;
             } else {
+                if (task.getPauseReason() == LoopTimer.SLEEPING) {
+                    LoopTimer.endSleep(task);
+                }
                 runSlice(task);
             }
             task = next;
@@ -377,19 +380,43 @@ final class RunLoop implements Runnable {
         }
     }
 
+    /**
+     * Set when the running task's failure was reported (Kilim's {@code Task.run} reports what
+     * {@code execute()} threw through {@code Scheduler.log}); loop thread only.
+     */
+    boolean failureReported;
+
+    /** {@code task} has ended: it no longer counts as resident here (once, even if scheduled again). */
+    private void endResident(Task<?> task) {
+        if (countResidents && task.timer instanceof LoopTimer && !((LoopTimer) task.timer).ended) {
+            ((LoopTimer) task.timer).ended = true;
+            addResidents(-1);
+        }
+    }
+
     /** Runs one slice of {@code task}, which is not a held TaskSleep sleeper. */
     private void runSlice(Task<?> task) {
         current = task;
+        failureReported = false;
         try {
             task.run(); // Kilim catches what execute() throws and reports it through Scheduler.log
         } catch (Throwable escaped) {
-            scheduler.taskFailed(task, escaped);
+            if (failureReported) {
+                // Kilim reported the task's failure, then threw on its way out: a task that ends
+                // pinned (pinToThread, a kilim.ReentrantLock held) fails Kilim's check for active
+                // pins, and Kilim leaves it unfinished (not done, its exit mailboxes not told).
+                // One failure, reported once; this is Kilim's aftermath.
+                scheduler.reportInternal(
+                        "task " + task.id() + " ended by throwing while pinned; Kilim leaves it unfinished", escaped);
+            } else {
+                scheduler.taskFailed(task, escaped);
+            }
+            endResident(task); // it never runs again either way
         }
         current = null;
         Thread.interrupted(); // the interrupt policy (RunLoopScheduler): no task inherits one
-        if (countResidents && task.isDone() && task.timer instanceof LoopTimer && !((LoopTimer) task.timer).ended) {
-            ((LoopTimer) task.timer).ended = true; // once, even if something schedules the ended task again
-            addResidents(-1);
+        if (task.isDone()) {
+            endResident(task);
         }
         if (pendingCount != 0 && ++slicesSinceFlush >= FLUSH_SLICES) {
             flushPending(System.currentTimeMillis());

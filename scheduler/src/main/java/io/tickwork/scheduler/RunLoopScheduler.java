@@ -67,9 +67,13 @@ import kilim.timerservice.Timer;
  * fires before its deadline: Kilim deadlines are {@code currentTimeMillis()} values, and a timer
  * fires once that clock has passed its deadline, so {@code sleep(d)} lasts at least {@code d} ms;
  * it fires typically within 1-2 ms after ({@link TaskSleep} takes its deadline from the loop's next
- * clock read, at most 16 task slices after the call, so a long slice in between adds its length). A
- * task that throws is handed to the {@link TaskFailureHandler} (default: print its stack) and the
- * loop keeps running. An idle loop parks until its next deadline; it never spins beyond
+ * clock read, at most 16 task slices after the call, so a long slice in between adds its length).
+ * Caveat: that clock is the wall clock; if it steps back (an NTP step, not a slew), a wheel's
+ * timers fire late by the step, since a wheel ignores time going backwards ({@code RB_TREE}
+ * compares deadlines and stays on time). A task that throws is handed to the
+ * {@link TaskFailureHandler} (default: print its stack), once, and the loop keeps running; one
+ * that throws while pinned (a held {@code kilim.ReentrantLock}) stays unfinished, as Kilim's
+ * {@code Task.run} leaves it. An idle loop parks until its next deadline; it never spins beyond
  * {@code idleSpins} checks of its inbox.
  *
  * <p><b>Shutdown.</b> {@link #shutdown()} is orderly: loops keep running every task that is or
@@ -199,10 +203,18 @@ public final class RunLoopScheduler extends Scheduler {
         return task;
     }
 
-    /** Sets this as the task's scheduler and starts it on loop {@code loopIndex}. */
+    /**
+     * Sets this as the task's scheduler and starts it on loop {@code loopIndex}, pinned there.
+     *
+     * @throws IllegalArgumentException if there is no such loop
+     * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
+     */
     public <T extends Task<?>> T start(T task, int loopIndex) {
         if (loopIndex < 0 || loopIndex >= loops.length) {
             throw new IllegalArgumentException("loopIndex must be in [0, " + loops.length + "): " + loopIndex);
+        }
+        if (task.timer instanceof LoopTimer) {
+            throw new IllegalStateException("task " + task.id() + " was already started on a RunLoopScheduler");
         }
         task.setScheduler(this);
         adopt(task, loopIndex);
@@ -239,6 +251,9 @@ public final class RunLoopScheduler extends Scheduler {
             // held): such a resumption must not move it
             loops[home].submit(t, index < 0);
         } else {
+            if (index >= loops.length) {
+                throw new IllegalArgumentException("loop index must be in [0, " + loops.length + "): " + index);
+            }
             adopt(t, index).submit(t, false);
         }
     }
@@ -389,7 +404,7 @@ public final class RunLoopScheduler extends Scheduler {
         if (loops.length == 1) {
             loop = loops[0];
         } else if (index >= 0) {
-            loop = loops[index % loops.length];
+            loop = loops[index];
         } else {
             RunLoop mine = spread == Spread.CALLER_LOOP ? currentLoop() : null;
             loop = mine != null ? mine : loops[(nextLoop.getAndIncrement() & Integer.MAX_VALUE) % loops.length];
@@ -460,6 +475,10 @@ public final class RunLoopScheduler extends Scheduler {
 
         @Override
         public void taskFailed(Task<?> task, Throwable failure) {
+            RunLoop loop = RunLoop.onCurrentThread();
+            if (loop != null) {
+                loop.failureReported = true;
+            }
             failures.increment();
             try {
                 failureHandler.failed(task, failure);

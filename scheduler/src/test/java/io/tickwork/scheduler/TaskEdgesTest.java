@@ -1,0 +1,180 @@
+package io.tickwork.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tickwork.primitives.timer.TimerKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import kilim.Mailbox;
+import kilim.Pausable;
+import kilim.Task;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Tasks at the edges of the contract: a mailbox wait after a {@code TaskSleep}, a task started
+ * twice, a loop index out of range, wake-ups after a {@code shutdownNow} termination, a task that
+ * throws while pinned.
+ */
+@Timeout(120)
+class TaskEdgesTest {
+    private static final long AWAIT_S = 30;
+
+    private static void stop(RunLoopScheduler s) throws InterruptedException {
+        s.shutdownNow();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+    }
+
+    static final class SleepThenWait extends Task<Object> {
+        final Mailbox<Integer> in = new Mailbox<>();
+        final CountDownLatch waiting = new CountDownLatch(1);
+
+        @Override
+        public void execute() throws Pausable {
+            TaskSleep.sleep(5);
+            waiting.countDown();
+            in.get(); // nothing ever comes: a pause until then
+        }
+    }
+
+    /**
+     * The sleep's fired timer must not make the task's next mailbox wait look timed out: the loop
+     * would resume the task for ever, never idle, and an orderly shutdown would never end.
+     */
+    @Test
+    void aMailboxWaitAfterASleepPausesSoTheLoopCanEnd() throws Exception {
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().timers(TimerKind.WHEEL_LIST).build();
+        try {
+            SleepThenWait t = s.start(new SleepThenWait());
+            assertTrue(t.waiting.await(AWAIT_S, TimeUnit.SECONDS));
+            s.shutdown(); // the only task is paused on a mailbox: abandoned, and the loops end
+            assertTrue(s.awaitTermination(10, TimeUnit.SECONDS), "the loop never went idle");
+        } finally {
+            stop(s);
+        }
+    }
+
+    static final class SleepOnce extends Task<Object> {
+        final CountDownLatch done = new CountDownLatch(1);
+
+        @Override
+        public void execute() throws Pausable {
+            TaskSleep.sleep(200);
+            done.countDown();
+        }
+    }
+
+    /** Starting a started task again is refused; the task goes on as before. */
+    @Test
+    void aTaskStartedTwiceIsRefusedAndNotLost() throws Exception {
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().timers(TimerKind.WHEEL_LIST).build();
+        try {
+            SleepOnce t = s.start(new SleepOnce(), 0);
+            assertThrows(IllegalStateException.class, () -> s.start(t, 0));
+            assertTrue(t.done.await(AWAIT_S, TimeUnit.SECONDS), "the sleeper never woke up");
+        } finally {
+            stop(s);
+        }
+    }
+
+    static final class Runs extends Task<Object> {
+        final CountDownLatch done = new CountDownLatch(1);
+
+        @Override
+        public void execute() throws Pausable {
+            done.countDown();
+        }
+    }
+
+    /** A loop index out of range is refused by schedule as by start, not wrapped onto another loop. */
+    @Test
+    void aLoopIndexOutOfRangeIsRefused() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        try {
+            assertThrows(IllegalArgumentException.class, () -> s.start(new Runs(), 5));
+            Runs r = new Runs();
+            r.setScheduler(s);
+            assertThrows(IllegalArgumentException.class, () -> s.schedule(5, r));
+            s.schedule(1, r); // in range: runs
+            assertTrue(r.done.await(AWAIT_S, TimeUnit.SECONDS));
+        } finally {
+            stop(s);
+        }
+    }
+
+    /** Wake-ups after a shutdownNow termination are rejected, and the dropped list stays what the stop left. */
+    @Test
+    void wakeUpsAfterAShutdownNowTerminationAreRejected() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        ConcurrentLinkedQueue<Object> logged = new ConcurrentLinkedQueue<>();
+        s.setLogger((src, obj) -> logged.add(obj));
+        int n = 100;
+        List<LiveTasksAndShutdownTest.WaitForever> ws = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ws.add(s.start(new LiveTasksAndShutdownTest.WaitForever()));
+        }
+        for (LiveTasksAndShutdownTest.WaitForever w : ws) {
+            assertTrue(w.paused.await(AWAIT_S, TimeUnit.SECONDS));
+        }
+        s.shutdownNow(); // every task paused, none queued: nothing to drop
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        for (LiveTasksAndShutdownTest.WaitForever w : ws) {
+            assertTrue(w.in.putnb(1));
+        }
+        assertEquals(
+                "dropped=0 rejected=" + n + " logged=" + n,
+                "dropped=" + s.droppedTasks().size() + " rejected=" + s.rejectedCount() + " logged=" + logged.size());
+    }
+
+    static final class PinnedThrower extends Task<Object> {
+        @Override
+        public void execute() throws Pausable {
+            pinToThread(); // as a held kilim.ReentrantLock does
+            Task.yield();
+            throw new IllegalStateException("boom");
+        }
+    }
+
+    /**
+     * A task that throws while pinned is one failure, reported once. (Kilim itself then leaves the
+     * task unfinished: its check for active pins throws before it marks the task done.)
+     */
+    @Test
+    void aTaskThatThrowsWhilePinnedIsReportedOnce() throws Exception {
+        ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
+        CountDownLatch failed = new CountDownLatch(1);
+        AtomicBoolean more = new AtomicBoolean();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .timers(TimerKind.WHEEL_LIST)
+                .onTaskFailure((task, failure) -> {
+                    reported.add(failure);
+                    more.set(failed.getCount() == 0);
+                    failed.countDown();
+                })
+                .build();
+        try {
+            s.start(new PinnedThrower());
+            assertTrue(failed.await(AWAIT_S, TimeUnit.SECONDS));
+            Runs after = s.start(new Runs(), 0); // the same loop runs on after it
+            assertTrue(after.done.await(AWAIT_S, TimeUnit.SECONDS));
+            assertEquals(1, s.failedCount(), reported.toString());
+            assertTrue(reported.peek() instanceof IllegalStateException, reported.toString());
+        } finally {
+            stop(s);
+        }
+    }
+}
