@@ -386,6 +386,21 @@ final class RunLoop implements Runnable {
      */
     boolean failureReported;
 
+    /** Out of line, as every cold path of the slice: what escaped {@code Task.run}. */
+    private void escaped(Task<?> task, Throwable escaped) {
+        if (failureReported) {
+            // Kilim reported the task's failure, then threw on its way out: a task that ends
+            // pinned (pinToThread, a kilim.ReentrantLock held) fails Kilim's check for active
+            // pins, and Kilim leaves it unfinished (not done, its exit mailboxes not told).
+            // One failure, reported once; this is Kilim's aftermath.
+            scheduler.reportInternal(
+                    "task " + task.id() + " ended by throwing while pinned; Kilim leaves it unfinished", escaped);
+        } else {
+            scheduler.taskFailed(task, escaped);
+        }
+        endResident(task); // it never runs again either way
+    }
+
     /** {@code task} has ended: it no longer counts as resident here (once, even if scheduled again). */
     private void endResident(Task<?> task) {
         if (countResidents && task.timer instanceof LoopTimer && !((LoopTimer) task.timer).ended) {
@@ -401,21 +416,11 @@ final class RunLoop implements Runnable {
         try {
             task.run(); // Kilim catches what execute() throws and reports it through Scheduler.log
         } catch (Throwable escaped) {
-            if (failureReported) {
-                // Kilim reported the task's failure, then threw on its way out: a task that ends
-                // pinned (pinToThread, a kilim.ReentrantLock held) fails Kilim's check for active
-                // pins, and Kilim leaves it unfinished (not done, its exit mailboxes not told).
-                // One failure, reported once; this is Kilim's aftermath.
-                scheduler.reportInternal(
-                        "task " + task.id() + " ended by throwing while pinned; Kilim leaves it unfinished", escaped);
-            } else {
-                scheduler.taskFailed(task, escaped);
-            }
-            endResident(task); // it never runs again either way
+            escaped(task, escaped);
         }
         current = null;
         Thread.interrupted(); // the interrupt policy (RunLoopScheduler): no task inherits one
-        if (task.isDone()) {
+        if (countResidents && task.isDone()) {
             endResident(task);
         }
         if (pendingCount != 0 && ++slicesSinceFlush >= FLUSH_SLICES) {
