@@ -27,6 +27,12 @@ final class Connection {
     ByteBuffer pendingOut;
     /** Close once the output is written (and no response is still being computed). */
     boolean closeAfterWrite;
+    /**
+     * The close after the output is a lingering one (an error response: the client may still be
+     * sending). Set with {@link #closeAfterWrite}; once the output is written, {@code closeAfterWrite}
+     * is cleared and this alone means lingering: our side is shut down, reads are discarded.
+     */
+    boolean lingerOnClose;
     /** This request's {@code 100 Continue}: owed (behind responses still being computed), or sent. */
     boolean continueOwed, continueSent;
     /** Worker mode: requests handed to workers whose responses have not come back yet (at most 64). */
@@ -46,6 +52,11 @@ final class Connection {
     /** The connection's socket. */
     SocketChannel channel() {
         return (SocketChannel) key.channel();
+    }
+
+    /** Our side is shut down after an error response; what the client still sends is discarded. */
+    boolean lingering() {
+        return lingerOnClose && !closeAfterWrite;
     }
 
     /** Requests are waiting in {@code pendingIn} and nothing stops answering them now. */

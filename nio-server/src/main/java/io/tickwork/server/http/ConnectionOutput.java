@@ -229,7 +229,11 @@ final class ConnectionOutput {
      */
     void updateInterest(Connection c) {
         if (c.pendingOut == null && c.closeAfterWrite && c.inFlight == 0) {
-            close(c);
+            if (c.lingerOnClose) {
+                linger(c);
+            } else {
+                close(c);
+            }
             return;
         }
         int want = c.pendingOut != null
@@ -238,6 +242,42 @@ final class ConnectionOutput {
         if (want != c.interest) {
             c.interest = (byte) want;
             c.key.interestOps(want);
+        }
+    }
+
+    /**
+     * How long a connection lingers after an error response, in ms: the most it waits for the
+     * client to stop sending once our side is shut down.
+     */
+    static final long LINGER_MILLIS = 2_000;
+
+    /**
+     * The lingering close (RFC 9112 9.6): after an error response the client may still be sending
+     * (a body we refused, the rest of an oversized head). Closing with unread bytes makes the
+     * kernel send a reset, and a reset can destroy the response before the client reads it. So our
+     * side is shut down (a FIN after the response), what the client still sends is read and
+     * discarded, and the connection closes when the client closes its side or after
+     * {@link #LINGER_MILLIS}, whichever comes first.
+     */
+    private void linger(Connection c) {
+        c.closeAfterWrite = false; // from now on lingerOnClose alone: lingering
+        c.pendingIn = null;
+        c.requestStart = -1;
+        try {
+            c.channel().shutdownOutput();
+        } catch (IOException e) {
+            close(c);
+            return;
+        }
+        long deadline = SelectorLoop.clockMillis() + LINGER_MILLIS;
+        c.lastActivity = deadline - LINGER_MILLIS;
+        if (c.timerHandle == 0 || !timers.reschedule(c.timerHandle, deadline)) {
+            c.timerHandle = timers.schedule(deadline, c);
+        }
+        c.timerDeadline = deadline;
+        if (c.interest != SelectionKey.OP_READ) {
+            c.interest = (byte) SelectionKey.OP_READ;
+            c.key.interestOps(SelectionKey.OP_READ);
         }
     }
 

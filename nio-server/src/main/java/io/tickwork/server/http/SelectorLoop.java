@@ -233,6 +233,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     }
 
     private void onReadable(Connection c) {
+        if (c.lingering()) {
+            discard(c);
+            return;
+        }
         int len = 0;
         if (c.pendingIn != null) {
             len = c.pendingIn.length;
@@ -268,6 +272,28 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         process(c, len + n);
     }
 
+    /** A lingering connection: reads and drops what the client still sends; closes at its end of stream. */
+    private void discard(Connection c) {
+        for (int i = 0; i < 16; i++) { // at most 16 buffers a turn: other connections get theirs
+            inBuffer.clear();
+            int n;
+            try {
+                n = c.channel().read(inBuffer);
+            } catch (IOException e) {
+                output.close(c);
+                return;
+            }
+            if (n < 0) {
+                output.close(c);
+                return;
+            }
+            bytesIn += n;
+            if (n < inBuffer.capacity()) {
+                return;
+            }
+        }
+    }
+
     /**
      * Writes {@code c}'s pending output, then answers the requests held back while the output was
      * blocked or the worker pipeline full, or else sets the interest the connection now needs
@@ -294,6 +320,15 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         Connection c = (Connection) payload;
         c.timerHandle = 0;
         if (c.closed) {
+            return;
+        }
+        if (c.lingering()) {
+            long due = c.lastActivity + ConnectionOutput.LINGER_MILLIS;
+            if (now < due) {
+                armTimer(c, due);
+            } else {
+                output.close(c); // the client kept sending, or kept its side open: enough
+            }
             return;
         }
         boolean partial = c.pendingOut == null && c.requestStart >= 0;
@@ -361,6 +396,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                         // after the responses still being computed for this connection
                         workers.error(c, request.errorStatus, request.errorDetail, request.head);
                         c.closeAfterWrite = true;
+                        c.lingerOnClose = true;
                     } else if (!errorResponse(c, request.errorStatus, request.errorDetail, request.head)) {
                         return;
                     }
@@ -436,6 +472,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     /** Stages an error response and marks the connection to close after it; {@code false} if it closed. */
     /** An error response, then close; {@code headRequest}: a HEAD's, so without its body. */
     private boolean errorResponse(Connection c, int status, String detail, boolean headRequest) {
+        c.lingerOnClose = true; // if this response closes the connection, the close lingers
         HttpResponse res = response;
         res.reset();
         res.status(status);

@@ -704,6 +704,24 @@ class HttpServerTest {
             }
         }
 
+        /**
+         * After an error response the connection lingers (RFC 9112 9.6): our side is shut down, and
+         * what the client still sends is read and dropped, so no reset can cut the response off.
+         */
+        @Test
+        void anErrorResponseIsFollowedByALingeringClose() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("GET /echo/x HTTP/1.1\r\nHost: t\r\nContent-Length: 999999\r\n\r\n");
+                assertEquals(413, c.read().status());
+                assertTrue(c.closedByServer(), "our side is shut down after the response");
+                byte[] chunk = new byte[64 * 1024];
+                for (int i = 0; i < 16; i++) {
+                    c.send(chunk); // the refused body keeps coming: read and dropped, not reset
+                }
+            }
+        }
+
         /** An empty line after a request starts no request: no 408 when the header timeout passes. */
         @Test
         void aStrayLineEndAfterARequestIsIgnored() throws IOException {
