@@ -139,6 +139,16 @@ final class Bench {
         return new BenchReport(cfg, elapsed, measured, total);
     }
 
+    /** What ended a worker thread early (a bug), or null; after {@link #run}. */
+    Throwable workerFailure() {
+        for (BenchWorker w : workers) {
+            if (w.failure != null) {
+                return w.failure;
+            }
+        }
+        return null;
+    }
+
     private static long errorsNow(List<Counters> counters) {
         long e = Counters.sum(counters, Counters.ERR_CONNECT)
                 + Counters.sum(counters, Counters.ERR_TIMEOUT)

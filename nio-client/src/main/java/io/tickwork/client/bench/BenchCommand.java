@@ -202,6 +202,12 @@ public final class BenchCommand implements Callable<Integer> {
         Bench bench = new Bench(cfg);
         BenchReport r = bench.run(progress);
         out.print(json ? r.toJson() + "\n" : r.toText());
+        Throwable failed = bench.workerFailure();
+        if (failed != null) {
+            err.println("error: a load thread failed, so the figures above are incomplete: " + failed);
+            failed.printStackTrace(err);
+            return 1;
+        }
         if (hgrm != null) {
             try (PrintStream f = new PrintStream(new FileOutputStream(hgrm), false, StandardCharsets.UTF_8)) {
                 r.latency.outputPercentileDistribution(f, 1000.0);
@@ -239,6 +245,10 @@ public final class BenchCommand implements Callable<Integer> {
             }
             if (urlArg != null) {
                 base = Targets.url("URL", urlArg);
+                if (first != null && !first.address().equals(base.address())) {
+                    throw new UsageException(
+                            "--urls must all be on the URL's host:port " + base.address() + ": " + first.address());
+                }
             } else if (first != null) {
                 base = first;
             } else {

@@ -68,6 +68,22 @@ final class BenchConnection {
         return m;
     }
 
+    /**
+     * Open loop, at the end of the run: records {@code now - base} for every measured request still
+     * in flight (its latency so far, a lower bound); returns how many.
+     */
+    int recordUnfinished(org.HdrHistogram.SingleWriterRecorder recorder, long now) {
+        int n = 0;
+        for (int i = 0; i < inflight; i++) {
+            int k = (head + i) % sentAt.length;
+            if (measured[k]) {
+                recorder.recordValue(io.tickwork.client.common.LatencyRange.clamp(now - sentAt[k]));
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** How many of the requests in flight were sent in the measured phase. */
     int measuredInFlight() {
         int n = 0;
@@ -96,7 +112,8 @@ final class BenchConnection {
         connected = false;
         parser.reset();
         out.clear();
-        inReady = false;
+        // inReady stays: an entry in the worker's ready list may still name this connection, and a
+        // second one added after a reconnect would send past the depth (the worker skips stale ones)
         return dropInFlight();
     }
 

@@ -74,6 +74,8 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     private boolean measuring;
     private int inflight; // over all connections of this worker
     private volatile boolean stop;
+    /** What ended this worker's thread other than the end of the run; read after the join. */
+    volatile Throwable failure;
 
     BenchWorker(
             BenchConfig cfg,
@@ -124,6 +126,8 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             l.run();
         } catch (IOException e) {
             counters.inc(Counters.ERR_IO); // the selector itself failed: end this worker
+        } catch (RuntimeException | Error e) {
+            failure = e; // a bug: the run's figures are incomplete, and the command says so
         } finally {
             for (BenchConnection c : conns) {
                 closeQuietly(c);
@@ -139,6 +143,9 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             measuring = true;
         }
         if (now >= endNs || finished()) {
+            if (ratePerNs > 0 && measuring && !finished()) {
+                chargeUnfinished(now);
+            }
             loop.stop();
             return endNs;
         }
@@ -160,6 +167,27 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         if (now >= nextHousekeeping) {
             housekeeping(now);
             nextHousekeeping = now + HOUSEKEEPING_NS;
+        }
+    }
+
+    /**
+     * Open loop, the time is up: a request the server has not answered yet, or one whose intended
+     * time came but that no connection had room to send, was delayed by the server as much as one
+     * it answered late. Each is charged its delay so far ({@code now} minus its intended time, a
+     * lower bound) in the latency, so a stall at the end of a run counts like one in the middle;
+     * they are not counted as completed.
+     */
+    private void chargeUnfinished(long now) {
+        for (BenchConnection c : conns) {
+            c.recordUnfinished(recorder, now);
+        }
+        long due = (long) Math.floor((now - startNs) * ratePerNs) + 1;
+        for (long k = issued, n = 0; k < due && measuredIssued + n < openLoopCount; k++) {
+            long intended = startNs + (long) (k / ratePerNs);
+            if (intended >= warmEndNs) {
+                recorder.recordValue(LatencyRange.clamp(now - intended));
+                n++;
+            }
         }
     }
 
@@ -297,8 +325,8 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
                 return; // all connections are at depth: the backlog waits, its latency keeps growing
             }
             c.inReady = false;
-            if (c.ch == null || !c.connected) {
-                continue;
+            if (c.ch == null || !c.connected || c.inflight >= cfg.depth()) {
+                continue; // a stale entry (closed, or reconnected and listed again since)
             }
             long intended = startNs + (long) (issued / ratePerNs);
             issued++;

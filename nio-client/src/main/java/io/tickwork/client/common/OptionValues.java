@@ -168,7 +168,8 @@ public final class OptionValues {
      * An integer with an optional k (thousand) or m (million) suffix and {@code _} separators:
      * {@code 1m} = 1,000,000, {@code 1.5k} = 1,500.
      *
-     * @throws NumberFormatException if {@code v} is not one
+     * @throws NumberFormatException if {@code v} is not one, a fraction included ({@code 1.5},
+     *     {@code 1.0005k})
      * @throws ArithmeticException if it does not fit a long
      */
     public static long parseCount(String v) {
@@ -182,7 +183,12 @@ public final class OptionValues {
             s = s.substring(0, s.length() - 1);
         }
         if (s.indexOf('.') >= 0) {
-            return (long) (Double.parseDouble(s) * mult);
+            java.math.BigDecimal exact = new java.math.BigDecimal(s).multiply(java.math.BigDecimal.valueOf(mult));
+            try {
+                return exact.longValueExact(); // a whole number, or an error: never silently truncated
+            } catch (ArithmeticException notWhole) {
+                throw new NumberFormatException("not a whole number: " + v);
+            }
         }
         return Math.multiplyExact(Long.parseLong(s), mult);
     }

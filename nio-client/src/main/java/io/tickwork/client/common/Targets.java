@@ -74,8 +74,8 @@ public final class Targets {
             throw new UsageException(option + " must be an http://host:port/path URL: " + s);
         }
         int port = u.getPort() < 0 ? 80 : u.getPort();
-        if (port > 65535) {
-            throw new UsageException(option + " has a port out of range 0..65535: " + s);
+        if (port < 1 || port > 65535) {
+            throw new UsageException(option + " has a port out of range 1..65535: " + s);
         }
         InetAddress a = resolve(option, u.getHost());
         String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();

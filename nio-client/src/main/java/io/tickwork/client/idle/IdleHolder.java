@@ -103,7 +103,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
         this.cfg = cfg;
         this.out = out;
         this.listener = listener;
-        this.workload = new IdleWorkload(cfg, this::lost);
+        this.workload = new IdleWorkload(cfg, this::lost, this::close);
         this.sourceExhausted = new boolean[cfg.sources().size()];
         this.guard = new MemoryGuard(cfg.minAvailable(), SystemMemory::readMemAvailable);
     }
@@ -180,7 +180,15 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
         } finally {
             loop = null;
             while (!open.isEmpty()) {
-                close(open.get(open.size() - 1));
+                IdleConnection c = open.get(open.size() - 1);
+                try {
+                    // a reset, not a FIN: the source port does not then sit in TIME_WAIT for a
+                    // minute, so a next run from the same sources can bind it at once
+                    c.ch.setOption(StandardSocketOptions.SO_LINGER, 0);
+                } catch (IOException | RuntimeException ignored) {
+                    // closed normally then
+                }
+                close(c);
             }
         }
     }

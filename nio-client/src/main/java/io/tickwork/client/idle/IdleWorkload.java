@@ -17,8 +17,8 @@ import org.HdrHistogram.Histogram;
  * idleMax], sends {@code GET path?len=L} with L random in [1, maxLength], reads the response
  * (one per request; a response that closes the connection, or bytes after it, end the
  * connection) and idles again. A response not complete within {@code timeout} is a timeout and
- * ends its connection, as does a malformed one; ended connections go to {@code lost}, which the
- * holder replaces.
+ * ends its connection, as does a malformed one; the holder replaces ended connections, and counts
+ * as closed by the server only those the server ended.
  *
  * <p>Deadlines (next request, response timeout) are in a priority queue: O(log n) per request,
  * one small record each; a deadline whose connection has moved on (a newer generation, or
@@ -27,6 +27,9 @@ import org.HdrHistogram.Histogram;
 final class IdleWorkload {
     private final IdleConfig cfg;
     private final Consumer<IdleConnection> lost;
+    /** Ends a connection the client gives up on (a timeout, a bad response): not the server's close. */
+    private final Consumer<IdleConnection> ended;
+
     private final SplittableRandom random;
     private final PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
     private final Histogram latency = LatencyRange.histogram();
@@ -34,7 +37,8 @@ final class IdleWorkload {
     private long timeouts;
     private long badResponses;
 
-    IdleWorkload(IdleConfig cfg, Consumer<IdleConnection> lost) {
+    IdleWorkload(IdleConfig cfg, Consumer<IdleConnection> lost, Consumer<IdleConnection> ended) {
+        this.ended = ended;
         this.cfg = cfg;
         this.lost = lost;
         this.random = new SplittableRandom(cfg.seed());
@@ -87,7 +91,7 @@ final class IdleWorkload {
             }
             if (c.awaiting) {
                 timeouts++;
-                lost.accept(c);
+                ended.accept(c);
                 continue;
             }
             int len = 1 + random.nextInt(cfg.maxLength());
@@ -122,13 +126,15 @@ final class IdleWorkload {
         try {
             if (c.parser.parse(buf)) {
                 responseDone(c, now);
-                if (c.parser.close() || buf.hasRemaining()) {
-                    lost.accept(c);
+                if (c.parser.close()) {
+                    lost.accept(c); // the server ends it
+                } else if (buf.hasRemaining()) {
+                    ended.accept(c); // bytes nobody asked for: we end it
                 }
             }
         } catch (ResponseParser.ParseException e) {
             badResponses++;
-            lost.accept(c);
+            ended.accept(c);
         }
     }
 

@@ -10,7 +10,9 @@ import java.util.List;
  * The machine's memory at one moment, as the kernel reports it: {@code MemAvailable} from
  * {@code /proc/meminfo} (bytes), and TCP sockets in use with the kernel's TCP buffer memory from
  * the {@code TCP:} line of {@code /proc/net/sockstat} ({@code inuse N ... mem M}, where M counts
- * pages; a page is taken to be {@value #PAGE_SIZE} bytes, the size on x86-64 and most arm64
+ * pages) plus the {@code TCP6:} line of {@code /proc/net/sockstat6} (Java's sockets are IPv6
+ * sockets, dual-stack, even on IPv4 addresses: the kernel counts them there; {@code mem} is shared
+ * by both families and appears only on the first; a page is taken to be {@value #PAGE_SIZE} bytes, the size on x86-64 and most arm64
  * kernels). -1 where a file or field is missing (not Linux). Immutable; {@link #read} parses two
  * small files, some tens of microseconds: callers take it about once a second.
  */
@@ -21,6 +23,7 @@ record SystemMemory(long memAvailable, long tcpInUse, long tcpMemBytes) {
 
     static final Path MEMINFO = Path.of("/proc/meminfo");
     static final Path SOCKSTAT = Path.of("/proc/net/sockstat");
+    static final Path SOCKSTAT6 = Path.of("/proc/net/sockstat6");
 
     static SystemMemory read() {
         long tcpInUse = -1;
@@ -30,6 +33,14 @@ record SystemMemory(long memAvailable, long tcpInUse, long tcpMemBytes) {
                 tcpInUse = field(line, "inuse");
                 long pages = field(line, "mem");
                 tcpMem = pages < 0 ? -1 : pages * PAGE_SIZE;
+            }
+        }
+        for (String line : lines(SOCKSTAT6)) {
+            if (line.startsWith("TCP6:")) {
+                long v6 = field(line, "inuse");
+                if (v6 >= 0) {
+                    tcpInUse = Math.max(tcpInUse, 0) + v6;
+                }
             }
         }
         return new SystemMemory(readMemAvailable(), tcpInUse, tcpMem);

@@ -268,13 +268,22 @@ final class PingPongClient {
         private void fail(SelectionKey k) {
             errors++;
             open--;
-            if (((Conn) k.attachment()).inflight) {
-                sent--; // the ping in flight on it will never be answered: another connection sends it
-            }
+            boolean lost = ((Conn) k.attachment()).inflight;
+            ((Conn) k.attachment()).inflight = false;
             try {
                 k.channel().close();
             } catch (IOException ignored) {
                 // closing
+            }
+            if (lost) {
+                sent--; // the ping in flight on it will never be answered: an idle connection sends it now
+                for (SelectionKey other : loop.keys()) {
+                    if (other != k && other.isValid() && !((Conn) other.attachment()).inflight) {
+                        sendPing(other, System.nanoTime());
+                        return;
+                    }
+                }
+                // every other connection has a ping in flight: the next pong sends it
             }
         }
     }

@@ -30,7 +30,7 @@ class TargetsTest {
         assertTrue(e.getMessage().contains("no-such-host.invalid"), e.getMessage());
         assertThrows(UsageException.class, () -> Targets.hostPort("--target", "127.0.0.1:70000"));
         assertEquals(
-                "URL has a port out of range 0..65535: http://127.0.0.1:99999/",
+                "URL has a port out of range 1..65535: http://127.0.0.1:99999/",
                 assertThrows(UsageException.class, () -> Targets.url("URL", "http://127.0.0.1:99999/"))
                         .getMessage());
         Targets.Url u = Targets.url("URL", "http://127.0.0.1:8080/d/x?y=1");
