@@ -139,34 +139,24 @@ class WaitingFromPoolThreadsTest {
     @Test
     void flushJoinInPoolTaskRunInPlaceOnSingleThreadForkJoinPool() throws Exception {
         ForkJoinPool pool = new ForkJoinPool(1);
-        KeyedSerialExecutor<String> exec =
-                KeyedSerialExecutor.builder(pool).fairnessBudget(1).build();
-        CountDownLatch go = new CountDownLatch(1);
-        CountDownLatch joined = new CountDownLatch(1);
-        AtomicBoolean secondRan = new AtomicBoolean();
-        exec.execute("a", () -> {
-            await(go);
-            pool.execute(() -> {
-                exec.flush("a").join();
-                joined.countDown();
-            });
-        });
-        exec.execute("a", () -> secondRan.set(true));
-        go.countDown();
-        boolean ok = joined.await(WAIT_S, TimeUnit.SECONDS);
-        String state = exec + " secondRan=" + secondRan.get();
-        pool.shutdownNow();
-        assertTrue(ok, "flush(a).join() in a pool task never completes: " + state);
+        flushJoinedInPlace(
+                pool, KeyedSerialExecutor.builder(pool).fairnessBudget(1).build());
     }
 
     /** Same with a bigger ForkJoinPool limited by maxConcurrentKeys(1). */
     @Test
     void flushJoinInPoolTaskRunInPlaceWithMaxConcurrentKeysOne() throws Exception {
         ForkJoinPool pool = new ForkJoinPool(4);
-        KeyedSerialExecutor<String> exec = KeyedSerialExecutor.builder(pool)
-                .fairnessBudget(1)
-                .maxConcurrentKeys(1)
-                .build();
+        flushJoinedInPlace(
+                pool,
+                KeyedSerialExecutor.builder(pool)
+                        .fairnessBudget(1)
+                        .maxConcurrentKeys(1)
+                        .build());
+    }
+
+    /** Key a's task hands the pool a task that joins a flush of a; a's second task waits behind. */
+    private static void flushJoinedInPlace(ForkJoinPool pool, KeyedSerialExecutor<String> exec) throws Exception {
         CountDownLatch go = new CountDownLatch(1);
         CountDownLatch joined = new CountDownLatch(1);
         AtomicBoolean secondRan = new AtomicBoolean();
