@@ -50,6 +50,56 @@ class TimerAdaptersTest {
         }
     }
 
+    /**
+     * The configuration the benchmarks run: every timer carries the one shared
+     * {@link TimerSubject#PAYLOAD} (Agrona's adapter then keeps no map of payloads). Timers cannot
+     * be told apart by payload, so the model checks counts: each {@code expire} hands out exactly
+     * the live timers due by then, a cancel answers true exactly for a live timer, and {@code size}
+     * follows.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerSubject.class)
+    void everySubjectKeepsTheContractWithTheSharedPayload(TimerSubject subject) {
+        for (long seed = 1; seed <= 6; seed++) {
+            String where = subject + ", shared payload, seed " + seed + ": ";
+            SplittableRandom rnd = new SplittableRandom(seed);
+            long[] fired = {0};
+            TimerAdapter timers = subject.create(payload -> {
+                assertTrue(payload == TimerSubject.PAYLOAD, where + "a payload other than the shared one");
+                fired[0]++;
+            });
+            java.util.Map<Long, Long> live = new java.util.HashMap<>(); // handle -> deadline
+            long now = 0;
+            for (int step = 0; step < 4_000; step++) {
+                int op = rnd.nextInt(10);
+                if (op < 5) {
+                    long deadline = now + 1 + rnd.nextInt(3_000);
+                    long h = timers.schedule(deadline, TimerSubject.PAYLOAD);
+                    assertTrue(live.put(h, deadline) == null, where + "handle " + h + " given to two live timers");
+                } else if (op < 7 && !live.isEmpty()) {
+                    Long h = live.keySet().iterator().next();
+                    if (op == 5) {
+                        long deadline = now + 1 + rnd.nextInt(3_000);
+                        live.remove(h);
+                        live.put(timers.reschedule(h, deadline, TimerSubject.PAYLOAD), deadline);
+                    } else {
+                        assertTrue(timers.cancel(h), where + "cancel of a live timer answered false");
+                        live.remove(h);
+                    }
+                } else {
+                    now += 1 + rnd.nextInt(rnd.nextInt(20) == 0 ? 2_000 : 3);
+                    long due = now;
+                    long expected = live.values().stream().filter(d -> d <= due).count();
+                    live.values().removeIf(d -> d <= due);
+                    fired[0] = 0;
+                    timers.expire(now);
+                    assertEquals(expected, fired[0], where + "timers handed out by expire(" + now + ")");
+                }
+                assertEquals(live.size(), timers.size(), where + "size() after step " + step);
+            }
+        }
+    }
+
     private static void runScript(TimerSubject subject, long seed, int steps) {
         String where = subject + ", seed " + seed + ": ";
         SplittableRandom rnd = new SplittableRandom(seed);
