@@ -374,7 +374,14 @@ public final class RunLoopScheduler extends Scheduler {
 
     @Override
     public String toString() {
-        return "RunLoopScheduler[threads=" + loops.length + ", spread=" + spread + ", state=" + state + "]";
+        String name = switch (state) {
+            case LoopOwner.RUNNING -> "running";
+            case LoopOwner.SHUTDOWN -> "shutting down";
+            case LoopOwner.TERMINATED -> "ending";
+            default -> "stopped (shutdownNow)";
+        };
+        return "RunLoopScheduler[threads=" + loops.length + ", spread=" + spread + ", " + name
+                + (isTerminated() ? ", terminated" : "") + "]";
     }
 
     // ------------------------------------------------------------------------------ internals

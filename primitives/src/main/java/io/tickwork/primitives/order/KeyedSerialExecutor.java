@@ -436,8 +436,9 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      */
     @Override
     public String toString() {
+        int lifecycleState = lifecycle.state(); // before the counts: "terminated" then means they are final
         Stats s = stats();
-        String state = switch (lifecycle.state()) {
+        String state = switch (lifecycleState) {
             case Lifecycle.RUNNING -> "running";
             case Lifecycle.SHUTDOWN -> "shutting down";
             default -> "terminated";
