@@ -171,7 +171,12 @@ final class PingPongClient {
                         if (left <= 0) {
                             throw new SocketTimeoutException("no time left to connect to " + target);
                         }
-                        ch.socket().connect(target, (int) Math.min(Integer.MAX_VALUE, left));
+                        try {
+                            ch.socket().connect(target, (int) Math.min(Integer.MAX_VALUE, left));
+                        } catch (IOException e) {
+                            ch.close();
+                            throw e;
+                        }
                         ch.configureBlocking(false);
                         Conn c = new Conn(ch);
                         sel.register(ch, SelectionKey.OP_READ, c);
@@ -179,6 +184,13 @@ final class PingPongClient {
                     }
                 } catch (IOException e) {
                     connected.reset(); // the other loops stop waiting for this one
+                    for (SelectionKey k : sel.keys()) {
+                        try {
+                            k.channel().close(); // the connections made before the failure
+                        } catch (IOException ignored) {
+                            // closing
+                        }
+                    }
                     throw e;
                 }
                 try {
