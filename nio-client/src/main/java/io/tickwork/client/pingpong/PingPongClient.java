@@ -168,10 +168,10 @@ final class PingPongClient {
                         // a listener whose backlog is full drops the SYN, and connect() alone would wait
                         // for the kernel's retries, minutes
                         long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                        if (left <= 0) {
-                            throw new SocketTimeoutException("no time left to connect to " + target);
-                        }
                         try {
+                            if (left <= 0) {
+                                throw new SocketTimeoutException("no time left to connect to " + target);
+                            }
                             ch.socket().connect(target, (int) Math.min(Integer.MAX_VALUE, left));
                         } catch (IOException e) {
                             ch.close();
