@@ -464,7 +464,8 @@ public final class HttpServer implements AutoCloseable {
             // wait out the drain and be reset. Closed, new ones are refused (or, with --processes,
             // go to another worker's socket).
             try {
-                acceptsStopped.await(config.drainTimeoutMillis, TimeUnit.MILLISECONDS);
+                // a loop that has ended already never runs its drain task: wait briefly, not the drain
+                acceptsStopped.await(Math.min(config.drainTimeoutMillis, 1_000), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 interrupted = true;
             }

@@ -256,7 +256,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             // a half-close is not a request to drop them (RFC 9112 9.6).
             c.pendingIn = null;
             c.requestStart = -1;
-            if (c.inFlight > 0 || c.pendingOut != null || c.heldBack()) {
+            if (c.inFlight > 0 || c.pendingOut != null) {
                 output.closeAfterWrite(c);
             } else {
                 output.close(c);

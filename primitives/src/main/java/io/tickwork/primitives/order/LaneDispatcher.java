@@ -142,10 +142,29 @@ final class LaneDispatcher extends DispatcherPad3 {
         int held = (int) c;
         if (held == 0) {
             startFirstWorker(head);
-        } else if (held < parallelism && (int) (c >>> 32) == 0 && tryAddWorker() && workers() == 0) {
-            // The pool refused the worker, and its slot may have been the one a leaving worker
-            // found taken (retakeSlot): with no worker left, this producer starts the first.
-            startFirstWorker(head);
+        } else if (held < parallelism && (int) (c >>> 32) == 0 && tryAddWorker() && !looksEmpty()) {
+            // The pool refused the worker. Its slot may have been the one a leaving worker found
+            // taken (retakeSlot), and the workers left may be busy for long: if a slot is free,
+            // this producer drains the ready keys itself, as a caller-runs pool would.
+            if (workers() == 0) {
+                startFirstWorker(head);
+            } else {
+                drainHereIfRoom();
+            }
+        }
+    }
+
+    /**
+     * Takes a free slot, if any, and drains the ready keys on this thread until none is left;
+     * nothing is rejected (the keys were accepted). If every slot is held, their workers drain.
+     */
+    private void drainHereIfRoom() {
+        Worker worker = new Worker(this); // before the slot is taken: an OutOfMemoryError here holds none
+        for (long c; (int) (c = ctl) < parallelism; ) {
+            if (CTL.compareAndSet(this, c, c + 1 + ONE_IDLE)) { // born idle, as every worker
+                worker.work(false);
+                return;
+            }
         }
     }
 

@@ -113,8 +113,12 @@ final class Lifecycle {
         }
         if (Thread.currentThread() instanceof ForkJoinWorkerThread) {
             TimedWait wait = new TimedWait(terminated, unit.toNanos(timeout));
-            ForkJoinPool.managedBlock(wait);
-            return wait.released;
+            try {
+                ForkJoinPool.managedBlock(wait);
+                return wait.released;
+            } catch (java.util.concurrent.RejectedExecutionException noSpare) {
+                // the pool is at its thread limit and cannot add a spare: wait plainly, as before
+            }
         }
         return terminated.await(timeout, unit);
     }

@@ -270,6 +270,7 @@ final class Worker {
                     return; // the worker went back to the pool before the other task ran
                 }
                 if (handOff != ForkJoinHandOff.Outcome.NOT_HERE) {
+                    flushTaskCounts(); // stats() lags by at most about a budget per worker, here too
                     visitedSinceHandBack = 0; // a ForkJoinPool thread: the pool's next task ran here, or none waits
                     continue;
                 }

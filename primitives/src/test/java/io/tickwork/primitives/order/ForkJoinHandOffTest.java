@@ -190,4 +190,74 @@ class ForkJoinHandOffTest {
             pool.shutdownNow();
         }
     }
+
+    /**
+     * On a ForkJoinPool with nothing else queued, the hand-off finds no other task; the counts still
+     * reach stats() about once per budget, not only when the worker leaves.
+     */
+    @Test
+    void countsReachStatsWithinABudgetWhenNothingElseIsQueued() throws Exception {
+        ForkJoinPool pool = new ForkJoinPool(2);
+        try {
+            KeyedSerialExecutor<Integer> keyed = KeyedSerialExecutor.builder(pool)
+                    .maxConcurrentKeys(1)
+                    .fairnessBudget(16)
+                    .<Integer>build();
+            AtomicInteger ran = new AtomicInteger();
+            CountDownLatch release = new CountDownLatch(1);
+            int n = 20_000;
+            for (int i = 0; i < n; i++) {
+                keyed.execute(i, ran::incrementAndGet);
+            }
+            keyed.execute(-1, () -> SerialGuaranteesTest.awaitUninterruptibly(release)); // holds the worker on the pool
+            while (ran.get() < n) {
+                Thread.onSpinWait();
+            }
+            long lag = n - keyed.stats().completedTasks();
+            release.countDown();
+            keyed.close();
+            assertTrue(lag < 1_000, "tasks run but not yet in stats(): " + lag + " (budget 16)");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A leaving worker finds the limit reached by a producer's reservation and leaves; the pool then
+     * refuses the producer's worker while the other worker is busy. The producer drains the key
+     * itself instead of leaving it behind the busy worker.
+     */
+    @Test
+    void aKeyWhoseWorkerThePoolRefusedRunsWhileTheOtherWorkerIsBusy() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch gate = new CountDownLatch(1);
+        java.util.concurrent.Executor pool = r -> {
+            entered.countDown();
+            SerialGuaranteesTest.awaitUninterruptibly(gate);
+            throw new RejectedExecutionException("saturated");
+        };
+        KeyedSerialExecutor<String> keyed =
+                KeyedSerialExecutor.builder(pool).maxConcurrentKeys(2).<String>build();
+        LaneDispatcher d = keyed.dispatcher;
+        d.addCtl(2); // two workers: W1 about to leave, W2 running a long task
+        d.addCtl(-1); // W1 gives its slot back
+        AtomicInteger ran = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<Throwable> thrown =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        Thread producer = new Thread(() -> {
+            try {
+                keyed.execute("k", ran::incrementAndGet);
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        producer.start();
+        assertTrue(entered.await(10, TimeUnit.SECONDS)); // the producer reserved the free slot
+        assertFalse(d.looksEmpty(), "W1 re-checks: a key waits");
+        assertFalse(d.retakeSlot(), "the limit is reached: W1 leaves");
+        gate.countDown(); // the pool refuses the producer's worker
+        producer.join(10_000);
+        assertEquals(null, thrown.get());
+        assertEquals(1, ran.get(), "the accepted task waited behind the busy worker");
+    }
 }
