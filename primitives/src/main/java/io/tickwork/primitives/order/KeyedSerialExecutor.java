@@ -45,7 +45,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       {@code isShutdown()} throws. In the first case, and on a pool that runs
  *       tasks in the caller ({@code CallerRunsPolicy}, a direct executor), the calling thread
  *       drains every key that is ready, other producers' keys included, until none is: one
- *       {@code execute} may then run for as long as the others keep it busy. Tasks accepted before
+ *       {@code execute} may then run for as long as the others keep it busy. The same when the
+ *       pool refuses a further worker while workers run and the key limit leaves a slot free;
+ *       then the task is accepted, not rejected. Tasks accepted before
  *       a {@code ThreadPoolExecutor}'s {@code shutdownNow()} either run on workers still running
  *       or are reachable from the runnables it returns: run those, and they run. A
  *       {@code ForkJoinPool}'s {@code shutdownNow()} cancels its queued tasks and returns none, so
