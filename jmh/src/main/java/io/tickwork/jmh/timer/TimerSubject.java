@@ -43,6 +43,14 @@ public enum TimerSubject {
      * the faster of the two, and the peer the verdicts compare with.
      */
     AGRONA_MAPPED,
+    /**
+     * {@link #AGRONA} polled as Agrona's documentation has a duty cycle poll it: until the wheel's
+     * current tick is the one {@code now} is in, leaving that tick's spoke for the next call. Each
+     * spoke is then scanned once, where {@link #AGRONA} scans the previous one again to fire the
+     * current tick's timers at once; the price is up to one tick of lateness, which the contract
+     * test allows this subject (and no other).
+     */
+    AGRONA_POLL_ONCE,
     PRIORITY_QUEUE,
     TREE_MAP,
     KAFKA;
@@ -70,6 +78,8 @@ public enum TimerSubject {
                 return new Agrona(sink, false);
             case AGRONA_MAPPED:
                 return new Agrona(sink, true);
+            case AGRONA_POLL_ONCE:
+                return new Agrona(sink, false, true);
             case PRIORITY_QUEUE:
                 return new JdkPriorityQueue(sink);
             case TREE_MAP:
@@ -136,7 +146,15 @@ public enum TimerSubject {
         /** Id to payload: every timer's when mapping every payload, else made for the first other than PAYLOAD. */
         private Long2ObjectHashMap<Object> payloads;
 
+        /** Leaves the spoke of {@code now}'s tick for the next call (see {@link #AGRONA_POLL_ONCE}). */
+        private final boolean oneTickLate;
+
         Agrona(Consumer<Object> sink, boolean mapEveryPayload) {
+            this(sink, mapEveryPayload, false);
+        }
+
+        Agrona(Consumer<Object> sink, boolean mapEveryPayload, boolean oneTickLate) {
+            this.oneTickLate = oneTickLate;
             if (mapEveryPayload) {
                 payloads = new Long2ObjectHashMap<>();
             }
@@ -179,7 +197,7 @@ public enum TimerSubject {
             for (; ; ) {
                 long scannedTickEnd = wheel.currentTickTime();
                 n += wheel.poll(now, handler, Integer.MAX_VALUE);
-                if (scannedTickEnd > now) {
+                if ((oneTickLate ? wheel.currentTickTime() : scannedTickEnd) > now) {
                     return n;
                 }
             }
