@@ -94,6 +94,13 @@ public class ScheduleCancelBenchmark {
         }
     }
 
+    /** Marsaglia's xorshift64: the next victim's state. */
+    private static long xorshift(long x) {
+        x ^= x << 13;
+        x ^= x >>> 7;
+        return x ^ (x << 17);
+    }
+
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public boolean scheduleAndCancel() {
@@ -112,9 +119,7 @@ public class ScheduleCancelBenchmark {
             int mask = live - 1;
             for (int i = 0; i < BATCH; i++) {
                 int k = n++ & (RANDOMS - 1);
-                x ^= x << 13;
-                x ^= x >>> 7;
-                x ^= x << 17;
+                x = xorshift(x);
                 int v = (int) (x >>> 32) & mask;
                 all &= t.cancel(hs[v]);
                 hs[v] = t.schedule(now + off[k], TimerSubject.PAYLOAD);
@@ -126,9 +131,7 @@ public class ScheduleCancelBenchmark {
             int mask = live - 1;
             for (int i = 0; i < BATCH; i++) {
                 int k = n++ & (RANDOMS - 1);
-                x ^= x << 13;
-                x ^= x >>> 7;
-                x ^= x << 17;
+                x = xorshift(x);
                 int v = (int) (x >>> 32) & mask;
                 hs[v] = t.reschedule(hs[v], now + off[k], TimerSubject.PAYLOAD);
             }

@@ -243,11 +243,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             System.arraycopy(c.pendingIn, 0, in, 0, len);
         }
         inBuffer.clear().position(len);
-        int n;
-        try {
-            n = c.channel().read(inBuffer);
-        } catch (IOException e) {
-            output.close(c);
+        int n = readOrClose(c);
+        if (n == CLOSED) {
             return;
         }
         if (n < 0) {
@@ -272,19 +269,26 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         process(c, len + n);
     }
 
+    /** {@link #readOrClose}'s answer when the read failed and {@code c} is closed. */
+    private static final int CLOSED = -2;
+
+    /** Reads from {@code c} into {@link #inBuffer}: the bytes read, -1 at its end of stream, or {@link #CLOSED}. */
+    private int readOrClose(Connection c) {
+        try {
+            return c.channel().read(inBuffer);
+        } catch (IOException e) {
+            output.close(c);
+            return CLOSED;
+        }
+    }
+
     /** A lingering connection: reads and drops what the client still sends; closes at its end of stream. */
     private void discard(Connection c) {
         for (int i = 0; i < 16; i++) { // at most 16 buffers a turn: other connections get theirs
             inBuffer.clear();
-            int n;
-            try {
-                n = c.channel().read(inBuffer);
-            } catch (IOException e) {
-                output.close(c);
-                return;
-            }
+            int n = readOrClose(c);
             if (n < 0) {
-                output.close(c);
+                output.close(c); // its end of stream (or already closed after an error: idempotent)
                 return;
             }
             bytesIn += n;

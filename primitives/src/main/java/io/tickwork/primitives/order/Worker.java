@@ -125,8 +125,11 @@ final class Worker {
     private final java.util.function.BooleanSupplier beforeOtherTask = this::handOverIfKeysWait;
 
     private boolean handOverIfKeysWait() {
-        flushCounts();
-        return !dispatcher.looksEmpty() && handOver(false);
+        if (dispatcher.looksEmpty()) {
+            flushCounts();
+            return false;
+        }
+        return handOver(false); // which hands the counts over first
     }
 
     /** What the pool runs: one submission of a worker. */

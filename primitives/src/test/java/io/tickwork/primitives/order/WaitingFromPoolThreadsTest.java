@@ -1,6 +1,7 @@
 package io.tickwork.primitives.order;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CompletableFuture;
@@ -139,24 +140,31 @@ class WaitingFromPoolThreadsTest {
     @Test
     void flushJoinInPoolTaskRunInPlaceOnSingleThreadForkJoinPool() throws Exception {
         ForkJoinPool pool = new ForkJoinPool(1);
-        flushJoinedInPlace(
+        String stuck = flushJoinedInPlace(
                 pool, KeyedSerialExecutor.builder(pool).fairnessBudget(1).build());
+        pool.shutdownNow();
+        assertNull(stuck, "flush(a).join() in a pool task never completes: " + stuck);
     }
 
     /** Same with a bigger ForkJoinPool limited by maxConcurrentKeys(1). */
     @Test
     void flushJoinInPoolTaskRunInPlaceWithMaxConcurrentKeysOne() throws Exception {
         ForkJoinPool pool = new ForkJoinPool(4);
-        flushJoinedInPlace(
+        String stuck = flushJoinedInPlace(
                 pool,
                 KeyedSerialExecutor.builder(pool)
                         .fairnessBudget(1)
                         .maxConcurrentKeys(1)
                         .build());
+        pool.shutdownNow();
+        assertNull(stuck, "flush(a).join() in a pool task never completes: " + stuck);
     }
 
-    /** Key a's task hands the pool a task that joins a flush of a; a's second task waits behind. */
-    private static void flushJoinedInPlace(ForkJoinPool pool, KeyedSerialExecutor<String> exec) throws Exception {
+    /**
+     * Key a's task hands the pool a task that joins a flush of a; a's second task waits behind.
+     * Returns null once the join completed, else the executor's state (the join is stuck).
+     */
+    private static String flushJoinedInPlace(ForkJoinPool pool, KeyedSerialExecutor<String> exec) throws Exception {
         CountDownLatch go = new CountDownLatch(1);
         CountDownLatch joined = new CountDownLatch(1);
         AtomicBoolean secondRan = new AtomicBoolean();
@@ -169,10 +177,7 @@ class WaitingFromPoolThreadsTest {
         });
         exec.execute("a", () -> secondRan.set(true));
         go.countDown();
-        boolean ok = joined.await(WAIT_S, TimeUnit.SECONDS);
-        String state = exec + " secondRan=" + secondRan.get();
-        pool.shutdownNow();
-        assertTrue(ok, "flush(a).join() in a pool task never completes: " + state);
+        return joined.await(WAIT_S, TimeUnit.SECONDS) ? null : exec + " secondRan=" + secondRan.get() + " pool=" + pool;
     }
 
     /** close() from a task of X, run in place by another executor's inline drain. */
@@ -209,25 +214,10 @@ class WaitingFromPoolThreadsTest {
             awaitManaged(bRelease);
         });
         assertTrue(bStarted.await(WAIT_S, TimeUnit.SECONDS));
-        CountDownLatch go = new CountDownLatch(1), joined = new CountDownLatch(1);
-        AtomicBoolean secondRan = new AtomicBoolean();
-        exec.execute("a", () -> {
-            await(go);
-            pool.execute(() -> {
-                exec.flush("a").join();
-                joined.countDown();
-            });
-        });
-        exec.execute("a", () -> secondRan.set(true));
-        go.countDown();
-        boolean ok = joined.await(WAIT_S, TimeUnit.SECONDS);
-        String state = exec + " secondRan=" + secondRan.get() + " pool=" + pool;
+        String stuck = flushJoinedInPlace(pool, exec);
         bRelease.countDown();
-        boolean later = ok || joined.await(WAIT_S, TimeUnit.SECONDS);
         pool.shutdownNow();
-        assertTrue(
-                ok,
-                "key a starved behind key b while its worker is parked in a pool task (later=" + later + "): " + state);
+        assertNull(stuck, "key a starved behind key b while its worker is parked in a pool task: " + stuck);
     }
 
     /** close() in a plain pool task of a ForkJoinPool(1) that submitted the keyed work itself. */
