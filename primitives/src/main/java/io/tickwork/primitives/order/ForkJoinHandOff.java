@@ -23,10 +23,12 @@ import java.util.function.BooleanSupplier;
  * uncaught-exception handler, as the pool would send it, and the worker carries on. It runs as a
  * plain pool task: not as a task of the worker's executor (whose {@code close()} it may call and
  * wait in), and without the interrupt status the worker's last task left. The other task may wait
- * for one of the executor's keys that the worker left ready (a {@code flush(key).join()}), or for the
- * executor's termination: so before it runs, the worker hands its counts over and, if keys wait,
- * goes back to the pool, slot and all; the pool's other threads, or the spare it adds for a
- * blocked join, resume it, or this thread does after the other task.
+ * for one of the executor's keys (a {@code flush(key).join()}), or for the executor's termination:
+ * so before it runs, the worker hands its counts over and, if keys wait, goes back to the pool,
+ * slot and all; the pool's other threads, or the spare it adds for a blocked join, resume it, or
+ * this thread does after the other task. If no key waits, the worker gives its slot up while the
+ * other task runs, so a key that task makes ready gets a worker of its own, and takes a slot back
+ * afterwards, or stops if every slot was taken meanwhile.
  *
  * <p>Nesting: the task run in place may itself be a dispatcher worker (of this or another
  * dispatcher). Such a nested worker does not hand off again; it resubmits itself as before, so the

@@ -66,6 +66,7 @@ final class LaneDispatcher extends DispatcherPad3 {
     private static final VarHandle CTL;
     private static final VarHandle IN_POOL;
     private static final VarHandle READY_NEXT;
+    private static final VarHandle RUNNING_OTHER;
 
     static {
         try {
@@ -76,6 +77,7 @@ final class LaneDispatcher extends DispatcherPad3 {
             CTL = lookup.findVarHandle(DispatcherCtl.class, "ctl", long.class);
             IN_POOL = lookup.findVarHandle(DispatcherCtl.class, "inPool", int.class);
             READY_NEXT = lookup.findVarHandle(KeyLane.class, "readyNext", KeyLane.class);
+            RUNNING_OTHER = lookup.findVarHandle(LaneDispatcher.class, "runningOther", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -106,6 +108,10 @@ final class LaneDispatcher extends DispatcherPad3 {
 
     final LongAdder failed = new LongAdder();
     private final KeyLane stub;
+
+    /** Workers running another pool task in place that kept their slot meanwhile ({@link #keepSlotForOtherTask}). */
+    @SuppressWarnings("unused") // through RUNNING_OTHER
+    private volatile int runningOther;
 
     LaneDispatcher(
             PoolView pool,
@@ -270,6 +276,29 @@ final class LaneDispatcher extends DispatcherPad3 {
             }
         }
         return false;
+    }
+
+    /**
+     * Asks, for a worker about to run another pool task in place with no key waiting, whether it
+     * may keep its slot meanwhile: yes while some other slot can still be held by a worker that
+     * polls; no if every other slot is held by a worker doing the same, or there is none (a
+     * parallelism of 1), since a key the other task makes ready and waits for would then have no
+     * worker. Keeping the slot leaves the pool's other work its usual share (a free slot would
+     * let a producer start one more drainer); the caller ends a kept run with
+     * {@link #endRunningOther}. Two workers asking at once get different answers when only one
+     * may keep its slot: the count is one atomic add.
+     */
+    boolean keepSlotForOtherTask() {
+        int before = (int) RUNNING_OTHER.getAndAdd(this, 1);
+        if (before + 1 < parallelism) {
+            return true;
+        }
+        RUNNING_OTHER.getAndAdd(this, -1);
+        return false;
+    }
+
+    void endRunningOther() {
+        RUNNING_OTHER.getAndAdd(this, -1);
     }
 
     /**

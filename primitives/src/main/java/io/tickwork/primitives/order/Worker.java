@@ -102,6 +102,19 @@ final class Worker {
     /** Nodes visited since this worker last took a pool thread, for the fairness budget. */
     private int visitedSinceHandBack;
 
+    /** {@link #slotForOther}: no other pool task runs in place on this worker's thread. */
+    private static final byte NO_OTHER = 0;
+    /** {@link #slotForOther}: another pool task runs in place; this worker kept its slot. */
+    private static final byte SLOT_KEPT = 1;
+    /** {@link #slotForOther}: another pool task runs in place; this worker gave its slot up. */
+    private static final byte SLOT_GIVEN_UP = 2;
+
+    /**
+     * What this worker did with its slot for the other pool task now running in place with no
+     * key waiting ({@link #handOverIfKeysWait}); settled before it polls again.
+     */
+    private byte slotForOther = NO_OTHER;
+
     private boolean interruptSeen;
     private VirtualMachineError fatal;
     private long ranLocal;
@@ -115,19 +128,34 @@ final class Worker {
     /**
      * Before this worker runs another pool task in place ({@link ForkJoinHandOff}), once one was
      * found. The other task may wait for the executor's termination, which counts the keys that
-     * went idle: the counts are handed over first. It may also wait until a key left ready
-     * progresses (a {@code flush(key).join()}), and this worker's slot may be the only one, or the
-     * others' keys may block: so if keys wait, the worker goes back to the pool first, slot and
-     * all ({@link #handOver}), and another pool thread (or the spare the pool adds for a blocked
-     * join) resumes it, or this thread does once the other task returns. Returns whether it went:
-     * then this thread must not touch the worker again.
+     * went idle: the counts are handed over first. It may also wait until a key progresses (a
+     * {@code flush(key).join()}), and this worker's slot may be the only one, or the others' keys
+     * may block. So if keys wait, the worker goes back to the pool first, slot and all
+     * ({@link #handOver}), and another pool thread (or the spare the pool adds for a blocked join)
+     * resumes it, or this thread does once the other task returns. If none waits, the other task
+     * may still make one ready and wait for it: the worker keeps its slot if another slot holder
+     * still polls ({@link LaneDispatcher#keepSlotForOtherTask}); otherwise it gives its slot up
+     * for the other task's run, so that key gets a worker of its own, and takes a slot back
+     * afterwards, or stops if every slot was taken meanwhile. Returns whether it went back to the
+     * pool: then this thread must not touch the worker again.
      */
     private final java.util.function.BooleanSupplier beforeOtherTask = this::handOverIfKeysWait;
 
     private boolean handOverIfKeysWait() {
-        if (dispatcher.looksEmpty()) {
+        final LaneDispatcher d = dispatcher;
+        if (d.looksEmpty()) {
             flushCounts();
-            return false;
+            if (d.keepSlotForOtherTask()) {
+                slotForOther = SLOT_KEPT;
+                return false;
+            }
+            slotForOther = SLOT_GIVEN_UP; // before the release: whatever is thrown from here on, no slot is held twice
+            d.addCtl(-1 - (idle ? LaneDispatcher.ONE_IDLE : 0)); // Dekker with schedule(): fence, then re-check
+            idle = false;
+            if (d.looksEmpty() || !d.retakeSlot()) {
+                return false; // a key made ready from now on finds a free slot, or a worker that will poll
+            }
+            slotForOther = NO_OTHER; // a key arrived meanwhile and this worker holds a slot again: go back with it
         }
         return handOver(false); // which hands the counts over first
     }
@@ -265,7 +293,7 @@ final class Worker {
                     interruptSeen = true; // our tasks' interrupt is not the other task's
                 }
                 boolean restore = interruptSeen; // read before this worker may go back to the pool
-                ForkJoinHandOff.Outcome handOff = ForkJoinHandOff.runOneOther(d.pool.pool, beforeOtherTask);
+                ForkJoinHandOff.Outcome handOff = runOneOther();
                 if (handOff == ForkJoinHandOff.Outcome.RAN_AFTER_LEAVING) {
                     if (restore) {
                         Thread.currentThread().interrupt(); // the pool's thread back with its flag
@@ -275,6 +303,9 @@ final class Worker {
                 if (handOff != ForkJoinHandOff.Outcome.NOT_HERE) {
                     flushTaskCounts(); // stats() lags by at most about a budget per worker, here too
                     visitedSinceHandBack = 0; // a ForkJoinPool thread: the pool's next task ran here, or none waits
+                    if (slotForOther != NO_OTHER && !settleSlotAfterOther()) {
+                        return; // every slot was taken meanwhile: their workers run the keys
+                    }
                     continue;
                 }
                 if (handOver()) {
@@ -304,7 +335,8 @@ final class Worker {
         flushCounts();
         boolean restore = interruptSeen;
         interruptSeen = false;
-        if (!idle) {
+        boolean becameIdle = !idle;
+        if (becameIdle) {
             idle = true;
             d.addCtl(LaneDispatcher.ONE_IDLE);
         }
@@ -322,6 +354,10 @@ final class Worker {
             return true;
         }
         interruptSeen = restore;
+        if (becameIdle) { // refused: this worker goes on here, busy (it may run another task in place now)
+            idle = false;
+            d.addCtl(-LaneDispatcher.ONE_IDLE);
+        }
         return false;
     }
 
@@ -348,6 +384,58 @@ final class Worker {
             throw takeFatal();
         }
         return true;
+    }
+
+    /**
+     * {@link ForkJoinHandOff#runOneOther} with this worker's preparation. If the other task's
+     * failure escapes it (the thread's uncaught-exception handler threw), a given-up slot stays
+     * given up and the run ends, and the failure goes on to the pool thread.
+     */
+    private ForkJoinHandOff.Outcome runOneOther() {
+        try {
+            return ForkJoinHandOff.runOneOther(dispatcher.pool.pool, beforeOtherTask);
+        } catch (Throwable escaped) {
+            if (slotForOther == SLOT_GIVEN_UP) {
+                slotForOther = NO_OTHER;
+                stopWithoutSlot();
+            } else if (slotForOther == SLOT_KEPT) {
+                slotForOther = NO_OTHER;
+                dispatcher.endRunningOther();
+            }
+            throw escaped;
+        }
+    }
+
+    /**
+     * After the other pool task ran in place: ends a kept slot's count, or takes a given-up slot
+     * back; false, the run ended ({@link #stopWithoutSlot}), if every slot was taken meanwhile.
+     */
+    private boolean settleSlotAfterOther() {
+        final LaneDispatcher d = dispatcher;
+        byte s = slotForOther;
+        slotForOther = NO_OTHER;
+        if (s == SLOT_KEPT) {
+            d.endRunningOther();
+            return true;
+        }
+        if (d.retakeSlot()) {
+            return true;
+        }
+        stopWithoutSlot();
+        return false;
+    }
+
+    /**
+     * Ends this run after its slot was given up for another task and could not be taken back:
+     * as {@link #leave}, less the release. No fatal error is pending (the hand-off needs none).
+     */
+    private void stopWithoutSlot() {
+        retireAllIdle();
+        flushCounts();
+        if (interruptSeen) {
+            interruptSeen = false;
+            Thread.currentThread().interrupt();
+        }
     }
 
     private VirtualMachineError takeFatal() {

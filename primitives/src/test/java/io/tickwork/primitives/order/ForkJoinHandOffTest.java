@@ -260,4 +260,28 @@ class ForkJoinHandOffTest {
         assertEquals(null, thrown.get());
         assertEquals(1, ran.get(), "the accepted task waited behind the busy worker");
     }
+
+    /**
+     * A worker running another pool task in place keeps its slot only while another slot can
+     * still poll: on a limit of 2 the first of two such workers keeps it, the second does not, and
+     * a kept run's end frees the place again; a limit of 1 never keeps it.
+     */
+    @Test
+    void aSlotIsKeptForAnotherTaskOnlyWhileAnotherSlotPolls() {
+        ForkJoinPool pool = new ForkJoinPool(4);
+        try {
+            LaneDispatcher two =
+                    KeyedSerialExecutor.builder(pool).maxConcurrentKeys(2).build().dispatcher;
+            assertTrue(two.keepSlotForOtherTask(), "the first of two slots");
+            assertFalse(two.keepSlotForOtherTask(), "the other slot already runs another task");
+            assertFalse(two.keepSlotForOtherTask(), "a refusal leaves the count as it was");
+            two.endRunningOther();
+            assertTrue(two.keepSlotForOtherTask(), "the first kept run ended");
+            LaneDispatcher one =
+                    KeyedSerialExecutor.builder(pool).maxConcurrentKeys(1).build().dispatcher;
+            assertFalse(one.keepSlotForOtherTask(), "the only slot");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

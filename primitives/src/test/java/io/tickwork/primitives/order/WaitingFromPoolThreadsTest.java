@@ -180,6 +180,66 @@ class WaitingFromPoolThreadsTest {
         return joined.await(WAIT_S, TimeUnit.SECONDS) ? null : exec + " secondRan=" + secondRan.get() + " pool=" + pool;
     }
 
+    /**
+     * ForkJoinPool(1): the hand-off finds no key ready and runs a pool task in place, which makes
+     * a key ready itself and joins its flush; the worker's slot must not hold that key back.
+     */
+    @Test
+    void flushJoinOfAKeyMadeReadyByTheTaskRunInPlaceOnSingleThreadForkJoinPool() throws Exception {
+        ForkJoinPool pool = new ForkJoinPool(1);
+        String stuck = keyMadeReadyAndJoinedInPlace(
+                pool, KeyedSerialExecutor.builder(pool).fairnessBudget(1).build());
+        pool.shutdownNow();
+        assertNull(stuck, "flush(b).join() in a pool task never completes: " + stuck);
+    }
+
+    /**
+     * Same with a bigger ForkJoinPool limited by maxConcurrentKeys(1). Takes the same path unless
+     * another pool thread steals the pool task first (then a's lane may stay queued open, and the
+     * hand-off finds a key waiting); either way the join must complete.
+     */
+    @Test
+    void flushJoinOfAKeyMadeReadyByTheTaskRunInPlaceWithMaxConcurrentKeysOne() throws Exception {
+        ForkJoinPool pool = new ForkJoinPool(4);
+        String stuck = keyMadeReadyAndJoinedInPlace(
+                pool,
+                KeyedSerialExecutor.builder(pool)
+                        .fairnessBudget(1)
+                        .maxConcurrentKeys(1)
+                        .build());
+        pool.shutdownNow();
+        assertNull(stuck, "flush(b).join() in a pool task never completes: " + stuck);
+    }
+
+    /**
+     * Key a's only task hands the pool a task that executes a task of key b, then joins a flush of
+     * b. a goes idle with nothing else queued, so the hand-off after a's task finds no key waiting
+     * and runs the pool task in place. Returns null once the join completed, else the state.
+     */
+    private static String keyMadeReadyAndJoinedInPlace(ForkJoinPool pool, KeyedSerialExecutor<String> exec)
+            throws Exception {
+        CountDownLatch joined = new CountDownLatch(1);
+        AtomicBoolean bRan = new AtomicBoolean();
+        AtomicReference<Thread> joiner = new AtomicReference<>();
+        exec.execute(
+                "a",
+                () -> pool.execute(() -> {
+                    joiner.set(Thread.currentThread());
+                    exec.execute("b", () -> bRan.set(true));
+                    exec.flush("b").join();
+                    joined.countDown();
+                }));
+        if (joined.await(WAIT_S, TimeUnit.SECONDS)) {
+            assertTrue(bRan.get(), "the flush of b completed before b's task ran: " + exec);
+            return null;
+        }
+        String state = exec + " bRan=" + bRan.get() + " pool=" + pool;
+        if (joiner.get() != null) {
+            joiner.get().interrupt();
+        }
+        return state;
+    }
+
     /** close() from a task of X, run in place by another executor's inline drain. */
     @Test
     void closeFromOwnTaskNestedInAnotherExecutorsInlineDrain() throws Exception {
