@@ -196,7 +196,13 @@ public final class RunLoopScheduler extends Scheduler {
 
     // ------------------------------------------------------------------------------ starting tasks
 
-    /** Sets this as the task's scheduler and starts it on the loop chosen by the {@link Spread}. */
+    /**
+     * Sets this as the task's scheduler and starts it on the loop chosen by the {@link Spread}.
+     * Once the scheduler has terminated the task does not run: as any wake-up then, it is reported
+     * through {@link Scheduler#log} (a {@code RejectedExecutionException}) and counted in
+     * {@link #rejectedCount()}; after {@link #shutdown()} it runs, as every task that becomes
+     * runnable before the loops end.
+     */
     public <T extends Task<?>> T start(T task) {
         task.setScheduler(this);
         task.start();
@@ -205,6 +211,7 @@ public final class RunLoopScheduler extends Scheduler {
 
     /**
      * Sets this as the task's scheduler and starts it on loop {@code loopIndex}, pinned there.
+     * After termination, as {@link #start(Task)}.
      *
      * @throws IllegalArgumentException if there is no such loop
      * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
@@ -549,7 +556,11 @@ public final class RunLoopScheduler extends Scheduler {
 
         private Builder() {}
 
-        /** Number of loops (threads); default 1. Use {@code availableProcessors()} for one per core. */
+        /**
+         * Number of loops (threads); default 1. Use {@code availableProcessors()} for one per core.
+         *
+         * @throws IllegalArgumentException if {@code threads < 1}
+         */
         public Builder threads(int threads) {
             if (threads < 1) {
                 throw new IllegalArgumentException("threads must be >= 1: " + threads);
@@ -585,7 +596,11 @@ public final class RunLoopScheduler extends Scheduler {
                     .<Timer>build());
         }
 
-        /** {@link #timers(TimerKind)} by name, as {@link TimerKind#parse} reads it ("wheel-ring"). */
+        /**
+         * {@link #timers(TimerKind)} by name, as {@link TimerKind#parse} reads it ("wheel-ring").
+         *
+         * @throws IllegalArgumentException if no kind has that name
+         */
         public Builder timers(String kindName) {
             return timers(TimerKind.parse(kindName));
         }
@@ -596,17 +611,23 @@ public final class RunLoopScheduler extends Scheduler {
             return this;
         }
 
+        /** How {@link #start(Task)} picks a loop for a task; default {@link Spread#ROUND_ROBIN}. */
         public Builder spread(Spread spread) {
             this.spread = Objects.requireNonNull(spread, "spread");
             return this;
         }
 
+        /** What a task's throwable goes to; default {@link TaskFailureHandler#PRINT_STACK}. */
         public Builder onTaskFailure(TaskFailureHandler handler) {
             this.failureHandler = Objects.requireNonNull(handler, "handler");
             return this;
         }
 
-        /** Tasks run between two looks at the inbox and the clock; default 256. */
+        /**
+         * Tasks run between two looks at the inbox and the clock; default 256.
+         *
+         * @throws IllegalArgumentException if {@code batch < 1}
+         */
         public Builder batch(int batch) {
             if (batch < 1) {
                 throw new IllegalArgumentException("batch must be >= 1: " + batch);
@@ -615,7 +636,12 @@ public final class RunLoopScheduler extends Scheduler {
             return this;
         }
 
-        /** Inbox checks (each with a spin-wait hint) before an idle loop parks; default 64, 0 parks at once. */
+        /**
+         * Inbox checks (each with a spin-wait hint) before an idle loop parks; default 64, 0 parks
+         * at once.
+         *
+         * @throws IllegalArgumentException if {@code idleSpins < 0}
+         */
         public Builder idleSpins(int idleSpins) {
             if (idleSpins < 0) {
                 throw new IllegalArgumentException("idleSpins must be >= 0: " + idleSpins);
@@ -630,6 +656,13 @@ public final class RunLoopScheduler extends Scheduler {
             return this;
         }
 
+        /**
+         * Starts the loops.
+         *
+         * @throws IllegalStateException if no {@link #timers} was given
+         * @throws IllegalArgumentException if the timer supplier returned one queue for two loops
+         * @throws NullPointerException if it returned null
+         */
         public RunLoopScheduler build() {
             if (timers == null) {
                 throw new IllegalStateException("timers(...) is required");

@@ -30,7 +30,11 @@ public final class TaskSleep {
 
     /**
      * Pauses the calling task for at least {@code millis} ms; {@code millis <= 0} just yields.
-     * A stray resumption (a stale mailbox notification) does not end the sleep early.
+     * A stray resumption (a stale mailbox notification) does not end the sleep early. A
+     * {@code millis} so large that the wall-clock deadline overflows a {@code long} (within 2^63 ms
+     * of now) is not timed at all, as with Kilim's own {@code setTimer}: on
+     * {@link RunLoopScheduler} the task stays paused for good (a stray resumption is held, as for
+     * any sleep).
      *
      * <p>This is the signature callers compile against; the weaver rewrites their calls to
      * {@link #sleep(long, Fiber)}, so this body never runs in woven code.

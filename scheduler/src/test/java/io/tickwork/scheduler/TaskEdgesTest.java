@@ -1,6 +1,7 @@
 package io.tickwork.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,8 +20,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Tasks at the edges of the contract: a mailbox wait after a {@code TaskSleep}, a task started
- * twice, a loop index out of range, wake-ups after a {@code shutdownNow} termination, a task that
- * throws while pinned.
+ * twice, a loop index out of range, wake-ups after a {@code shutdownNow} termination, a task started
+ * after termination, a task that throws while pinned; and the builder's refusals.
  */
 @Timeout(120)
 class TaskEdgesTest {
@@ -176,5 +177,51 @@ class TaskEdgesTest {
         } finally {
             stop(s);
         }
+    }
+
+    @Test
+    void theBuilderRefusesBadOptions() {
+        assertThrows(
+                IllegalArgumentException.class, () -> RunLoopScheduler.builder().threads(0));
+        assertThrows(
+                IllegalArgumentException.class, () -> RunLoopScheduler.builder().batch(0));
+        assertThrows(
+                IllegalArgumentException.class, () -> RunLoopScheduler.builder().idleSpins(-1));
+        assertThrows(
+                IllegalArgumentException.class, () -> RunLoopScheduler.builder().timers("no-such-kind"));
+        assertThrows(
+                IllegalStateException.class, () -> RunLoopScheduler.builder().build(), "no timers");
+        assertThrows(
+                NullPointerException.class, () -> RunLoopScheduler.builder().spread(null));
+        assertThrows(
+                NullPointerException.class, () -> RunLoopScheduler.builder().onTaskFailure(null));
+        assertThrows(
+                NullPointerException.class, () -> RunLoopScheduler.builder().name(null));
+        assertThrows(
+                NullPointerException.class, () -> RunLoopScheduler.builder().timers((TimerKind) null));
+    }
+
+    static final class Flag extends Task<Object> {
+        final AtomicBoolean ran = new AtomicBoolean();
+
+        @Override
+        public void execute() throws Pausable {
+            ran.set(true);
+        }
+    }
+
+    @Test
+    void aTaskStartedAfterTerminationIsCountedRejectedAndNeverRuns() throws Exception {
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().timers(TimerKind.WHEEL_LIST).build();
+        s.shutdown();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        long before = s.rejectedCount();
+        Flag late = s.start(new Flag());
+        assertEquals(before + 1, s.rejectedCount(), "the start is counted as rejected");
+        assertFalse(late.ran.get());
+        Flag pinned = s.start(new Flag(), 0);
+        assertEquals(before + 2, s.rejectedCount(), "a start on a given loop too");
+        assertFalse(pinned.ran.get());
     }
 }

@@ -42,8 +42,8 @@ import java.util.concurrent.atomic.LongAdder;
  *       down ({@code ExecutorService.isShutdown()}); when the key already has
  *       {@code maxQueuedPerKey} tasks waiting; and when the pool refuses to start a worker while
  *       none runs (anything its {@code execute} throws but a {@link VirtualMachineError}), or its
- *       {@code isShutdown()} throws. In the first case, and on a pool that runs
- *       tasks in the caller ({@code CallerRunsPolicy}, a direct executor), the calling thread
+ *       {@code isShutdown()} throws. When the pool refuses that first worker, and on a pool that
+ *       runs tasks in the caller ({@code CallerRunsPolicy}, a direct executor), the calling thread
  *       drains every key that is ready, other producers' keys included, until none is: one
  *       {@code execute} may then run for as long as the others keep it busy. The same when the
  *       pool refuses a further worker while workers run and the key limit leaves a slot free;
@@ -502,6 +502,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
         /**
          * At most {@code n} keys run at once (pool threads in use by this executor). Default: the
          * pool's capacity (see the class comment). Lower it to leave pool threads to other work.
+         *
+         * @throws IllegalArgumentException if {@code n < 1}
          */
         public Builder<K> maxConcurrentKeys(int n) {
             if (n < 1) {
@@ -518,6 +520,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
          * task when set. Why reject rather than run in the caller or block: running a key's task
          * in the caller would break its order, and a producer that must not lose the task can
          * catch the rejection and wait (e.g. on {@link #flush}) as its own policy.
+         *
+         * @throws IllegalArgumentException if {@code n < 1}
          */
         public Builder<K> maxQueuedPerKey(int n) {
             if (n < 1) {

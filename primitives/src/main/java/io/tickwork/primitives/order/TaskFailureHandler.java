@@ -13,7 +13,8 @@ package io.tickwork.primitives.order;
  * does not stall the key: what it throws goes to the running thread's
  * {@link Thread.UncaughtExceptionHandler}, with the task's failure attached as suppressed, and
  * the key's next task runs; a {@link VirtualMachineError} thrown by the handler (or by that
- * uncaught-exception handler) is rethrown as a task's would be.
+ * uncaught-exception handler) is rethrown as a task's would be. If that uncaught-exception handler
+ * throws anything else too, nobody is left to tell: it is dropped, and the key goes on.
  *
  * @param <K> the key type
  */

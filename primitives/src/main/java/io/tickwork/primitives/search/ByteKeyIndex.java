@@ -15,6 +15,16 @@ import java.util.Objects;
  * server: {@link #writeTo} lays the whole index out in a self-describing binary format and
  * {@link #wrap} searches such an image in place, zero-copy, e.g. in a slice of a memory-mapped file.
  *
+ * <pre>{@code
+ * ByteKeyIndex words = ByteKeyIndex.build(sortedUtf8Keys, true);  // or ByteKeyIndex.wrap(mappedSlice)
+ * int i = words.find("Door".getBytes(StandardCharsets.UTF_8));     // >= 0: "door" is key i
+ * int from = words.lowerBound(p, 0, p.length);                      // keys starting with p are
+ * int to = words.prefixEnd(p, 0, p.length);                         // indexes from .. to - 1
+ * }</pre>
+ *
+ * <p><b>Bad input.</b> A null key list, key, query or buffer throws {@link NullPointerException};
+ * a query range {@code (off, len)} outside its array throws {@link IndexOutOfBoundsException}.
+ *
  * <p><b>Order.</b> Keys are compared as unsigned bytes, lexicographically (a shorter key that is a
  * prefix of a longer one sorts first). For UTF-8 this is Unicode code-point order. With
  * {@code asciiCaseInsensitive}, bytes {@code 'A'..'Z'} compare as {@code 'a'..'z'} (only ASCII is

@@ -126,6 +126,25 @@ class LifecycleTest {
     }
 
     @Test
+    void awaitTerminationThrowsWhenInterruptedWhileTasksRemain() throws Exception {
+        ExecutorService pool = Pools.threadPool(1);
+        try {
+            KeyedSerialExecutor<String> keyed = KeyedSerialExecutor.create(pool);
+            CountDownLatch release = new CountDownLatch(1);
+            keyed.execute("a", () -> SerialGuaranteesTest.awaitUninterruptibly(release));
+            keyed.shutdown();
+            Thread.currentThread().interrupt();
+            assertThrows(InterruptedException.class, () -> keyed.awaitTermination(AWAIT_SECONDS, TimeUnit.SECONDS));
+            assertFalse(Thread.currentThread().isInterrupted(), "the exception, not the flag, reports the interrupt");
+            release.countDown();
+            assertTrue(keyed.awaitTermination(AWAIT_SECONDS, TimeUnit.SECONDS), "the task still ran");
+        } finally {
+            Thread.interrupted();
+            Pools.shutdownAndAwait(pool);
+        }
+    }
+
+    @Test
     void flushCompletesAfterTheKeysEarlierTasksAndNotBefore() throws Exception {
         ExecutorService pool = Pools.threadPool(2);
         try {

@@ -331,6 +331,20 @@ class ByteKeyIndexTest {
     }
 
     @Test
+    void nullsAreRefusedWithNullPointerException() {
+        ByteKeyIndex ix = ByteKeyIndex.build(List.of(utf8("a"), utf8("b")), false);
+        assertThrows(NullPointerException.class, () -> ByteKeyIndex.build(null, false));
+        assertThrows(NullPointerException.class, () -> ByteKeyIndex.build(Arrays.asList(utf8("a"), null), false));
+        assertThrows(NullPointerException.class, () -> ByteKeyIndex.wrap(null));
+        assertThrows(NullPointerException.class, () -> ix.find(null));
+        assertThrows(NullPointerException.class, () -> ix.find(null, 0, 0));
+        assertThrows(NullPointerException.class, () -> ix.lowerBound(null, 0, 0));
+        assertThrows(NullPointerException.class, () -> ix.prefixEnd(null, 0, 0));
+        assertThrows(IndexOutOfBoundsException.class, () -> ix.prefixEnd(new byte[2], 1, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> ix.lowerBound(new byte[2], -1, 1));
+    }
+
+    @Test
     void emptyIndex() {
         for (ByteKeyIndex ix : variants(List.of(), true)) {
             assertEquals(0, ix.size());

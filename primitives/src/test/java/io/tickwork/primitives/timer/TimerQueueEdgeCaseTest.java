@@ -199,6 +199,44 @@ class TimerQueueEdgeCaseTest {
         assertEquals(List.of(1, 2), expire(q, 20));
     }
 
+    /**
+     * A consumer that throws halfway through a slot holding many timers of one deadline, under an
+     * expiry limit: every timer is still handed out exactly once, the thrown-on one included
+     * (it was handed out), none before its deadline, and the later deadline last.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aConsumerThrowingInsideACrowdedSlotLosesNothing(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 64);
+        q.expire(0, p -> {});
+        for (int i = 0; i < 40; i++) {
+            q.schedule(10, i);
+        }
+        q.schedule(11, 100);
+        List<Integer> seen = new ArrayList<>();
+        int[] calls = {0};
+        for (int round = 0; round < 200 && q.size() > 0; round++) {
+            try {
+                q.expire(
+                        11,
+                        p -> {
+                            seen.add(p);
+                            if (++calls[0] % 7 == 3) {
+                                throw new IllegalStateException("boom " + p);
+                            }
+                        },
+                        5);
+            } catch (IllegalStateException expected) {
+                // the rest stays pending for the next call
+            }
+        }
+        assertEquals(0, q.size());
+        assertEquals(41, seen.size(), "handed out once each: " + seen);
+        assertEquals(41, new java.util.HashSet<>(seen).size(), "no timer twice: " + seen);
+        assertEquals(100, seen.get(40), "the later deadline last: " + seen);
+        assertTrue(q.expire(Long.MAX_VALUE, p -> {}) == 0);
+    }
+
     @ParameterizedTest
     @EnumSource(TimerKind.class)
     void nextDeadlineIsWhenExpireWillHandItOut(TimerKind kind) {
