@@ -139,25 +139,35 @@ class WaitingFromPoolThreadsTest {
     /** ForkJoinPool(1): a pool task run in place that joins a flush of the key the worker left ready. */
     @Test
     void flushJoinInPoolTaskRunInPlaceOnSingleThreadForkJoinPool() throws Exception {
-        ForkJoinPool pool = new ForkJoinPool(1);
-        String stuck = flushJoinedInPlace(
-                pool, KeyedSerialExecutor.builder(pool).fairnessBudget(1).build());
-        pool.shutdownNow();
-        assertNull(stuck, "flush(a).join() in a pool task never completes: " + stuck);
+        assertJoinCompletes(false, WaitingFromPoolThreadsTest::flushJoinedInPlace, "flush(a).join()");
     }
 
     /** Same with a bigger ForkJoinPool limited by maxConcurrentKeys(1). */
     @Test
     void flushJoinInPoolTaskRunInPlaceWithMaxConcurrentKeysOne() throws Exception {
-        ForkJoinPool pool = new ForkJoinPool(4);
-        String stuck = flushJoinedInPlace(
-                pool,
-                KeyedSerialExecutor.builder(pool)
-                        .fairnessBudget(1)
-                        .maxConcurrentKeys(1)
-                        .build());
+        assertJoinCompletes(true, WaitingFromPoolThreadsTest::flushJoinedInPlace, "flush(a).join()");
+    }
+
+    /** Returns null once the join in a scenario completed, else the executor's state (the join is stuck). */
+    private interface InPlaceJoin {
+        String run(ForkJoinPool pool, KeyedSerialExecutor<String> exec) throws Exception;
+    }
+
+    /**
+     * Runs {@code scenario} with a fairness budget of 1 on {@code ForkJoinPool(1)}, or on
+     * {@code ForkJoinPool(4)} under {@code maxConcurrentKeys(1)}; fails if its join never completes.
+     */
+    private static void assertJoinCompletes(boolean limitOnBiggerPool, InPlaceJoin scenario, String join)
+            throws Exception {
+        ForkJoinPool pool = new ForkJoinPool(limitOnBiggerPool ? 4 : 1);
+        KeyedSerialExecutor.Builder<Object> b =
+                KeyedSerialExecutor.builder(pool).fairnessBudget(1);
+        if (limitOnBiggerPool) {
+            b.maxConcurrentKeys(1);
+        }
+        String stuck = scenario.run(pool, b.build());
         pool.shutdownNow();
-        assertNull(stuck, "flush(a).join() in a pool task never completes: " + stuck);
+        assertNull(stuck, join + " in a pool task never completes: " + stuck);
     }
 
     /**
@@ -186,11 +196,7 @@ class WaitingFromPoolThreadsTest {
      */
     @Test
     void flushJoinOfAKeyMadeReadyByTheTaskRunInPlaceOnSingleThreadForkJoinPool() throws Exception {
-        ForkJoinPool pool = new ForkJoinPool(1);
-        String stuck = keyMadeReadyAndJoinedInPlace(
-                pool, KeyedSerialExecutor.builder(pool).fairnessBudget(1).build());
-        pool.shutdownNow();
-        assertNull(stuck, "flush(b).join() in a pool task never completes: " + stuck);
+        assertJoinCompletes(false, WaitingFromPoolThreadsTest::keyMadeReadyAndJoinedInPlace, "flush(b).join()");
     }
 
     /**
@@ -200,15 +206,7 @@ class WaitingFromPoolThreadsTest {
      */
     @Test
     void flushJoinOfAKeyMadeReadyByTheTaskRunInPlaceWithMaxConcurrentKeysOne() throws Exception {
-        ForkJoinPool pool = new ForkJoinPool(4);
-        String stuck = keyMadeReadyAndJoinedInPlace(
-                pool,
-                KeyedSerialExecutor.builder(pool)
-                        .fairnessBudget(1)
-                        .maxConcurrentKeys(1)
-                        .build());
-        pool.shutdownNow();
-        assertNull(stuck, "flush(b).join() in a pool task never completes: " + stuck);
+        assertJoinCompletes(true, WaitingFromPoolThreadsTest::keyMadeReadyAndJoinedInPlace, "flush(b).join()");
     }
 
     /**
