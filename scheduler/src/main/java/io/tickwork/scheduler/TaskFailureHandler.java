@@ -7,7 +7,10 @@ import kilim.Task;
  * throwable to its exit mailboxes); the run loop that ran it keeps running the other tasks.
  *
  * <p>Called on the loop thread that ran the task, so it must be quick and must not throw; a handler
- * that throws is itself reported to {@code System.err} and otherwise ignored.
+ * that throws is itself reported to {@code System.err} and otherwise ignored, an {@code Error}
+ * included (the loop keeps running: a task's {@code OutOfMemoryError} reaches this handler too,
+ * as Kilim's own schedulers treat it). With several loops it may be called from several threads
+ * at once: state it shares across tasks needs its own synchronization.
  */
 @FunctionalInterface
 public interface TaskFailureHandler {
