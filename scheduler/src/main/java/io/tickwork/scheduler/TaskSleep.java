@@ -31,8 +31,8 @@ public final class TaskSleep {
     /**
      * Pauses the calling task for at least {@code millis} ms; {@code millis <= 0} just yields.
      * A stray resumption (a stale mailbox notification) does not end the sleep early. A
-     * {@code millis} so large that the wall-clock deadline overflows a {@code long} (within 2^63 ms
-     * of now) is not timed at all, as with Kilim's own {@code setTimer}: on
+     * {@code millis} so large that the wall-clock deadline overflows a {@code long} (more than
+     * {@code Long.MAX_VALUE} minus now) is not timed at all, as with Kilim's own {@code setTimer}: on
      * {@link RunLoopScheduler} the task stays paused for good (a stray resumption is held, as for
      * any sleep).
      *

@@ -26,9 +26,12 @@ import java.util.function.BooleanSupplier;
  * for one of the executor's keys (a {@code flush(key).join()}), or for the executor's termination:
  * so before it runs, the worker hands its counts over and, if keys wait, goes back to the pool,
  * slot and all; the pool's other threads, or the spare it adds for a blocked join, resume it, or
- * this thread does after the other task. If no key waits, the worker gives its slot up while the
- * other task runs, so a key that task makes ready gets a worker of its own, and takes a slot back
- * afterwards, or stops if every slot was taken meanwhile.
+ * this thread does after the other task. If no key waits, the worker keeps its slot for the other
+ * task's run unless every other slot is held by a worker doing the same, or there is none (a
+ * parallelism of 1): then it gives its slot up, so a key that task makes ready gets a worker of its
+ * own, and takes a slot back afterwards, or stops if every slot was taken meanwhile. A key the
+ * other task makes ready and waits for still waits if every other slot holder is itself blocked
+ * in a task, as on any pool whose threads all block.
  *
  * <p>Nesting: the task run in place may itself be a dispatcher worker (of this or another
  * dispatcher). Such a nested worker does not hand off again; it resubmits itself as before, so the

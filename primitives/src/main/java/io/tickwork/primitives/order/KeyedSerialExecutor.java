@@ -79,9 +79,10 @@ import java.util.concurrent.atomic.LongAdder;
  *       after 64 when the pool reports other queued work, so other work on a shared pool runs
  *       between them; on a {@code ForkJoinPool} it runs one of the pool's other tasks in place
  *       instead of leaving, after handing the keys still ready back to the pool, so that task may
- *       wait for them (a {@code flush(key).join()}); with none ready, it keeps its pool slot for
- *       that task's run only while another slot can still take a key the task makes ready and
- *       waits for. On a {@code ForkJoinPool}, a task that blocks
+ *       wait for them (a {@code flush(key).join()}); with none ready, it keeps its slot for that
+ *       task's run unless every other slot is held by a worker doing the same, or there is none
+ *       (a limit of 1), so a key that task makes ready and waits for gets a worker. On a
+ *       {@code ForkJoinPool}, a task that blocks
  *       should block as the pool expects ({@link java.util.concurrent.ForkJoinPool#managedBlock},
  *       as {@code CompletableFuture.join} does), or the pool cannot add the thread that would run
  *       the other keys meanwhile; a plain lock or latch wait holds its thread from them.</li>

@@ -280,13 +280,14 @@ final class LaneDispatcher extends DispatcherPad3 {
 
     /**
      * Asks, for a worker about to run another pool task in place with no key waiting, whether it
-     * may keep its slot meanwhile: yes while some other slot can still be held by a worker that
-     * polls; no if every other slot is held by a worker doing the same, or there is none (a
-     * parallelism of 1), since a key the other task makes ready and waits for would then have no
-     * worker. Keeping the slot leaves the pool's other work its usual share (a free slot would
-     * let a producer start one more drainer); the caller ends a kept run with
-     * {@link #endRunningOther}. Two workers asking at once get different answers when only one
-     * may keep its slot: the count is one atomic add.
+     * may keep its slot meanwhile: no if every other slot is held by a worker doing the same, or
+     * there is none (a parallelism of 1), since a key the other task makes ready and waits for
+     * would then have no worker; yes otherwise. Only these runs are counted: a slot held by a
+     * worker blocked in one of its keys' tasks counts as able to poll, so a key made ready then
+     * waits for that task, as on any pool whose threads all block. Keeping the slot leaves the
+     * pool's other work its usual share (a free slot would let a producer start one more
+     * drainer); the caller ends a kept run with {@link #endRunningOther}. Two workers asking at
+     * once get different answers when only one may keep its slot: the count is one atomic add.
      */
     boolean keepSlotForOtherTask() {
         int before = (int) RUNNING_OTHER.getAndAdd(this, 1);
@@ -302,8 +303,9 @@ final class LaneDispatcher extends DispatcherPad3 {
     }
 
     /**
-     * A leaving worker that saw a key arrive takes a slot back, unless the limit was reached since
-     * it gave its own back; returns whether it did. If not, every slot is held by a worker that
+     * A leaving worker that saw a key arrive, or one that gave its slot up for a pool task it ran in
+     * place, takes a slot back, unless the limit was reached since it gave its own back; returns
+     * whether it did. If not, every slot is held by a worker that
      * will poll (or re-check as it leaves), or by a producer whose new worker the pool may still
      * refuse: that producer then finds no worker left and starts the first itself
      * ({@link #schedule}), so the key is never stranded and the limit never exceeded.

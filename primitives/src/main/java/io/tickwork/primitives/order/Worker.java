@@ -133,11 +133,12 @@ final class Worker {
      * may block. So if keys wait, the worker goes back to the pool first, slot and all
      * ({@link #handOver}), and another pool thread (or the spare the pool adds for a blocked join)
      * resumes it, or this thread does once the other task returns. If none waits, the other task
-     * may still make one ready and wait for it: the worker keeps its slot if another slot holder
-     * still polls ({@link LaneDispatcher#keepSlotForOtherTask}); otherwise it gives its slot up
-     * for the other task's run, so that key gets a worker of its own, and takes a slot back
-     * afterwards, or stops if every slot was taken meanwhile. Returns whether it went back to the
-     * pool: then this thread must not touch the worker again.
+     * may still make one ready and wait for it: the worker keeps its slot unless every other slot
+     * is held by a worker doing the same, or there is none
+     * ({@link LaneDispatcher#keepSlotForOtherTask}); then it gives its slot up for the other
+     * task's run, so that key gets a worker of its own, and takes a slot back afterwards, or stops
+     * if every slot was taken meanwhile. Returns whether it went back to the pool: then this
+     * thread must not touch the worker again.
      */
     private final java.util.function.BooleanSupplier beforeOtherTask = this::handOverIfKeysWait;
 
@@ -301,11 +302,11 @@ final class Worker {
                     return; // the worker went back to the pool before the other task ran
                 }
                 if (handOff != ForkJoinHandOff.Outcome.NOT_HERE) {
-                    flushTaskCounts(); // stats() lags by at most about a budget per worker, here too
-                    visitedSinceHandBack = 0; // a ForkJoinPool thread: the pool's next task ran here, or none waits
                     if (slotForOther != NO_OTHER && !settleSlotAfterOther()) {
                         return; // every slot was taken meanwhile: their workers run the keys
                     }
+                    flushTaskCounts(); // stats() lags by at most about a budget per worker, here too
+                    visitedSinceHandBack = 0; // a ForkJoinPool thread: the pool's next task ran here, or none waits
                     continue;
                 }
                 if (handOver()) {
