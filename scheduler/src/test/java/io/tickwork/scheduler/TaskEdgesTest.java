@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Tasks at the edges of the contract: a mailbox wait after a {@code TaskSleep}, a task started
  * twice, a loop index out of range, wake-ups after a {@code shutdownNow} termination, a task started
- * after termination, a task that throws while pinned; and the builder's refusals.
+ * after termination, a task that throws while pinned, a negative sleep, an interrupted
+ * {@code idledown}; and the builder's refusals.
  */
 @Timeout(120)
 class TaskEdgesTest {
@@ -223,5 +224,49 @@ class TaskEdgesTest {
         Flag pinned = s.start(new Flag(), 0);
         assertEquals(before + 2, s.rejectedCount(), "a start on a given loop too");
         assertFalse(pinned.ran.get());
+    }
+
+    static final class SleepThen extends Task<Object> {
+        final long millis;
+        final CountDownLatch slept = new CountDownLatch(1);
+
+        SleepThen(long millis) {
+            this.millis = millis;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            TaskSleep.sleep(millis);
+            slept.countDown();
+        }
+    }
+
+    @Test
+    void aNegativeSleepJustYields() throws Exception {
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().timers(TimerKind.WHEEL_LIST).build();
+        try {
+            SleepThen t = s.start(new SleepThen(-5));
+            assertTrue(t.slept.await(AWAIT_S, TimeUnit.SECONDS), "sleep(-5) never returned");
+        } finally {
+            stop(s);
+        }
+    }
+
+    @Test
+    void idledownReturnsWithTheFlagSetWhenInterruptedWhileATaskSleeps() throws Exception {
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().timers(TimerKind.WHEEL_LIST).build();
+        try {
+            SleepThen t = s.start(new SleepThen(600_000)); // keeps the loop from ending
+            Thread.currentThread().interrupt();
+            s.idledown();
+            assertTrue(Thread.interrupted(), "idledown() cleared the caller's interrupt");
+            assertFalse(s.isTerminated(), "a task still sleeps");
+            assertEquals(1, t.slept.getCount());
+        } finally {
+            Thread.interrupted();
+            stop(s);
+        }
     }
 }
