@@ -6,7 +6,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Options of a timer queue on the owner's clock; from {@link TimerQueue#builder(TimeUnit, long)}.
- * Every option has a default; a builder may build several queues. Not thread safe.
+ * Every option has a default; a builder may build several queues. A null unit, kind, tick or span
+ * throws {@link NullPointerException}. Not thread safe.
  *
  * <ul>
  *   <li>{@link #kind}: default {@link TimerKind#WHEEL_LIST}.</li>

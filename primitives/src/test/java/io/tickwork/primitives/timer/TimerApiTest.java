@@ -183,6 +183,10 @@ class TimerApiTest {
                         .getMessage());
         assertThrows(IllegalArgumentException.class, () -> b.span(Duration.ofSeconds(-1)));
         assertThrows(IllegalArgumentException.class, () -> b.slotCapacity(0));
+        assertThrows(NullPointerException.class, () -> TimerQueue.builder(null, 0));
+        assertThrows(NullPointerException.class, () -> b.kind(null));
+        assertThrows(NullPointerException.class, () -> b.tick(null));
+        assertThrows(NullPointerException.class, () -> b.span(null));
         assertEquals(65536, TimerQueue.builder(TimeUnit.NANOSECONDS, 0).ticksPerWheel(), "default: 1 ms over 64 s");
         assertEquals(64, TimerQueue.builder(TimeUnit.SECONDS, 0).ticksPerWheel(), "1 s ticks on a seconds clock");
         assertEquals(
