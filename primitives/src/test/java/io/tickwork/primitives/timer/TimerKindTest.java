@@ -35,6 +35,9 @@ class TimerKindTest {
             assertMessage("ticksPerWheel must be a power of 2 in [1, 2^24]: 1000", () -> k.create(1, 1000));
             assertMessage("ticksPerWheel must be a power of 2 in [1, 2^24]: 0", () -> k.create(1, 0));
             assertMessage("slotCapacity must be in [1, 2^20]: 0", () -> k.create(1, 64, 0));
+            assertMessage("tickUnits must be >= 1: 0", () -> k.createLong(0, 64, 16));
+            assertMessage("ticksPerWheel must be a power of 2 in [1, 2^24]: 1000", () -> k.createLong(1, 1000, 16));
+            assertMessage("slotCapacity must be in [1, 2^20]: 0", () -> k.createLong(1, 64, 0));
         }
     }
 
