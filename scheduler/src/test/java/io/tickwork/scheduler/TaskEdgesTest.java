@@ -63,13 +63,18 @@ class TaskEdgesTest {
         }
     }
 
-    static final class SleepOnce extends Task<Object> {
-        final CountDownLatch done = new CountDownLatch(1);
+    static final class SleepThen extends Task<Object> {
+        final long millis;
+        final CountDownLatch slept = new CountDownLatch(1);
+
+        SleepThen(long millis) {
+            this.millis = millis;
+        }
 
         @Override
         public void execute() throws Pausable {
-            TaskSleep.sleep(200);
-            done.countDown();
+            TaskSleep.sleep(millis);
+            slept.countDown();
         }
     }
 
@@ -79,9 +84,9 @@ class TaskEdgesTest {
         RunLoopScheduler s =
                 RunLoopScheduler.builder().timers(TimerKind.WHEEL_LIST).build();
         try {
-            SleepOnce t = s.start(new SleepOnce(), 0);
+            SleepThen t = s.start(new SleepThen(200), 0);
             assertThrows(IllegalStateException.class, () -> s.start(t, 0));
-            assertTrue(t.done.await(AWAIT_S, TimeUnit.SECONDS), "the sleeper never woke up");
+            assertTrue(t.slept.await(AWAIT_S, TimeUnit.SECONDS), "the sleeper never woke up");
         } finally {
             stop(s);
         }
@@ -202,15 +207,6 @@ class TaskEdgesTest {
                 NullPointerException.class, () -> RunLoopScheduler.builder().timers((TimerKind) null));
     }
 
-    static final class Flag extends Task<Object> {
-        final AtomicBoolean ran = new AtomicBoolean();
-
-        @Override
-        public void execute() throws Pausable {
-            ran.set(true);
-        }
-    }
-
     @Test
     void aTaskStartedAfterTerminationIsCountedRejectedAndNeverRuns() throws Exception {
         RunLoopScheduler s =
@@ -218,27 +214,12 @@ class TaskEdgesTest {
         s.shutdown();
         assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
         long before = s.rejectedCount();
-        Flag late = s.start(new Flag());
+        Runs late = s.start(new Runs());
         assertEquals(before + 1, s.rejectedCount(), "the start is counted as rejected");
-        assertFalse(late.ran.get());
-        Flag pinned = s.start(new Flag(), 0);
+        assertEquals(1, late.done.getCount(), "the task ran");
+        Runs pinned = s.start(new Runs(), 0);
         assertEquals(before + 2, s.rejectedCount(), "a start on a given loop too");
-        assertFalse(pinned.ran.get());
-    }
-
-    static final class SleepThen extends Task<Object> {
-        final long millis;
-        final CountDownLatch slept = new CountDownLatch(1);
-
-        SleepThen(long millis) {
-            this.millis = millis;
-        }
-
-        @Override
-        public void execute() throws Pausable {
-            TaskSleep.sleep(millis);
-            slept.countDown();
-        }
+        assertEquals(1, pinned.done.getCount(), "the task ran");
     }
 
     @Test
