@@ -576,6 +576,12 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 if (fired >= limit) {
                     return fired; // the rest of this tick, and later ones, wait for the next call
                 }
+                if (t == nowTick) {
+                    // the last due tick is done: migrate(t) left only ticks past the wheel's
+                    // window in the heap, and a consumer's timers went to later ticks or were
+                    // deferred, so nothing else is due (saves a second bitmap scan per call)
+                    break;
+                }
                 continue;
             }
             // the wheel holds nothing due; far timers may be, after a long jump of the clock
