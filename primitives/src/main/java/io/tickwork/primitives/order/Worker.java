@@ -388,9 +388,11 @@ final class Worker {
     }
 
     /**
-     * {@link ForkJoinHandOff#runOneOther} with this worker's preparation. If the other task's
-     * failure escapes it (the thread's uncaught-exception handler threw), a given-up slot stays
-     * given up and the run ends, and the failure goes on to the pool thread.
+     * {@link ForkJoinHandOff#runOneOther} with this worker's preparation. A pool task's failure
+     * does not escape it: {@code ForkJoinPool} itself hands the failure of a task given to
+     * {@code execute} to the thread's uncaught-exception handler and ignores what that handler
+     * throws (JDK 17 to 25), and its other tasks keep their failure. If a throwable escapes anyway,
+     * a given-up slot stays given up and the run ends, and the throwable goes on to the pool thread.
      */
     private ForkJoinHandOff.Outcome runOneOther() {
         try {

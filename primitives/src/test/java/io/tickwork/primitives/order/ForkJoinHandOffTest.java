@@ -284,4 +284,89 @@ class ForkJoinHandOffTest {
             pool.shutdownNow();
         }
     }
+
+    /**
+     * A {@code ForkJoinPool(2)} whose threads' uncaught-exception handler reports each failure,
+     * then throws {@code handlerThrows} if set; one thread is held by a plain task, so the
+     * executor's worker is alone on the other and is the thread that runs a pool task queued
+     * behind it (a budget of 1).
+     */
+    static final class FailingOther implements AutoCloseable {
+        final java.util.concurrent.BlockingQueue<Object[]> reported = new java.util.concurrent.LinkedBlockingQueue<>();
+        final ForkJoinPool pool;
+        final KeyedSerialExecutor<String> exec;
+        final CountDownLatch release = new CountDownLatch(1);
+
+        FailingOther(RuntimeException handlerThrows) throws InterruptedException {
+            Thread.UncaughtExceptionHandler handler = (t, e) -> {
+                reported.add(new Object[] {t, e});
+                if (handlerThrows != null) {
+                    throw handlerThrows;
+                }
+            };
+            pool = new ForkJoinPool(
+                    2,
+                    p -> {
+                        java.util.concurrent.ForkJoinWorkerThread t =
+                                ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+                        t.setUncaughtExceptionHandler(handler);
+                        return t;
+                    },
+                    null,
+                    false);
+            exec = KeyedSerialExecutor.builder(pool).fairnessBudget(1).build();
+            CountDownLatch held = new CountDownLatch(1);
+            pool.execute(() -> {
+                held.countDown();
+                awaitQuietly(release);
+            });
+            assertTrue(held.await(AWAIT_S, TimeUnit.SECONDS));
+        }
+
+        /**
+         * Runs a task of {@code key} that waits until {@code failing} is queued in the pool, so
+         * the key's worker runs it in place once the task returns; returns what the handler got.
+         */
+        Object[] failBehind(String key, Runnable failing) throws Exception {
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch go = new CountDownLatch(1);
+            exec.execute(key, () -> {
+                started.countDown();
+                awaitQuietly(go);
+            });
+            assertTrue(started.await(AWAIT_S, TimeUnit.SECONDS), "key " + key + " never ran: " + exec);
+            pool.execute(failing);
+            go.countDown();
+            Object[] got = reported.poll(AWAIT_S, TimeUnit.SECONDS);
+            assertTrue(got != null, "the failure never reached the handler");
+            exec.flush(key).get(AWAIT_S, TimeUnit.SECONDS);
+            return got;
+        }
+
+        @Override
+        public void close() {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A pool task run in place fails as it would on the pool: its throwable reaches the thread's
+     * uncaught-exception handler ({@code ForkJoinPool} hands an {@code execute}d task's failure
+     * there and ignores what the handler throws), and the worker keeps its slot and its keys.
+     * Four rounds on a two-slot executor: a worker that left with its slot counted would leave
+     * the third key without a worker.
+     */
+    @Test
+    void aThrowingHandlerOfAPoolTaskRunInPlaceCostsNoSlot() throws Exception {
+        try (FailingOther f = new FailingOther(new IllegalStateException("the handler failed"))) {
+            for (int round = 0; round < 4; round++) {
+                Object[] got = f.failBehind("k" + round, () -> {
+                    throw new IllegalArgumentException("the other task failed");
+                });
+                assertEquals("the other task failed", ((Throwable) got[1]).getMessage());
+            }
+            assertEquals(0, f.exec.stats().keysWithWork(), f.exec.toString());
+        }
+    }
 }
