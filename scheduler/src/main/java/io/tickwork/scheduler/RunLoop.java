@@ -88,9 +88,13 @@ final class RunLoop implements Runnable {
     /**
      * Hand-offs in a row (a slice resuming a task that runs next) before the run queue's head runs:
      * message passing between two tasks stays on warm lines, and a pair that passes messages forever
-     * still lets every queued task run after at most this many of its slices.
+     * still lets every queued task run after at most this many of its slices. Why 16 (Tokio's LIFO
+     * slot allows 3; Go's {@code runnext} lets a pair run out the time slice): each burst starts on
+     * cold lines and, under G1, dirties again the cards the pair's last burst left to refinement,
+     * so longer bursts amortise that start; a queued task still waits at most 17 slices of a pair.
+     * The measurements behind the number are in {@code docs/results/scheduler.md}.
      */
-    static final int MAX_HANDOFFS = 4;
+    static final int MAX_HANDOFFS = 16;
 
     /**
      * Owner only: {@code TaskSleep} timers armed since the loop last read the clock, whose deadline
