@@ -59,8 +59,8 @@ import kilim.timerservice.Timer;
  *
  * <p><b>Guarantees.</b> Fair round-robin within a loop (a yielding task runs again only after every
  * task that was runnable before it); a task whose timer is due runs first, once per turn; a task
- * resumed by a task running on its loop (a message) runs right after that task's slice, at most 4
- * such hand-offs in a row, so each task run from the queue or from a due timer brings at most 5
+ * resumed by a task running on its loop (a message) runs right after that task's slice, at most 16
+ * such hand-offs in a row, so each task run from the queue or from a due timer brings at most 17
  * slices ahead of the tasks queued behind it. A woken
  * task is never lost: it runs, or after termination it is reported through {@link Scheduler#log} (a
  * {@code RejectedExecutionException}) and counted in {@link #rejectedCount()}. A timer never

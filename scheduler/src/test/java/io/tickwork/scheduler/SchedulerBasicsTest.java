@@ -265,7 +265,9 @@ class SchedulerBasicsTest {
                 run = trace.get(i).equals("Y") ? 0 : run + 1;
                 longest = Math.max(longest, run);
             }
+            // the bound RunLoopScheduler's class comment states: 16 hand-offs, 17 slices
             assertEquals(RunLoop.MAX_HANDOFFS + 1, longest, "the pair's longest run of slices while Y waits");
+            assertEquals(17, longest, "the documented bound");
         } finally {
             s.shutdownNow();
             assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
