@@ -391,8 +391,10 @@ final class Worker {
      * {@link ForkJoinHandOff#runOneOther} with this worker's preparation. A pool task's failure
      * does not escape it: {@code ForkJoinPool} itself hands the failure of a task given to
      * {@code execute} to the thread's uncaught-exception handler and ignores what that handler
-     * throws (JDK 17 to 25), and its other tasks keep their failure. If a throwable escapes anyway,
-     * a given-up slot stays given up and the run ends, and the throwable goes on to the pool thread.
+     * throws (JDK 17 to 25), and its other tasks keep their failure. If a throwable escapes anyway
+     * (from this worker's own preparation, which throws nothing once it went back to the pool, so
+     * the fields read here are still this thread's), a given-up slot stays given up and the run
+     * ends, and the throwable goes on to the pool thread.
      */
     private ForkJoinHandOff.Outcome runOneOther() {
         try {

@@ -43,12 +43,7 @@ class ForkJoinHandOffTest {
         final AtomicBoolean secondRan = new AtomicBoolean();
 
         Setup() throws InterruptedException {
-            CountDownLatch held = new CountDownLatch(1);
-            pool.execute(() -> {
-                held.countDown();
-                awaitQuietly(release);
-            });
-            assertTrue(held.await(AWAIT_S, TimeUnit.SECONDS));
+            holdOneThread(pool, release);
             CountDownLatch firstStarted = new CountDownLatch(1);
             exec.execute("a", () -> {
                 firstStarted.countDown();
@@ -64,6 +59,16 @@ class ForkJoinHandOffTest {
             firstDone.countDown();
             pool.shutdownNow();
         }
+    }
+
+    /** Occupies one of {@code pool}'s threads with a plain task until {@code release} opens. */
+    static void holdOneThread(ForkJoinPool pool, CountDownLatch release) throws InterruptedException {
+        CountDownLatch held = new CountDownLatch(1);
+        pool.execute(() -> {
+            held.countDown();
+            awaitQuietly(release);
+        });
+        assertTrue(held.await(AWAIT_S, TimeUnit.SECONDS));
     }
 
     static void awaitQuietly(CountDownLatch l) {
@@ -315,12 +320,7 @@ class ForkJoinHandOffTest {
                     null,
                     false);
             exec = KeyedSerialExecutor.builder(pool).fairnessBudget(1).build();
-            CountDownLatch held = new CountDownLatch(1);
-            pool.execute(() -> {
-                held.countDown();
-                awaitQuietly(release);
-            });
-            assertTrue(held.await(AWAIT_S, TimeUnit.SECONDS));
+            holdOneThread(pool, release);
         }
 
         /**
