@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import kilim.Mailbox;
 import kilim.Pausable;
+import kilim.PauseReason;
 import kilim.Task;
 
 /**
@@ -155,6 +156,62 @@ final class Coroutines {
             pinIfPlaced();
             for (int i = 0; i < rounds; i++) {
                 out.put(in.get());
+            }
+            unpinIfPlaced();
+            done.countDown();
+        }
+    }
+
+    /**
+     * A pair of {@link TurnPlayer}s: whose move it is (0 or 1), how many times the turn was passed
+     * (written only by the player holding the turn, so the volatile {@code turn} orders it), and
+     * the two players.
+     */
+    static final class Turn {
+        volatile int turn;
+        int passes;
+        TurnPlayer a;
+        TurnPlayer b;
+    }
+
+    /**
+     * One side of the leanest hand-off Kilim has, the shape of virtual threads' park/unpark
+     * ping-pong: waits until {@link Turn#turn} is its own ({@code Task.pause} with itself as the
+     * reason), passes the turn and resumes the other side, {@code rounds} times. The reason stays
+     * valid while the turn is the other side's: Kilim checks it again after the pause, so a
+     * {@code resume} that arrives before the task has paused is not lost.
+     */
+    static final class TurnPlayer extends Placeable implements PauseReason {
+        private final Turn pair;
+        private final int me;
+        private final int rounds;
+        private final CountDownLatch done;
+
+        TurnPlayer(Turn pair, int me, int rounds, CountDownLatch done) {
+            this.pair = pair;
+            this.me = me;
+            this.rounds = rounds;
+            this.done = done;
+        }
+
+        @Override
+        @SuppressWarnings("rawtypes") // PauseReason's signature
+        public boolean isValid(Task task) {
+            return pair.turn != me;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            pinIfPlaced();
+            Turn p = pair;
+            TurnPlayer other = me == 0 ? p.b : p.a;
+            for (int i = 0; i < rounds; i++) {
+                while (p.turn != me) {
+                    Task.pause(this);
+                }
+                p.passes++;
+                p.turn = 1 - me;
+                other.resume();
             }
             unpinIfPlaced();
             done.countDown();

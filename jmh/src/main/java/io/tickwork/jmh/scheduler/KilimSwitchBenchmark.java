@@ -61,7 +61,18 @@ public class KilimSwitchBenchmark extends KilimBenchmarkBase {
     @Setup(Level.Invocation)
     public void buildTasks(org.openjdk.jmh.infra.BenchmarkParams params) {
         prepare();
-        if (params.getBenchmark().endsWith("pingPong")) {
+        String bench = params.getBenchmark();
+        if (bench.endsWith("turnPingPong")) {
+            for (int p = 0; p < PAIRS; p++) {
+                Coroutines.Turn pair = new Coroutines.Turn();
+                pair.a = new Coroutines.TurnPlayer(pair, 0, ROUNDS, done);
+                pair.b = new Coroutines.TurnPlayer(pair, 1, ROUNDS, done);
+                tasks[2 * p] = pair.b;
+                tasks[2 * p + 1] = pair.a;
+                affinity[2 * p] = SchedulerSubjects.block(2 * p, TASKS, threads);
+                affinity[2 * p + 1] = affinity[2 * p];
+            }
+        } else if (bench.endsWith("pingPong")) {
             for (int p = 0; p < PAIRS; p++) {
                 Mailbox<Coroutines.Ball> toPonger = new Mailbox<>(1, 1);
                 Mailbox<Coroutines.Ball> toPinger = new Mailbox<>(1, 1);
@@ -88,6 +99,12 @@ public class KilimSwitchBenchmark extends KilimBenchmarkBase {
     @Benchmark
     @OperationsPerInvocation(PAIRS * ROUNDS * 2)
     public void pingPong() throws InterruptedException {
+        runAll();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PAIRS * ROUNDS * 2)
+    public void turnPingPong() throws InterruptedException {
         runAll();
     }
 }

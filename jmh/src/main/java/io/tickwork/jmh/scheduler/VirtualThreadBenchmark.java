@@ -77,9 +77,13 @@ public class VirtualThreadBenchmark {
                 .bindTo(builder);
     }
 
-    /** One park/unpark pair: {@code turn} says whose move it is. */
+    /**
+     * One park/unpark pair: {@code turn} says whose move it is; {@code passes} counts the moves, as
+     * the Kilim pairs' {@code Coroutines.Turn} does.
+     */
     static final class Pair {
         volatile int turn;
+        int passes;
         Thread a;
         Thread b;
     }
@@ -161,6 +165,7 @@ public class VirtualThreadBenchmark {
             while (pair.turn != me) {
                 LockSupport.park(pair);
             }
+            pair.passes++;
             pair.turn = 1 - me;
             LockSupport.unpark(other);
         }
