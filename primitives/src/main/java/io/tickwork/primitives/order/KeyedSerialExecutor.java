@@ -303,6 +303,11 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * is complete runs in the thread that adds it, unordered with the key's later tasks (as with
      * any {@link CompletableFuture}): to run code in the key's order, give it to
      * {@link #execute} or use {@link #executorFor} as the action's executor.
+     *
+     * <p>A task of {@code key} (or an action run in place by one) must not wait for the future of
+     * {@code flush(key)} ({@code join}, {@code get}): the flush completes after every task of the
+     * key accepted before it, the waiting task included, so that wait never ends (a timed
+     * {@code get} times out).
      */
     public CompletableFuture<Void> flush(K key) {
         Objects.requireNonNull(key, "key");
@@ -369,9 +374,18 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      *
      * @return true if terminated, false if the timeout elapsed first
      * @throws InterruptedException if interrupted while waiting
+     * @throws IllegalStateException if called from one of this executor's own tasks (or from an
+     *     action run in place by one, such as a {@link #flush} dependent): the executor cannot
+     *     terminate while that task runs, so the wait could only time out. {@link #close()} called
+     *     there shuts down and returns at once instead.
      */
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return lifecycle.awaitTermination(timeout, Objects.requireNonNull(unit, "unit"));
+        Objects.requireNonNull(unit, "unit");
+        if (WorkerSlot.current().isDraining(dispatcher)) {
+            throw new IllegalStateException("awaitTermination called from a task of this executor on "
+                    + Thread.currentThread().getName() + ": the executor cannot terminate while the task waits");
+        }
+        return lifecycle.awaitTermination(timeout, unit);
     }
 
     /**

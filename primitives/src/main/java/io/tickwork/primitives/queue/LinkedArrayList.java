@@ -14,7 +14,8 @@ import java.util.NoSuchElementException;
  * share one pool (a timer wheel has one list per slot), so memory follows the total number of
  * elements, not each list's peak. Like {@link RingQueue} it can take back its newest element.
  *
- * <p><b>Cost:</b> every operation is O(1); {@link #offer} takes a chunk from the pool (allocating
+ * <p><b>Cost:</b> every operation is O(1) except {@link #clear}, which walks the list's chunks to
+ * give them back (O(size / chunkSize + 1)); {@link #offer} takes a chunk from the pool (allocating
  * one only when the pool is empty) every {@code chunkSize} elements, {@link #poll} and
  * {@link #removeLast} give one back. The pool keeps every chunk it was given: its memory is the
  * peak number of chunks in use at once.
@@ -234,7 +235,7 @@ public final class LinkedArrayList implements LongQueue {
         return size == 0;
     }
 
-    /** Forgets every element and gives every chunk back to the pool. */
+    /** Forgets every element and gives every chunk back to the pool: O(size / chunkSize + 1), not O(1). */
     @Override
     public void clear() {
         Chunk c = head;

@@ -86,6 +86,12 @@ public final class ByteKeyIndex {
     static final int HEADER_SIZE = 32;
     /** Longs per tree node: 8 longs are one 64-byte cache line. */
     static final int FANOUT = 8;
+    /**
+     * An upper bound on the count of any image: beside the header and the final offset every key
+     * takes at least 12 bytes (its 8-byte prefix and its 4-byte offset), and a {@link ByteBuffer}
+     * holds at most 2^31-1 bytes. {@link #wrap} rejects larger counts before any size arithmetic.
+     */
+    static final int MAX_KEYS = (Integer.MAX_VALUE - HEADER_SIZE - 4) / 12;
 
     private static final int LOG_FANOUT = 3;
     private static final long PAD = Long.MAX_VALUE;
@@ -204,7 +210,8 @@ public final class ByteKeyIndex {
      * {@link IndexOutOfBoundsException}, but never reads outside the buffer.
      *
      * @throws IllegalArgumentException if the header is wrong (naming the field, its value and what
-     *                                  was expected) or the buffer is too short
+     *                                  was expected; a count above what any {@link ByteBuffer} can
+     *                                  hold included) or the buffer is too short
      */
     public static ByteKeyIndex wrap(ByteBuffer serialized) {
         ByteBuffer b = serialized.slice().order(ByteOrder.LITTLE_ENDIAN);
@@ -230,6 +237,10 @@ public final class ByteKeyIndex {
         int n = b.getInt(12);
         if (n < 0) {
             throw new IllegalArgumentException("ByteKeyIndex count must be >= 0: " + n);
+        }
+        if (n > MAX_KEYS) {
+            throw new IllegalArgumentException("ByteKeyIndex count " + n + " too large: every key takes at least 12"
+                    + " bytes (8-byte prefix, 4-byte offset), so no ByteBuffer holds more than " + MAX_KEYS + " keys");
         }
         int keyBytes = b.getInt(16);
         if (keyBytes < 0) {
@@ -423,11 +434,19 @@ public final class ByteKeyIndex {
 
     /**
      * Byte offset of key {@code i} inside the serialized image (the view {@link #wrap} keeps), for
-     * callers that send key bytes straight from a mapped file.
+     * callers that send key bytes straight from a mapped file. The bytes
+     * {@code keyPosition(i) .. keyPosition(i) + keyLength(i)} always lie inside the image, checked
+     * like {@link #keyLength(int)} does, so an unverified image cannot send a caller outside it.
+     *
+     * @throws IndexOutOfBoundsException if {@code i} is not in {@code [0, size())}, or if the key's
+     *     offsets do not lie within the key bytes (a {@link #wrap}ped image that {@link #verify()}
+     *     would refuse)
      */
     public int keyPosition(int i) {
         Objects.checkIndex(i, n);
-        return keysBase + offsetAt(i);
+        int start = offsetAt(i);
+        Objects.checkFromToIndex(start, offsetAt(i + 1), keyBytes);
+        return keysBase + start;
     }
 
     /**
@@ -638,19 +657,23 @@ public final class ByteKeyIndex {
         return sb.toString();
     }
 
-    private static int roundUp(int x) {
+    /** x rounded up to a multiple of {@link #FANOUT}; in long, so no int count can overflow it. */
+    private static long roundUp(long x) {
         return (x + FANOUT - 1) & -FANOUT;
     }
 
     /**
      * Longs in each tree level for n keys, root first: the padded prefix array last, above it one
-     * entry per node of the level below, padded, up to a single root node.
+     * entry per node of the level below, padded, up to a single root node. Computed in long and
+     * checked before narrowing, so every n >= 0 either fits or throws.
+     *
+     * @throws IllegalArgumentException if the tree alone would not fit in 2^31-1 bytes
      */
     static int[] levelLengths(int n) {
-        int len = Math.max(FANOUT, roundUp(n));
+        long len = Math.max(FANOUT, roundUp(n));
         int levels = 1;
         long total = len;
-        for (int l = len; l > FANOUT; levels++) {
+        for (long l = len; l > FANOUT; levels++) {
             l = roundUp(l / FANOUT);
             total += l;
         }
@@ -659,7 +682,7 @@ public final class ByteKeyIndex {
         }
         int[] lengths = new int[levels];
         for (int lv = levels - 1; lv >= 0; lv--) {
-            lengths[lv] = len;
+            lengths[lv] = (int) len;
             len = roundUp(len / FANOUT);
         }
         return lengths;
@@ -688,8 +711,8 @@ public final class ByteKeyIndex {
         return HEADER_SIZE + 8 * treeLongs;
     }
 
-    /** Bytes of the image: header, tree, offsets, keys. */
+    /** Bytes of the image: header, tree, offsets, keys; in long, so no int arguments overflow it. */
     private static long imageSize(int treeLongs, int n, long keyBytes) {
-        return HEADER_SIZE + 8L * treeLongs + 4L * (n + 1) + keyBytes;
+        return HEADER_SIZE + 8L * treeLongs + 4L * (n + 1L) + keyBytes;
     }
 }

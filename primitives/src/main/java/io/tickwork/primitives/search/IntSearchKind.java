@@ -30,10 +30,12 @@ package io.tickwork.primitives.search;
 public enum IntSearchKind {
 
     /**
-     * Branchless lower-bound search: the loop runs exactly floor(log2(n)) + 1 times, and each step
-     * moves its base by {@code half & mask} where the mask is the sign of {@code a[mid] - key}
-     * computed in {@code long}; no data-dependent branch, so no mispredictions, and the next load
-     * address depends only on arithmetic. Memory: one copy.
+     * Branchless lower-bound search: the loop runs exactly ceil(log2(n)) times (none for one key;
+     * each step halves the remaining length, rounding up, until it is 1), then one more comparison
+     * picks between the last candidate and the one after it. Each step moves its base
+     * by {@code half & mask} where the mask is the sign of {@code a[mid] - key} computed in
+     * {@code long}; no data-dependent branch, so no mispredictions, and the next load address
+     * depends only on arithmetic. Memory: one copy.
      */
     BRANCHLESS {
         @Override

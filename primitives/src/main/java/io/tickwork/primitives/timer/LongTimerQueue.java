@@ -6,8 +6,14 @@ import java.util.function.LongConsumer;
  * {@link TimerQueue}'s operations with {@code long} payloads: for owners that key their timers by
  * number (a user id, a connection index), so a timer costs no box and no allocation once the
  * queue is warm. Every guarantee of {@link TimerQueue} holds, with a {@link LongConsumer} for the
- * expired payloads; it is a type of its own, not a {@code TimerQueue} (whose payloads are
- * objects), and {@link #nextDeadline()} answers {@link TimerQueue#NO_DEADLINE} when it is empty.
+ * expired payloads, and {@link #nextDeadline()} answers {@link TimerQueue#NO_DEADLINE} when it is
+ * empty.
+ *
+ * <p>A queue from {@link TimerQueueBuilder#buildLong()} or {@link TimerKind#createLong} must be
+ * used through this interface only. Its object may also implement {@link TimerQueue} (one class
+ * serves both payload kinds), but it stores no object payloads: reached by a cast, its
+ * {@code TimerQueue.schedule} and {@code TimerQueue.expire} methods throw
+ * {@link UnsupportedOperationException}.
  *
  * <pre>{@code
  * LongTimerQueue idle = TimerQueue.builder(TimeUnit.MILLISECONDS, 0)

@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
  * The {@link TimerQueue} implementations, by name: what {@link TimerQueueBuilder#kind} takes, what
  * a {@code --timer} option parses ({@link #parse}), and what tests and benchmarks iterate over.
  * Build queues with {@link TimerQueue#builder}; the factories here are the low-level form, in raw
- * ticks of the caller's clock from origin 0.
+ * units of the caller's clock, ticks aligned to multiples of the tick, and no origin for the wheel
+ * to start at (see {@link #create(long, int, int)}).
  *
  * <p>Which to pick (figures in {@code docs/results/timer.md}):
  * <ul>
@@ -25,7 +26,9 @@ import java.util.stream.Collectors;
  *       copies stay in their slot as tombstones until compacted.</li>
  *   <li>{@link #WHEEL_RING}: the fastest expiry while a tick's timers fit in {@code slotCapacity}
  *       (one contiguous array per tick); beyond it a tick spills to a chunk list, and the rings cost
- *       {@code ticksPerWheel * slotCapacity * 8} bytes once every slot has been used.</li>
+ *       {@code ticksPerWheel * 8} bytes times {@code slotCapacity} rounded up to a power of two (a
+ *       ring's array has that length, so a capacity of 300 costs as much as 512) once every slot
+ *       has been used.</li>
  *   <li>{@link #RB_TREE}: exact deadlines, no tick rounding and no span to size; O(log d) in the
  *       number of distinct deadlines. Pick it when exact order matters, or deadlines spread over a
  *       range no wheel covers.</li>
@@ -36,13 +39,13 @@ import java.util.stream.Collectors;
  * only). Size the span to cover the common timeouts.
  */
 public enum TimerKind {
-    /** {@link RbTreeTimer}: own red-black tree over parallel primitive arrays; exact, O(log n). */
+    /** A red-black tree of its own over parallel primitive arrays; exact, O(log n). */
     RB_TREE,
-    /** {@link WheelListTimer}: hashed wheel, an intrusive doubly-linked list per slot. */
+    /** A hashed wheel with an intrusive doubly-linked list per slot. */
     WHEEL_LIST,
-    /** {@link WheelRingTimer}: hashed wheel, a {@code RingQueue} per slot spilling to a chunk list. */
+    /** A hashed wheel with a {@code RingQueue} per slot, spilling to a chunk list when it is full. */
     WHEEL_RING,
-    /** {@link WheelLinkedArrayTimer}: hashed wheel, a {@code LinkedArrayList} per slot. */
+    /** A hashed wheel with a {@code LinkedArrayList} of array chunks per slot. */
     WHEEL_LINKED_ARRAY;
 
     /**
@@ -60,10 +63,10 @@ public enum TimerKind {
     public static final int DEFAULT_SLOT_CAPACITY = 256;
 
     /**
-     * Low level: a queue whose tick is one unit of the caller's clock, counted from 0, 1,024 ticks
-     * per wheel. Right for a virtual clock or a millisecond clock with short timeouts; for
-     * {@code System.nanoTime()} use {@link TimerQueue#builder}, or every timer lands in the overflow
-     * heap.
+     * Low level: a queue whose tick is one unit of the caller's clock, 1,024 ticks per wheel,
+     * positioned by its first {@code expire} (see {@link #create(long, int, int)}). Right for a
+     * virtual clock or a millisecond clock with short timeouts; for {@code System.nanoTime()} use
+     * {@link TimerQueue#builder}, or every timer lands in the overflow heap.
      */
     public <T> TimerQueue<T> create() {
         return create(DEFAULT_TICK_UNITS, DEFAULT_TICKS_PER_WHEEL, DEFAULT_SLOT_CAPACITY);
@@ -75,9 +78,21 @@ public enum TimerKind {
     }
 
     /**
-     * Low level: a queue of this kind whose ticks start at multiples of {@code tickUnits} units of
-     * the caller's clock (origin 0). The arguments are validated for every kind (so a bad option fails
-     * the same way whatever {@code --timer} says) but {@link #RB_TREE} uses none of them: it is exact.
+     * Low level: a queue of this kind whose ticks are {@code tickUnits} units of the caller's clock,
+     * tick {@code k} starting at {@code k * tickUnits} (negative {@code k} included). The arguments
+     * are validated for every kind (so a bad option fails the same way whatever {@code --timer}
+     * says) but {@link #RB_TREE} uses none of them: it is exact.
+     *
+     * <p>Unlike a queue from {@link TimerQueue#builder}, a wheel made here does not start at an
+     * origin: its position is unknown until the first {@code expire}, which moves it to that call's
+     * {@code now}. Until then no deadline counts as past, whatever its value (negative included),
+     * so a timer scheduled before the first {@code expire} waits in the overflow heap (O(log n)
+     * each; only on a one-unit tick do deadlines within {@code ticksPerWheel} units of
+     * {@code Long.MIN_VALUE} go to a slot). The first {@code expire(now, ..)} hands out every such
+     * timer whose tick has started at {@code now} (up to its {@code limit}), and the others move
+     * into the wheel as it comes within a revolution of them. From then on a past deadline fires
+     * on the next {@code expire}, and a {@code now} below the first one is time going backwards
+     * (see {@link TimerQueue}).
      *
      * @param tickUnits     the wheel's resolution, in units of the caller's clock; {@code >= 1}
      * @param ticksPerWheel slots in the wheel; a power of 2 in [1, 2^24]

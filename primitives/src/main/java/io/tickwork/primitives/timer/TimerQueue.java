@@ -68,7 +68,12 @@ import java.util.function.Consumer;
  * </ul>
  *
  * <p>{@link LongTimerQueue} is the same with {@code long} payloads, for owners that key their
- * timers by number (a user id, an index): nothing is boxed, nothing allocated once warm.
+ * timers by number (a user id, an index): nothing is boxed, nothing allocated once warm. A queue
+ * from {@link TimerQueueBuilder#build()} or {@link TimerKind#create} must be used through this
+ * interface only. Its object may also implement {@code LongTimerQueue} (one class serves both
+ * payload kinds), but it stores no {@code long} payloads: reached by a cast, its
+ * {@code LongTimerQueue.schedule} and {@code LongTimerQueue.expire} methods throw
+ * {@link UnsupportedOperationException}.
  *
  * <p><b>Thread safety:</b> none. One thread owns a queue; handing one to another thread needs a
  * happens-before edge (a volatile write, a queue, a lock).

@@ -30,9 +30,12 @@ import java.util.concurrent.TimeUnit;
  * and origin, and fires any deadline at {@code now >= deadline}.
  *
  * <p>Memory of a wheel before any timer, per tick: a bit, plus two {@code int} links
- * ({@link TimerKind#WHEEL_LIST}), an {@code int} and a reference ({@link TimerKind#WHEEL_LINKED_ARRAY};
- * a slot's list is made when it is first used) or an {@code int} and two references
- * ({@link TimerKind#WHEEL_RING}): about 0.5 MB for 65,536 ticks, 0.75 MB for a ring wheel.
+ * ({@link TimerKind#WHEEL_LIST}: 8 bytes), an {@code int} and two references
+ * ({@link TimerKind#WHEEL_RING}: 12 bytes; a slot's ring is made when the slot is first used), or
+ * an {@code int}, a reference and an empty {@code LinkedArrayList}, which every slot gets up front
+ * ({@link TimerKind#WHEEL_LINKED_ARRAY}: 48 bytes, the list being a 12-byte object header and three
+ * references and four {@code int}s, 40 bytes with compressed references). That is about 0.5 MB for
+ * 65,536 ticks, 0.75 MB for a ring wheel and 3 MB for a linked-array wheel.
  */
 public final class TimerQueueBuilder {
     private final TimeUnit unit;
@@ -89,7 +92,15 @@ public final class TimerQueueBuilder {
         return this;
     }
 
-    /** Ring capacity ({@link TimerKind#WHEEL_RING}) or chunk size ({@link TimerKind#WHEEL_LINKED_ARRAY}) per slot. */
+    /**
+     * Ring capacity ({@link TimerKind#WHEEL_RING}) or chunk size ({@link TimerKind#WHEEL_LINKED_ARRAY})
+     * per slot, in timers; default {@value TimerKind#DEFAULT_SLOT_CAPACITY}. {@link TimerKind#WHEEL_LIST}
+     * and {@link TimerKind#RB_TREE} have no such slots and ignore the value, but it is checked here
+     * whatever the kind, so a bad option fails the same way for every kind.
+     *
+     * @param timers from 1 to 2^20 (1,048,576)
+     * @throws IllegalArgumentException if {@code timers} is outside {@code [1, 2^20]}
+     */
     public TimerQueueBuilder slotCapacity(int timers) {
         if (timers < 1 || timers > (1 << 20)) {
             throw new IllegalArgumentException("slotCapacity must be in [1, 2^20]: " + timers);

@@ -4,8 +4,8 @@ import io.tickwork.primitives.queue.LinkedArrayList;
 
 /**
  * A hashed timing wheel whose slots are {@link LinkedArrayList}s of handles sharing one chunk pool
- * ({@link TimerKind#WHEEL_LINKED_ARRAY}); the default to pick: close to the ring's expiry speed
- * without its sizing decision or fixed footprint.
+ * ({@link TimerKind#WHEEL_LINKED_ARRAY}): close to the ring's expiry speed without its sizing
+ * decision or fixed footprint.
  *
  * <p><b>Algorithm:</b> Varghese &amp; Lauck's hashed wheel (scheme 4), see {@link WheelTimer}: one
  * slot per tick over one revolution, a bitmap of non-empty slots, far deadlines in a heap. A slot
@@ -24,7 +24,8 @@ import io.tickwork.primitives.queue.LinkedArrayList;
  * than half tombstones is compacted (O(1) amortised per cancel), so re-armed idle timeouts whose
  * tick never comes cannot grow memory without bound. Timers in one
  * tick come out in no particular order. Memory is the peak number of timers per slot rounded up to
- * chunks, across slots.
+ * chunks, across slots, plus one list per slot made up front (about 40 bytes each with compressed
+ * references, see {@link TimerQueueBuilder}).
  *
  * <p><b>Thread safety:</b> none; one thread owns the queue.
  */

@@ -14,9 +14,10 @@ import io.tickwork.primitives.queue.RingQueue;
  *
  * <p><b>Cost:</b> as {@link WheelLinkedArrayTimer}: schedule O(1) (O(log f) for far timers), cancel
  * and reschedule O(1), expire O(1) per timer plus O(ticksPerWheel / 64) per call; no allocation once warm. A slot's
- * ring is allocated the first time the slot is used, so memory grows to
- * {@code ticksPerWheel * slotCapacity * 8} bytes whether or not the load needs it: that fixed
- * footprint is the price of never chaining chunks within a tick.
+ * ring is allocated the first time the slot is used, so memory grows to {@code ticksPerWheel * 8}
+ * bytes times {@code slotCapacity} rounded up to a power of two (the length of a
+ * {@link RingQueue}'s array) whether or not the load needs it: that fixed footprint is the price
+ * of never chaining chunks within a tick.
  *
  * <p><b>Caveats:</b> cancel leaves a tombstone unless the timer was the last added to its slot, and
  * a slot more than half tombstones is compacted (see {@link WheelLinkedArrayTimer}). Timers in one tick come out in no particular order.

@@ -105,6 +105,45 @@ class LifecycleTest {
     }
 
     @Test
+    void awaitTerminationFromOneOfItsOwnTasksThrowsInsteadOfWaitingForItself() throws Exception {
+        ExecutorService pool = Pools.threadPool(2);
+        try {
+            KeyedSerialExecutor<String> keyed = KeyedSerialExecutor.create(pool);
+            CountDownLatch release = new CountDownLatch(1);
+            CompletableFuture<Throwable> fromTask = new CompletableFuture<>();
+            CompletableFuture<Throwable> fromFlushAction = new CompletableFuture<>();
+            keyed.execute("a", () -> {
+                SerialGuaranteesTest.awaitUninterruptibly(release);
+                fromTask.complete(awaitTerminationFailure(keyed));
+            });
+            CompletableFuture<Void> flushed = keyed.flush("a");
+            // added while the task is held, so the worker that completes the flush runs it in place
+            flushed.thenRun(() -> fromFlushAction.complete(awaitTerminationFailure(keyed)));
+            assertFalse(flushed.isDone(), "flushed while its key's task is held");
+            release.countDown();
+            Throwable t = fromTask.get(AWAIT_SECONDS, TimeUnit.SECONDS);
+            assertTrue(t instanceof IllegalStateException, () -> "from the task: " + t);
+            assertTrue(t.getMessage().contains("from a task of this executor"), t::getMessage);
+            Throwable f = fromFlushAction.get(AWAIT_SECONDS, TimeUnit.SECONDS);
+            assertTrue(f instanceof IllegalStateException, () -> "from a flush action run by the worker: " + f);
+            keyed.shutdown();
+            assertTrue(keyed.awaitTermination(AWAIT_SECONDS, TimeUnit.SECONDS), "outside its tasks it still waits");
+        } finally {
+            Pools.shutdownAndAwait(pool);
+        }
+    }
+
+    /** What {@code awaitTermination} with a short timeout throws; null if it returns. */
+    private static Throwable awaitTerminationFailure(KeyedSerialExecutor<?> keyed) {
+        try {
+            keyed.awaitTermination(1, TimeUnit.SECONDS);
+            return null;
+        } catch (Throwable e) {
+            return e;
+        }
+    }
+
+    @Test
     void closeStopsWaitingWhenInterruptedAndTheTasksStillRun() throws Exception {
         ExecutorService pool = Pools.threadPool(1);
         try {

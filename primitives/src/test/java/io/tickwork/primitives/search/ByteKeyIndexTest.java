@@ -380,6 +380,7 @@ class ByteKeyIndexTest {
         assertTrue(wrapError(withInt(8, 6)).contains("flags 0x00000006"));
         assertTrue(wrapError(withInt(12, -1)).contains("count must be >= 0: -1"));
         assertTrue(wrapError(withInt(12, 100)).contains("inconsistent with count 100"));
+        assertTrue(wrapError(withInt(12, Integer.MAX_VALUE)).contains("count 2147483647 too large"));
         assertTrue(wrapError(withInt(16, -5)).contains("keyBytes must be >= 0: -5"));
         assertTrue(wrapError(withInt(16, 1000)).contains("need"));
         assertTrue(wrapError(withInt(28, 1)).contains("reserved"));
@@ -387,6 +388,31 @@ class ByteKeyIndexTest {
         assertTrue(wrapError(Arrays.copyOf(image(), image().length - 1)).contains("too short"));
         byte[] b = withInt(16, 13); // keyBytes 13 but offsets say 14
         assertTrue(wrapError(Arrays.copyOf(b, b.length)).contains("offsets"), wrapError(b));
+    }
+
+    @Test
+    void wrapRejectsCountsNoBufferCanHoldNamingTheField() {
+        int max = Integer.MAX_VALUE;
+        int[] counts = {max, max - 1, max - 6, max - 7, max - 8, 1 << 30, ByteKeyIndex.MAX_KEYS + 1};
+        for (int count : counts) {
+            String plain = wrapError(withInt(12, count));
+            assertTrue(plain.contains("count " + count + " too large"), plain);
+            // with the tree fields an int overflow of the count would compute: 1 level of 8 longs
+            byte[] h = withInt(12, count);
+            ByteBuffer.wrap(h).order(ByteOrder.LITTLE_ENDIAN).putInt(20, 1).putInt(24, 8);
+            String matched = wrapError(h);
+            assertTrue(matched.contains("count " + count + " too large"), matched);
+        }
+        // a count within the bound, with consistent levels and treeLongs, still needs its bytes
+        int[] lengths = ByteKeyIndex.levelLengths(ByteKeyIndex.MAX_KEYS);
+        byte[] big = withInt(12, ByteKeyIndex.MAX_KEYS);
+        int treeLongs = Arrays.stream(lengths).sum();
+        ByteBuffer.wrap(big)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(20, lengths.length)
+                .putInt(24, treeLongs);
+        String tooShort = wrapError(big);
+        assertTrue(tooShort.contains("too short"), tooShort);
     }
 
     @Test
@@ -398,6 +424,8 @@ class ByteKeyIndexTest {
         ByteKeyIndex damaged = ByteKeyIndex.wrap(ByteBuffer.wrap(b)); // the O(1) checks pass
         assertEquals(5, damaged.keyLength(0));
         assertThrows(IndexOutOfBoundsException.class, () -> damaged.keyLength(1));
+        assertThrows(IndexOutOfBoundsException.class, () -> damaged.keyPosition(1));
+        assertThrows(IndexOutOfBoundsException.class, () -> damaged.keyPosition(2));
         assertThrows(IndexOutOfBoundsException.class, () -> damaged.keyString(1));
         assertThrows(IndexOutOfBoundsException.class, () -> damaged.keyString(2));
         assertThrows(IllegalArgumentException.class, damaged::verify);

@@ -164,6 +164,29 @@ class TimerApiTest {
         assertEquals(List.of(-42L, Long.MAX_VALUE), out);
     }
 
+    /** A queue is used through the interface it was built for; a cast to the other one refuses payloads. */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aCastToTheOtherPayloadInterfaceThrowsUnsupportedOperation(TimerKind kind) {
+        TimerQueueBuilder b = TimerQueue.builder(TimeUnit.MILLISECONDS, 0).kind(kind);
+        LongTimerQueue longs = b.buildLong();
+        assertTrue(longs instanceof TimerQueue<?>, kind + ": not a TimerQueue");
+        @SuppressWarnings("unchecked")
+        TimerQueue<String> longsAsObjects = (TimerQueue<String>) longs;
+        assertThrows(UnsupportedOperationException.class, () -> longsAsObjects.schedule(10, "x"));
+        assertThrows(UnsupportedOperationException.class, () -> longsAsObjects.expire(10, s -> {}));
+        assertThrows(UnsupportedOperationException.class, () -> longsAsObjects.expire(10, s -> {}, 1));
+        assertEquals(0, longs.size());
+
+        TimerQueue<String> objects = b.build();
+        assertTrue(objects instanceof LongTimerQueue, kind + ": not a LongTimerQueue");
+        LongTimerQueue objectsAsLongs = (LongTimerQueue) objects;
+        assertThrows(UnsupportedOperationException.class, () -> objectsAsLongs.schedule(10, 7L));
+        assertThrows(UnsupportedOperationException.class, () -> objectsAsLongs.expire(10, v -> {}));
+        assertThrows(UnsupportedOperationException.class, () -> objectsAsLongs.expire(10, v -> {}, 1));
+        assertEquals(0, objects.size());
+    }
+
     @Test
     void theBuilderChecksItsOptions() {
         TimerQueueBuilder b = TimerQueue.builder(TimeUnit.MILLISECONDS, 0);
