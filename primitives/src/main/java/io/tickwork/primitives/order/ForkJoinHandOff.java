@@ -60,7 +60,9 @@ abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
     /**
      * Runs one other queued task of {@code pool} on this thread if this thread is one of that pool's
      * workers and is not already running a handed-off task; runs {@code beforeRun} first, once a
-     * task was found, and reports whether it returned true (the caller left). The task runs as a
+     * task was found, and reports whether it returned true (the caller left). The task runs even if
+     * {@code beforeRun} throws (the throwable then goes to the thread's handler, as one of the
+     * task's would, and the caller counts as not left). The task runs as a
      * plain pool task: not as one of the calling worker's dispatcher (its {@code close()} waits
      * like anyone else's).
      */
@@ -83,8 +85,11 @@ abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
         int hidden = slot.hideAll();
         boolean left = false;
         try {
-            left = beforeRun.getAsBoolean();
-            other.quietlyInvoke();
+            try {
+                left = beforeRun.getAsBoolean();
+            } finally {
+                other.quietlyInvoke(); // taken off the pool's queues: it runs whatever beforeRun did
+            }
         } catch (Throwable failure) {
             worker.getUncaughtExceptionHandler().uncaughtException(worker, failure);
         } finally {

@@ -160,7 +160,9 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
     /**
      * Runs {@code task} after every task of {@code key} whose call linearized before this one.
      * Linearization point: the CAS that appends the task to the key's lane, or the map insert that
-     * creates the lane.
+     * creates the lane. A call made after {@link #shutdown()} or {@link #close()} returned is
+     * rejected; one that overlaps it may still be accepted (its acceptance check came first), and
+     * an accepted task runs before the executor terminates.
      *
      * @throws RejectedExecutionException if the task was not accepted and will not run: see the
      *     class comment for when
@@ -288,6 +290,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * An {@link Executor} that runs every task under {@code key}: {@code executorFor(k).execute(t)}
      * is {@code execute(k, t)}. For APIs that take an executor, e.g. a result computed in key
      * order: {@code CompletableFuture.supplyAsync(() -> balance(a), accounts.executorFor(a))}.
+     *
+     * @throws NullPointerException if {@code key} is null
      */
     public Executor executorFor(K key) {
         Objects.requireNonNull(key, "key");
@@ -308,6 +312,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * {@code flush(key)} ({@code join}, {@code get}): the flush completes after every task of the
      * key accepted before it, the waiting task included, so that wait never ends (a timed
      * {@code get} times out).
+     *
+     * @throws NullPointerException if {@code key} is null
      */
     public CompletableFuture<Void> flush(K key) {
         Objects.requireNonNull(key, "key");
@@ -374,6 +380,7 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      *
      * @return true if terminated, false if the timeout elapsed first
      * @throws InterruptedException if interrupted while waiting
+     * @throws NullPointerException if {@code unit} is null
      * @throws IllegalStateException if called from one of this executor's own tasks (or from an
      *     action run in place by one, such as a {@link #flush} dependent): the executor cannot
      *     terminate while that task runs, so the wait could only time out. {@link #close()} called

@@ -7,14 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -367,6 +370,31 @@ class ForkJoinHandOffTest {
                 assertEquals("the other task failed", ((Throwable) got[1]).getMessage());
             }
             assertEquals(0, f.exec.stats().keysWithWork(), f.exec.toString());
+        }
+    }
+    /**
+     * The task {@code runOneOther} took off the pool's queues runs even when the step before it
+     * throws: it was taken, so nothing else would ever run it.
+     */
+    @Test
+    void theTaskTakenRunsEvenIfTheStepBeforeItThrows() throws Exception {
+        AtomicReference<Throwable> handled = new AtomicReference<>();
+        ForkJoinPool pool =
+                new ForkJoinPool(1, ForkJoinPool.defaultForkJoinWorkerThreadFactory, (t, e) -> handled.set(e), false);
+        try {
+            AtomicBoolean otherRan = new AtomicBoolean();
+            CompletableFuture<ForkJoinHandOff.Outcome> outcome = new CompletableFuture<>();
+            pool.execute(() -> {
+                ForkJoinTask.adapt(() -> otherRan.set(true)).fork(); // this worker's own queue
+                outcome.complete(ForkJoinHandOff.runOneOther(pool, () -> {
+                    throw new IllegalStateException("before the run");
+                }));
+            });
+            assertEquals(ForkJoinHandOff.Outcome.RAN, outcome.get(AWAIT_S, TimeUnit.SECONDS));
+            assertTrue(otherRan.get(), "the task taken off the queue never ran");
+            assertTrue(handled.get() instanceof IllegalStateException, () -> "handler got " + handled.get());
+        } finally {
+            pool.shutdownNow();
         }
     }
 }
