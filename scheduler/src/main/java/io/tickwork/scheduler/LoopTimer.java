@@ -151,7 +151,7 @@ final class LoopTimer extends Timer {
     /**
      * {@link #lastWaker} of a task that no other loop has woken yet at a moment it could move (a
      * wake while it holds a timer or sleep, or is pinned, is not counted): its first such wake may
-     * move it at once. Its home was chosen blind at start (round-robin), so the first waker is the best
+     * move it at once. Its home was chosen blind at start (by the spread), so the first waker is the best
      * evidence of where its partner lives; waiting for a second wake costs a pair that swaps a few
      * dozen messages a tenth of its life.
      */

@@ -16,7 +16,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -40,7 +40,8 @@ import kilim.timerservice.Timer;
  *
  * <p><b>What it does.</b> Each of {@code threads} loops owns a FIFO run queue, an MPSC inbox and a
  * timer queue (see {@link RunLoop}). A task has one home loop at a time: it is assigned when first
- * scheduled (round-robin by default, or the caller's loop, or an explicit index via
+ * scheduled (by default in blocks of tasks started one after another, see {@link Spread}; or the
+ * caller's loop, or an explicit index via
  * {@link #start(Task, int)}) and every resumption, from any thread, goes to the home loop. A task started
  * with an explicit index (or pinned through Kilim's {@code preferredResumeThread}) never leaves it.
  * Any other task moves to the loop whose task first woke it from another loop, and later to one
@@ -79,7 +80,9 @@ import kilim.timerservice.Timer;
  * <p><b>Shutdown.</b> {@link #shutdown()} is orderly: loops keep running every task that is or
  * becomes runnable (including by pending timers) and end when all of them are simultaneously idle
  * with no timer pending; tasks still paused on a mailbox then are abandoned (no thread will run
- * them). {@link #shutdownNow()} ends the loops at their next turn; tasks still queued are not run
+ * them). A start or wake-up from a thread that is not a loop's, racing with that last moment, may
+ * reach a loop that is already ending: the task is then reported and counted as rejected (below),
+ * not run. {@link #shutdownNow()} ends the loops at their next turn; tasks still queued are not run
  * and are listed by {@link #droppedTasks()} (after an orderly termination it changes nothing).
  * {@link #idledown()} and {@link #awaitTermination} refuse to wait on a loop thread (a task), which
  * could never end while it waits.
@@ -99,11 +102,13 @@ import kilim.timerservice.Timer;
  * inbox offer and, when the target loop sleeps, one CAS and an unpark.
  *
  * <p><b>Placement matters with more than one loop.</b> Tasks allocated one after another by one
- * thread sit next to each other in memory; spread round-robin over the loops, neighbours run on
- * different cores and every switch writes cache lines the other loop also writes (the Task
- * objects themselves, G1's card table), which costs about half the throughput on 2 loops
- * ({@code docs/results/scheduler-design.md}). Create tasks on the loop that will run them
- * ({@link Spread#CALLER_LOOP}), or start them in contiguous blocks with {@link #start(Task, int)}.
+ * thread sit next to each other in memory; spread one by one over the loops
+ * ({@link Spread#ROUND_ROBIN}), neighbours run on different cores and every switch writes cache
+ * lines the other loop also writes (the Task objects themselves, G1's card table), which costs
+ * about half the throughput on 2 loops ({@code docs/results/scheduler-design.md}). The default,
+ * {@link Spread#BLOCKS}, keeps blocks of up to {@value #BLOCK} such neighbours on one loop. Creating tasks
+ * on the loop that will run them ({@link Spread#CALLER_LOOP}), or starting them in contiguous
+ * blocks with {@link #start(Task, int)}, keeps them all together.
  *
  * <p><b>On JDK 17 to 19, the collector matters more than the scheduler.</b> Every Kilim pause
  * allocates a fiber {@code State} and stores it into the task, so with many long-lived tasks each
@@ -133,11 +138,31 @@ public final class RunLoopScheduler extends Scheduler {
 
     /** How a task that was never scheduled before picks its loop. */
     public enum Spread {
-        /** Round-robin over the loops, whichever thread starts the task. */
+        /**
+         * The default: tasks started one after another go to one loop in blocks, and the blocks
+         * go round-robin over the loops. The blocks double, turn by turn, from one task per loop up
+         * to {@value RunLoopScheduler#BLOCK}: the first turn gives each loop one task, the next
+         * two, then 4, 8, and so on. So a handful of long-lived tasks still gets a loop each, and a
+         * burst of thousands, allocated next to each other, runs mostly in blocks of
+         * {@value RunLoopScheduler#BLOCK} neighbours on one loop (see "Placement" in the class
+         * comment). Cost: the loops' shares are uneven by up to a block. Of the tasks started, a
+         * loop is given at most twice the fewest any loop is given, plus one, while the blocks
+         * grow, and at most {@value RunLoopScheduler#BLOCK} more than the fewest after (tasks
+         * that later move to their wakers' loops change where they are, not this count).
+         */
+        BLOCKS,
+        /** One task per loop in turn, whichever thread starts the task. */
         ROUND_ROBIN,
-        /** The loop of the thread that starts the task when it is one of ours, else round-robin. */
+        /** The loop of the thread that starts the task when it is one of ours, else as {@link #BLOCKS}. */
         CALLER_LOOP
     }
+
+    /**
+     * The largest block of {@link Spread#BLOCKS}, in tasks: 64 tasks of a few hundred bytes each are
+     * tens of G1 cards (512 B), so neighbours share a card or a cache line with another loop's tasks
+     * only at the blocks' edges. Chosen by measurement (16, 64, 256: {@code docs/results/scheduler.md}).
+     */
+    static final int BLOCK = 64;
 
     private static final VarHandle STATE;
 
@@ -152,7 +177,9 @@ public final class RunLoopScheduler extends Scheduler {
     private final RunLoop[] loops;
     private final Spread spread;
     private final TaskFailureHandler failureHandler;
-    private final AtomicInteger nextLoop = new AtomicInteger();
+    /** Tasks placed by the {@link Spread} so far: a long, so that it never wraps and restarts the blocks. */
+    private final AtomicLong nextLoop = new AtomicLong();
+
     private final CountDownLatch ended;
     private final LongAdder failures = new LongAdder();
     private final LongAdder rejections = new LongAdder();
@@ -201,9 +228,16 @@ public final class RunLoopScheduler extends Scheduler {
      * Once the scheduler has terminated the task does not run: as any wake-up then, it is reported
      * through {@link Scheduler#log} (a {@code RejectedExecutionException}) and counted in
      * {@link #rejectedCount()}; after {@link #shutdown()} it runs, as every task that becomes
-     * runnable before the loops end.
+     * runnable while a loop still runs (see "Shutdown" in the class comment for the race with the
+     * loops' end).
+     *
+     * @throws NullPointerException if {@code task} is null
+     * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
      */
     public <T extends Task<?>> T start(T task) {
+        if (task.timer instanceof LoopTimer) {
+            throw new IllegalStateException("task " + task.id() + " was already started on a RunLoopScheduler");
+        }
         task.setScheduler(this);
         task.start();
         return task;
@@ -213,6 +247,7 @@ public final class RunLoopScheduler extends Scheduler {
      * Sets this as the task's scheduler and starts it on loop {@code loopIndex}, pinned there.
      * After termination, as {@link #start(Task)}.
      *
+     * @throws NullPointerException if {@code task} is null
      * @throws IllegalArgumentException if there is no such loop
      * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
      */
@@ -343,6 +378,7 @@ public final class RunLoopScheduler extends Scheduler {
      *
      * @throws IllegalStateException if called from one of this scheduler's loops (a task), which
      *     could never end while it waits
+     * @throws NullPointerException if {@code unit} is null
      */
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         refuseWaitOnLoop("awaitTermination");
@@ -421,13 +457,34 @@ public final class RunLoopScheduler extends Scheduler {
             loop = loops[index];
         } else {
             RunLoop mine = spread == Spread.CALLER_LOOP ? currentLoop() : null;
-            loop = mine != null ? mine : loops[(nextLoop.getAndIncrement() & Integer.MAX_VALUE) % loops.length];
+            loop = mine != null ? mine : loops[spreadIndex(nextLoop.getAndIncrement())];
         }
         task.timer = new LoopTimer(task, owner, loop.index(), index >= 0);
         if (loops.length > 1) {
             loop.addResidents(1); // a single loop has nowhere to move tasks: no count to keep
         }
         return loop;
+    }
+
+    /** The loop of the {@code k}-th task placed by the {@link Spread} (k >= 0). */
+    private int spreadIndex(long k) {
+        int n = loops.length;
+        return spread == Spread.ROUND_ROBIN ? (int) (k % n) : blockIndex(k, n);
+    }
+
+    /**
+     * The loop of the {@code k}-th task of {@link Spread#BLOCKS} over {@code n} loops. Turn
+     * {@code r < log2(BLOCK)} gives each loop a block of {@code 2^r} tasks and starts at task
+     * {@code n * (2^r - 1)}; from task {@code n * (BLOCK - 1)} on, every block is {@link #BLOCK}.
+     */
+    static int blockIndex(long k, int n) {
+        long growing = (long) n * (BLOCK - 1);
+        if (k >= growing) {
+            return (int) (((k - growing) / BLOCK) % n);
+        }
+        int r = 63 - Long.numberOfLeadingZeros(k / n + 1);
+        long inTurn = k - (long) n * ((1L << r) - 1);
+        return (int) (inTurn >>> r);
     }
 
     private void wakeAll() {
@@ -548,7 +605,7 @@ public final class RunLoopScheduler extends Scheduler {
         private int threads = 1;
         private Supplier<? extends TimerQueue<Timer>> timers;
         private String name = "tickwork-loop";
-        private Spread spread = Spread.ROUND_ROBIN;
+        private Spread spread = Spread.BLOCKS;
         private TaskFailureHandler failureHandler = TaskFailureHandler.PRINT_STACK;
         private int batch = 256;
         private int idleSpins = 64;
@@ -611,7 +668,7 @@ public final class RunLoopScheduler extends Scheduler {
             return this;
         }
 
-        /** How {@link #start(Task)} picks a loop for a task; default {@link Spread#ROUND_ROBIN}. */
+        /** How {@link #start(Task)} picks a loop for a task; default {@link Spread#BLOCKS}. */
         public Builder spread(Spread spread) {
             this.spread = Objects.requireNonNull(spread, "spread");
             return this;

@@ -103,9 +103,11 @@ class WakeAffinityTest {
         return pair;
     }
 
+    /** Two loops that start tasks one per loop in turn, so the tests below know where each starts. */
     private static RunLoopScheduler twoLoops() {
         return RunLoopScheduler.builder()
                 .threads(2)
+                .spread(RunLoopScheduler.Spread.ROUND_ROBIN)
                 .timers(() -> TimerKind.WHEEL_LIST.create())
                 .build();
     }
