@@ -24,7 +24,12 @@ import org.openjdk.jmh.annotations.Warmup;
  *       each per invocation.</li>
  *   <li>{@link #pingPong}: one operation is one mailbox message: a {@code put} that resumes the
  *       paused receiver and a {@code get} that pauses the sender. 100,000 pairs (200,000 tasks)
- *       exchange {@value #ROUNDS} round trips each.</li>
+ *       exchange {@value #ROUNDS} round trips each, through two Kilim {@code Mailbox(1, 1)}s per pair
+ *       (the shape of {@code VirtualThreadBenchmark.queuePingPong}).</li>
+ *   <li>{@link #turnPingPong}: the same pairs and rounds with Kilim's leanest hand-off, a volatile
+ *       turn, {@code Task.pause} while it is the other side's and {@code resume()} of the other
+ *       side after passing it ({@code Coroutines.TurnPlayer}; the shape of
+ *       {@code VirtualThreadBenchmark.parkPingPong}). One operation is one pass of the turn.</li>
  * </ul>
  *
  * <p>Placement, one rule for every scheduler ({@code placement}, see {@link KilimBenchmarkBase}): with
@@ -33,8 +38,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * them on that loop, Kilim's Affine scheduler starts them there and pins them. Spreading
  * neighbours in memory round-robin over the threads makes the two threads write to the same cache
  * lines (adjacent Task objects, G1 card table) on every switch. With {@code free} every scheduler
- * places every task itself (tickwork: round-robin at start, then a task woken from another loop
- * moves to it when that loop is no busier; Affine: round-robin over its executors
+ * places every task itself (tickwork: its default spread at start, blocks of tasks started one
+ * after another per loop, then a task woken from another loop moves to it when that loop is no
+ * busier; Affine: round-robin over its executors
  * per resumption; ForkJoin: the resuming worker's deque, with stealing).
  *
  * <p>Not measured: building the tasks (a fresh set per invocation, in {@code @Setup(Level.Invocation)},
