@@ -433,7 +433,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
         int deepest = 0;
         for (KeyLane lane : lanes.values()) {
             TaskNode t = lane.tail;
-            if (t != null && t != KeyLane.RETIRED) {
+            // a lane deferred open rests at a task that has run: nothing queued or running
+            if (t != null && t != KeyLane.RETIRED && !lane.restsAt(t)) {
                 keys++;
                 int waiting = lane.waiting();
                 queued += waiting;

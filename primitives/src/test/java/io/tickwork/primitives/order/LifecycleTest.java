@@ -104,6 +104,44 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * A key whose last task ends while another key waits for the only worker goes to the back of
+     * the queue still open (it may get more tasks soon: a deferral, not a close). Nothing of it is
+     * queued or running then, so {@code stats()} does not count it as a key with work.
+     */
+    @Test
+    void aKeyDeferredOpenWithNothingLeftIsNotCountedAsAKeyWithWork() throws Exception {
+        ExecutorService pool = Pools.threadPool(1);
+        CountDownLatch releaseA = new CountDownLatch(1);
+        CountDownLatch releaseB = new CountDownLatch(1);
+        try {
+            KeyedSerialExecutor<String> keyed =
+                    KeyedSerialExecutor.builder(pool).maxConcurrentKeys(1).build();
+            CountDownLatch aStarted = new CountDownLatch(1);
+            CountDownLatch bStarted = new CountDownLatch(1);
+            keyed.execute("a", () -> {
+                aStarted.countDown();
+                SerialGuaranteesTest.awaitUninterruptibly(releaseA);
+            });
+            assertTrue(aStarted.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+            keyed.execute("b", () -> {
+                bStarted.countDown();
+                SerialGuaranteesTest.awaitUninterruptibly(releaseB);
+            });
+            assertEquals(2, keyed.stats().keysWithWork(), "a running, b queued");
+            releaseA.countDown(); // a's only task ends while b waits: a is deferred, open, behind b
+            assertTrue(bStarted.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+            assertEquals(1, keyed.stats().keysWithWork(), () -> "only b has work: " + keyed);
+            releaseB.countDown();
+            keyed.close();
+            assertEquals(0, keyed.stats().keysWithWork(), () -> keyed.toString());
+        } finally {
+            releaseA.countDown();
+            releaseB.countDown();
+            Pools.shutdownAndAwait(pool);
+        }
+    }
+
     @Test
     void awaitTerminationFromOneOfItsOwnTasksThrowsInsteadOfWaitingForItself() throws Exception {
         ExecutorService pool = Pools.threadPool(2);
