@@ -86,7 +86,12 @@ class TaskEdgesTest {
         try {
             SleepThen t = s.start(new SleepThen(200), 0);
             assertThrows(IllegalStateException.class, () -> s.start(t, 0));
+            assertThrows(IllegalStateException.class, () -> s.start(t));
+            SleepThen u = s.start(new SleepThen(200));
+            assertThrows(IllegalStateException.class, () -> s.start(u));
+            assertThrows(IllegalStateException.class, () -> s.start(u, 0));
             assertTrue(t.slept.await(AWAIT_S, TimeUnit.SECONDS), "the sleeper never woke up");
+            assertTrue(u.slept.await(AWAIT_S, TimeUnit.SECONDS), "the second sleeper never woke up");
         } finally {
             stop(s);
         }
