@@ -119,15 +119,9 @@ class LifecycleTest {
                     KeyedSerialExecutor.builder(pool).maxConcurrentKeys(1).build();
             CountDownLatch aStarted = new CountDownLatch(1);
             CountDownLatch bStarted = new CountDownLatch(1);
-            keyed.execute("a", () -> {
-                aStarted.countDown();
-                SerialGuaranteesTest.awaitUninterruptibly(releaseA);
-            });
+            keyed.execute("a", SerialGuaranteesTest.holdUntil(aStarted, releaseA));
             assertTrue(aStarted.await(AWAIT_SECONDS, TimeUnit.SECONDS));
-            keyed.execute("b", () -> {
-                bStarted.countDown();
-                SerialGuaranteesTest.awaitUninterruptibly(releaseB);
-            });
+            keyed.execute("b", SerialGuaranteesTest.holdUntil(bStarted, releaseB));
             assertEquals(2, keyed.stats().keysWithWork(), "a running, b queued");
             releaseA.countDown(); // a's only task ends while b waits: a is deferred, open, behind b
             assertTrue(bStarted.await(AWAIT_SECONDS, TimeUnit.SECONDS));

@@ -31,10 +31,7 @@ class QueueBoundTest {
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             AtomicInteger ran = new AtomicInteger();
-            keyed.execute("slow", () -> {
-                started.countDown();
-                SerialGuaranteesTest.awaitUninterruptibly(release);
-            });
+            keyed.execute("slow", SerialGuaranteesTest.holdUntil(started, release));
             assertTrue(started.await(AWAIT_SECONDS, TimeUnit.SECONDS)); // running: not counted
             for (int i = 0; i < 3; i++) {
                 keyed.execute("slow", ran::incrementAndGet);
@@ -70,10 +67,7 @@ class QueueBoundTest {
                     KeyedSerialExecutor.builder(pool).maxQueuedPerKey(bound).build();
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            keyed.execute("k", () -> {
-                started.countDown();
-                SerialGuaranteesTest.awaitUninterruptibly(release);
-            });
+            keyed.execute("k", SerialGuaranteesTest.holdUntil(started, release));
             assertTrue(started.await(AWAIT_SECONDS, TimeUnit.SECONDS));
             AtomicInteger accepted = new AtomicInteger();
             AtomicInteger ran = new AtomicInteger();
@@ -116,10 +110,7 @@ class QueueBoundTest {
                 KeyedSerialExecutor.builder(pool).maxQueuedPerKey(2).build();
         CountDownLatch started = new CountDownLatch(1), release = new CountDownLatch(1);
         List<Integer> log = Collections.synchronizedList(new ArrayList<>());
-        exec.execute("a", () -> {
-            started.countDown();
-            SerialGuaranteesTest.awaitUninterruptibly(release);
-        });
+        exec.execute("a", SerialGuaranteesTest.holdUntil(started, release));
         assertTrue(started.await(AWAIT_SECONDS, TimeUnit.SECONDS));
         CompletableFuture<Void> f0 = exec.flush("a");
         exec.execute("a", () -> log.add(1));

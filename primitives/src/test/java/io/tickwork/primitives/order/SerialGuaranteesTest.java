@@ -384,6 +384,14 @@ class SerialGuaranteesTest {
         assertEquals(0, keyed.stats().keysWithWork());
     }
 
+    /** A task that counts {@code started} down, then holds its thread until {@code release} opens. */
+    static Runnable holdUntil(CountDownLatch started, CountDownLatch release) {
+        return () -> {
+            started.countDown();
+            awaitUninterruptibly(release);
+        };
+    }
+
     static void awaitUninterruptibly(CountDownLatch latch) {
         try {
             if (!latch.await(AWAIT_SECONDS, TimeUnit.SECONDS)) {
