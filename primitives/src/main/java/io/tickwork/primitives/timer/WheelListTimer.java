@@ -14,7 +14,8 @@ import java.util.Arrays;
  *
  * <p><b>Cost:</b> schedule O(1) (O(log f) for far timers beyond the span), cancel O(1) and leaves
  * nothing behind, reschedule O(1) (a store when later; an unlink and a link when earlier), expire
- * O(1) per timer plus O(ticksPerWheel / 64) per call. Expiry follows links, a
+ * O(1) per timer plus O(ticksPerWheel / 64) per call, plus one visit to each slot a cancel
+ * emptied (its bit stays set until the scan reaches it). Expiry follows links, a
  * likely cache miss per timer once the entries of a tick are scattered over the pool: that is what
  * the ring and linked-array variants avoid.
  *
@@ -57,12 +58,19 @@ final class WheelListTimer<T> extends WheelTimer<T> {
         setOccupied(slot);
     }
 
+    /**
+     * Leaves the slot's bit set even if the slot is now empty: with about one timer per tick, a
+     * cancel and the next schedule would otherwise clear and set a bit of the same word each time.
+     * The bit is cleared when the scan or {@link #nextDeadline} reaches the slot.
+     */
     @Override
     void remove(int slot, int id, long ref) {
         unlink(ticksPerWheel + id);
-        if (next[slot] == slot) {
-            clearOccupied(slot);
-        }
+    }
+
+    @Override
+    boolean emptyButMarked(int slot) {
+        return next[slot] == slot;
     }
 
     private void unlink(int node) {

@@ -173,6 +173,15 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      */
     abstract int drain(int slot, long tick, int limit);
 
+    /**
+     * Whether {@code slot}, whose bit is set, holds no entry: a kind whose {@link #remove} leaves
+     * the bit of an emptied slot set answers here, so that {@link #nextDeadline} skips the slot.
+     * The others clear the bit when the slot empties and answer false.
+     */
+    boolean emptyButMarked(int slot) {
+        return false;
+    }
+
     /** The pool grew to {@code capacity} ids. */
     void grow(int capacity) {}
 
@@ -630,7 +639,12 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         }
         long best = Long.MAX_VALUE;
         boolean found = false;
-        int d = nextOccupied((int) cursor & wheelMask);
+        int from = (int) cursor & wheelMask;
+        int d = nextOccupied(from);
+        while (d >= 0 && emptyButMarked((from + d) & wheelMask)) {
+            clearOccupied((from + d) & wheelMask);
+            d = nextOccupied(from);
+        }
         if (d >= 0) {
             best = cursor + d;
             found = true;

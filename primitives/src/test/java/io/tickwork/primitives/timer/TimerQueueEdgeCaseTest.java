@@ -253,6 +253,27 @@ class TimerQueueEdgeCaseTest {
         assertEquals(TimerQueue.NO_DEADLINE, q.nextDeadline());
     }
 
+    /** A tick emptied by a cancel is skipped: the list wheel leaves its bit for the scan to clear. */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void nextDeadlineSkipsATickEmptiedByCancel(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(10, 64);
+        q.expire(0, p -> {});
+        long first = q.schedule(15, 1);
+        q.schedule(45, 2);
+        long third = q.schedule(75, 3);
+        assertTrue(q.cancel(first));
+        long next = q.nextDeadline();
+        assertEquals(kind.isWheel() ? 50 : 45, next);
+        assertEquals(List.of(), expire(q, next - 1));
+        assertEquals(List.of(2), expire(q, next));
+        assertTrue(q.cancel(third));
+        q.schedule(95, 4);
+        assertEquals(kind.isWheel() ? 100 : 95, q.nextDeadline());
+        assertEquals(List.of(4), expire(q, 100));
+        assertEquals(TimerQueue.NO_DEADLINE, q.nextDeadline());
+    }
+
     @ParameterizedTest
     @EnumSource(TimerKind.class)
     void misuseFailsLoudly(TimerKind kind) {
