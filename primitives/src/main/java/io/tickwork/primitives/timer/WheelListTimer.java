@@ -58,11 +58,7 @@ final class WheelListTimer<T> extends WheelTimer<T> {
         setOccupied(slot);
     }
 
-    /**
-     * Leaves the slot's bit set even if the slot is now empty: with about one timer per tick, a
-     * cancel and the next schedule would otherwise clear and set a bit of the same word each time.
-     * The bit is cleared when the scan or {@link #nextDeadline} reaches the slot.
-     */
+    /** Leaves the slot's bit set even if the slot is now empty ({@link #emptyButMarked}). */
     @Override
     void remove(int slot, int id, long ref) {
         unlink(ticksPerWheel + id);

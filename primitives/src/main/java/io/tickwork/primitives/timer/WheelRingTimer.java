@@ -83,9 +83,13 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
                 }
             }
         }
-        if (ring.isEmpty() && (spill == null || spill.isEmpty())) {
-            clearOccupied(slot);
-        }
+        // an emptied slot keeps its bit (emptyButMarked)
+    }
+
+    @Override
+    boolean emptyButMarked(int slot) {
+        LinkedArrayList spill = spills[slot];
+        return rings[slot].isEmpty() && (spill == null || spill.isEmpty());
     }
 
     @Override

@@ -174,13 +174,12 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     abstract int drain(int slot, long tick, int limit);
 
     /**
-     * Whether {@code slot}, whose bit is set, holds no entry: a kind whose {@link #remove} leaves
-     * the bit of an emptied slot set answers here, so that {@link #nextDeadline} skips the slot.
-     * The others clear the bit when the slot empties and answer false.
+     * Whether {@code slot}, whose bit is set, holds no entry. {@link #remove} leaves the bit of a
+     * slot it empties set: with about one timer per tick, a cancel and the next schedule would
+     * otherwise clear and set a bit of the same word each time. {@link #drain} clears it when the
+     * scan reaches the slot, and {@link #nextDeadline} skips and clears such slots.
      */
-    boolean emptyButMarked(int slot) {
-        return false;
-    }
+    abstract boolean emptyButMarked(int slot);
 
     /** The pool grew to {@code capacity} ids. */
     void grow(int capacity) {}
