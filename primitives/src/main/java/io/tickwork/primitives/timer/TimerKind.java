@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  *       list per slot: cancel and an earlier reschedule unlink at once, a later reschedule is one
  *       store, nothing cancelled stays behind; no allocation once warm. It is the fastest kind
  *       in every cell of the suite's cancel workloads, in its server loop from 4,096 live timers
- *       up ({@link #WHEEL_RING} leads at 256), and in steady expiry up to 256 timers per
+ *       up ({@link #WHEEL_RING} leads at 256), and in steady expiry at 1 and 16 timers per
  *       tick.</li>
  *   <li>{@link #WHEEL_LINKED_ARRAY}: when thousands of timers fire per tick (expiry walks
  *       contiguous chunks instead of links); never overflows, memory follows the load. Cancelled
