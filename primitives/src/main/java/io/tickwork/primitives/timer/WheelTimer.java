@@ -640,9 +640,16 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         boolean found = false;
         int from = (int) cursor & wheelMask;
         int d = nextOccupied(from);
-        while (d >= 0 && emptyButMarked((from + d) & wheelMask)) {
-            clearOccupied((from + d) & wheelMask);
-            d = nextOccupied(from);
+        while (d >= 0) {
+            int slot = (from + d) & wheelMask;
+            if (!emptyButMarked(slot)) {
+                break;
+            }
+            clearOccupied(slot);
+            // no bit is set between from and slot, so the next one is within a revolution of from:
+            // each emptied slot is passed once
+            int e = nextOccupied(slot);
+            d = e < 0 ? -1 : d + e;
         }
         if (d >= 0) {
             best = cursor + d;

@@ -272,6 +272,18 @@ class TimerQueueEdgeCaseTest {
         assertEquals(kind.isWheel() ? 100 : 95, q.nextDeadline());
         assertEquals(List.of(4), expire(q, 100));
         assertEquals(TimerQueue.NO_DEADLINE, q.nextDeadline());
+        // 150 emptied ticks in a row, across three bitmap words, before the one that holds a timer
+        TimerQueue<Integer> wide = kind.create(10, 256);
+        wide.expire(0, p -> {});
+        List<Long> cancelled = new ArrayList<>();
+        for (int k = 1; k <= 150; k++) {
+            cancelled.add(wide.schedule(10L * k - 5, k));
+        }
+        wide.schedule(1_995, 200);
+        cancelled.forEach(h -> assertTrue(wide.cancel(h)));
+        assertEquals(kind.isWheel() ? 2_000 : 1_995, wide.nextDeadline());
+        assertEquals(List.of(200), expire(wide, 2_000));
+        assertEquals(TimerQueue.NO_DEADLINE, wide.nextDeadline());
     }
 
     @ParameterizedTest
