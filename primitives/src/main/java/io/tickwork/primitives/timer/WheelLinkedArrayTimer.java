@@ -67,7 +67,6 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
                 }
             }
         }
-        // an emptied slot keeps its bit (emptyButMarked)
     }
 
     @Override
@@ -84,9 +83,6 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
             if (live(ref)) {
                 fired += visit(slot, (int) ref - 1, tick);
             }
-        }
-        if (list.isEmpty()) {
-            clearOccupied(slot);
         }
         return fired;
     }

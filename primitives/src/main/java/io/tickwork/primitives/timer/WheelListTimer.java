@@ -58,7 +58,6 @@ final class WheelListTimer<T> extends WheelTimer<T> {
         setOccupied(slot);
     }
 
-    /** Leaves the slot's bit set even if the slot is now empty ({@link #emptyButMarked}). */
     @Override
     void remove(int slot, int id, long ref) {
         unlink(ticksPerWheel + id);
@@ -86,9 +85,6 @@ final class WheelListTimer<T> extends WheelTimer<T> {
         while (fired < limit && (node = next[slot]) != slot) {
             unlink(node);
             fired += visit(slot, node - base, tick);
-        }
-        if (next[slot] == slot) {
-            clearOccupied(slot);
         }
         return fired;
     }

@@ -83,7 +83,6 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
                 }
             }
         }
-        // an emptied slot keeps its bit (emptyButMarked)
     }
 
     @Override
@@ -110,9 +109,6 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
                     fired += visit(slot, (int) ref - 1, tick);
                 }
             }
-        }
-        if (ring.isEmpty() && (spill == null || spill.isEmpty())) {
-            clearOccupied(slot);
         }
         return fired;
     }

@@ -159,25 +159,26 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     /**
      * Entry {@code id}, stored in {@code slot} as {@code ref}, left the slot (cancelled, or moved):
      * its token has moved on already, so a copy still in the slot reads as a tombstone, and
-     * {@link #slotLive} no longer counts it.
+     * {@link #slotLive} no longer counts it. Leaves the slot's bit set, even if the slot is now
+     * empty ({@link #emptyButMarked}).
      */
     abstract void remove(int slot, int id, long ref);
 
     /**
      * Visits the entries of {@code slot}, whose tick is {@code tick}, through {@link #visit} until
-     * {@code limit} timers were handed out or the slot is empty; clears the slot's bit if it is.
-     * Nothing is added to this slot while it drains. If the consumer throws, the entries not yet
-     * visited must stay in the slot, bit set.
+     * {@code limit} timers were handed out or the slot is empty; leaves the slot's bit to the
+     * caller. Nothing is added to this slot while it drains. If the consumer throws, the entries
+     * not yet visited must stay in the slot.
      *
      * @return how many timers were handed out
      */
     abstract int drain(int slot, long tick, int limit);
 
     /**
-     * Whether {@code slot}, whose bit is set, holds no entry. {@link #remove} leaves the bit of a
-     * slot it empties set: with about one timer per tick, a cancel and the next schedule would
-     * otherwise clear and set a bit of the same word each time. {@link #drain} clears it when the
-     * scan reaches the slot, and {@link #nextDeadline} skips and clears such slots.
+     * Whether {@code slot}, whose bit is set, holds no entry. Only this class clears bits: neither
+     * {@link #remove} nor {@link #drain} does. With about one timer per tick, a cancel and the next
+     * schedule would otherwise clear and set a bit of the same word each time; the scan clears the
+     * bit after draining the slot, and {@link #nextDeadline} skips and clears such slots.
      */
     abstract boolean emptyButMarked(int slot);
 
@@ -580,7 +581,11 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 // set before draining: if the consumer throws or the limit is reached, the next
                 // call resumes at this tick
                 cursor = t;
-                fired += drain((int) t & wheelMask, t, limit - fired);
+                int slot = (int) t & wheelMask;
+                fired += drain(slot, t, limit - fired);
+                if (emptyButMarked(slot)) {
+                    clearOccupied(slot);
+                }
                 if (fired >= limit) {
                     return fired; // the rest of this tick, and later ones, wait for the next call
                 }
