@@ -82,19 +82,10 @@ public class MixedLoopBenchmark {
         }
         handles = new long[live];
         for (int i = 0; i < live; i++) {
-            handles[i] = timers.schedule(now + 1 + rnd.nextInt(TIMEOUT), CONNECTIONS[i]);
+            handles[i] = timers.schedule(now + 1 + rnd.nextInt(TIMEOUT), TimerSubject.NUMBERS[i]);
         }
         for (int i = 0; i < TIMEOUT; i++) {
             turn();
-        }
-    }
-
-    /** One payload per connection index, boxed once: the benchmark must not measure boxing. */
-    private static final Integer[] CONNECTIONS = new Integer[65536];
-
-    static {
-        for (int i = 0; i < CONNECTIONS.length; i++) {
-            CONNECTIONS[i] = i;
         }
     }
 
@@ -107,7 +98,7 @@ public class MixedLoopBenchmark {
         if (rearm == Rearm.RESCHEDULE) {
             for (int i = 0; i < REARMS; i++) {
                 int v = victim[n++ & (RANDOMS - 1)];
-                hs[v] = t.reschedule(hs[v], deadline, CONNECTIONS[v]);
+                hs[v] = t.reschedule(hs[v], deadline, TimerSubject.NUMBERS[v]);
             }
         } else {
             for (int i = 0; i < REARMS; i++) {
@@ -115,7 +106,7 @@ public class MixedLoopBenchmark {
                 if (!t.cancel(hs[v])) {
                     throw new IllegalStateException("cancel of a timer that is not live");
                 }
-                hs[v] = t.schedule(deadline, CONNECTIONS[v]);
+                hs[v] = t.schedule(deadline, TimerSubject.NUMBERS[v]);
             }
         }
         next = n;
@@ -124,7 +115,7 @@ public class MixedLoopBenchmark {
         int fired = t.expire(clock);
         for (int i = 0; i < expiredCount; i++) {
             int c = expired[i];
-            hs[c] = t.schedule(clock + TIMEOUT, CONNECTIONS[c]);
+            hs[c] = t.schedule(clock + TIMEOUT, TimerSubject.NUMBERS[c]);
         }
         return fired;
     }

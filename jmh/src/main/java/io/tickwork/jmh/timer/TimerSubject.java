@@ -1,19 +1,24 @@
 package io.tickwork.jmh.timer;
 
+import io.tickwork.primitives.timer.LongTimerQueue;
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.agrona.DeadlineTimerWheel;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The subjects of the timer benchmarks, one {@code @Param} sweep: tickwork's four kinds and the
- * peers a user would otherwise pick. All run on a virtual clock with one time unit per tick.
+ * The subjects of the timer benchmarks, one {@code @Param} sweep: tickwork's four kinds (two of
+ * them also with {@code long} payloads) and the peers a user would otherwise pick. All run on a
+ * virtual clock with one time unit per tick.
  *
  * <p>Configuration, the same for every wheel where the design allows: 1 unit per tick, 1,024 ticks
  * per wheel (one revolution covers the workloads' deadlines, at most 1,000 ticks ahead, so no
@@ -35,6 +40,14 @@ public enum TimerSubject {
     WHEEL_LIST,
     WHEEL_RING,
     WHEEL_LINKED_ARRAY,
+    /**
+     * {@link #WHEEL_LIST} built with {@code long} payloads ({@code TimerKind.createLong}), as an
+     * owner that keys its timers by number uses it: the like-for-like subject beside
+     * {@link #AGRONA}, whose wheel also stores no reference per timer and hands out a number.
+     */
+    WHEEL_LIST_LONG,
+    /** {@link #WHEEL_LINKED_ARRAY} with {@code long} payloads; see {@link #WHEEL_LIST_LONG}. */
+    WHEEL_LINKED_ARRAY_LONG,
     AGRONA,
     /**
      * Agrona's wheel with a {@code Long2ObjectHashMap} from timer id to payload on every timer, as
@@ -74,6 +87,10 @@ public enum TimerSubject {
                 return new Tickwork(TimerKind.WHEEL_RING, sink);
             case WHEEL_LINKED_ARRAY:
                 return new Tickwork(TimerKind.WHEEL_LINKED_ARRAY, sink);
+            case WHEEL_LIST_LONG:
+                return new TickworkLong(TimerKind.WHEEL_LIST, sink);
+            case WHEEL_LINKED_ARRAY_LONG:
+                return new TickworkLong(TimerKind.WHEEL_LINKED_ARRAY, sink);
             case AGRONA:
                 return new Agrona(sink, false);
             case AGRONA_MAPPED:
@@ -93,6 +110,19 @@ public enum TimerSubject {
 
     /** The payload the benchmarks schedule: a reference, as a run loop's task would be. */
     static final Object PAYLOAD = new Object();
+
+    /**
+     * Connection numbers 0 to 65,535, boxed once: the payloads of the benchmarks that key timers by
+     * number, so that no subject measures boxing, and {@link TickworkLong} hands back the same
+     * object it was given.
+     */
+    static final Integer[] NUMBERS = new Integer[65536];
+
+    static {
+        for (int i = 0; i < NUMBERS.length; i++) {
+            NUMBERS[i] = i;
+        }
+    }
 
     static final class Tickwork implements TimerAdapter {
         private final TimerQueue<Object> queue;
@@ -124,6 +154,65 @@ public enum TimerSubject {
         @Override
         public int expire(long now) {
             return queue.expire(now, sink);
+        }
+
+        @Override
+        public int size() {
+            return queue.size();
+        }
+    }
+
+    /**
+     * A tickwork queue of {@code long} payloads behind the object-payload adapter. A payload is
+     * stored as a number: {@link #PAYLOAD} as -1, one of {@link #NUMBERS} as its value (a load
+     * from that table gives it back on expiry, as an owner's array of connections would), any other
+     * object (the adapters' test scripts only) as -2 minus its index in a list this adapter keeps.
+     */
+    static final class TickworkLong implements TimerAdapter {
+        private final LongTimerQueue queue;
+        private final LongConsumer handler;
+        private final List<Object> others = new ArrayList<>();
+
+        TickworkLong(TimerKind kind, Consumer<Object> sink) {
+            this.queue = kind.createLong(1, TICKS_PER_WHEEL, SLOT_CAPACITY);
+            this.handler = v -> sink.accept(v >= 0 ? NUMBERS[(int) v] : v == -1 ? PAYLOAD : others.get((int) (-2 - v)));
+        }
+
+        private long encode(Object payload) {
+            if (payload == PAYLOAD) {
+                return -1;
+            }
+            if (payload instanceof Integer) {
+                int n = (Integer) payload;
+                if (n >= 0 && n < NUMBERS.length && NUMBERS[n] == payload) {
+                    return n;
+                }
+            }
+            others.add(payload);
+            return -1 - others.size();
+        }
+
+        @Override
+        public long schedule(long deadline, Object payload) {
+            return queue.schedule(deadline, encode(payload));
+        }
+
+        @Override
+        public boolean cancel(long handle) {
+            return queue.cancel(handle);
+        }
+
+        @Override
+        public long reschedule(long handle, long deadline, Object payload) {
+            if (!queue.reschedule(handle, deadline)) {
+                throw new IllegalStateException("reschedule of a timer that is not live");
+            }
+            return handle;
+        }
+
+        @Override
+        public int expire(long now) {
+            return queue.expire(now, handler);
         }
 
         @Override

@@ -51,6 +51,38 @@ class TimerAdaptersTest {
     }
 
     /**
+     * The payloads of the benchmarks that key timers by number ({@link TimerSubject#NUMBERS}, as
+     * the server-loop workload schedules them): each comes back as the very object scheduled, at
+     * its deadline (a tick later for {@link TimerSubject#AGRONA_POLL_ONCE}), whether a subject
+     * stores references, maps ids or stores numbers.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerSubject.class)
+    void everySubjectHandsBackTheNumberedPayloads(TimerSubject subject) {
+        List<Object> fired = new ArrayList<>();
+        TimerAdapter timers = subject.create(fired::add);
+        int n = 3_000; // timer i carries NUMBERS[21 * i], due at 1 + i % 700
+        for (int i = 0; i < n; i++) {
+            timers.schedule(1 + i % 700, TimerSubject.NUMBERS[21 * i]);
+        }
+        long lateness = subject == TimerSubject.AGRONA_POLL_ONCE ? 1 : 0;
+        for (long now = 1; now <= 700 + lateness; now++) {
+            int before = fired.size();
+            timers.expire(now);
+            for (int k = before; k < fired.size(); k++) {
+                int number = (Integer) fired.get(k);
+                assertTrue(
+                        number % 21 == 0 && fired.get(k) == TimerSubject.NUMBERS[number],
+                        subject + ": payload " + number + " is not an object scheduled");
+                assertEquals(
+                        now - lateness, 1 + (number / 21) % 700, subject + ": payload " + number + " fired at " + now);
+            }
+        }
+        assertEquals(n, fired.size(), subject + ": payloads handed out");
+        assertEquals(0, timers.size(), subject + ": live after the last deadline");
+    }
+
+    /**
      * The configuration the benchmarks run: every timer carries the one shared
      * {@link TimerSubject#PAYLOAD} (Agrona's adapter then keeps no map of payloads). Timers cannot
      * be told apart by payload, so the model checks counts: each {@code expire} hands out exactly
