@@ -95,19 +95,21 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
     int drain(int slot, long tick, int limit) {
         int fired = 0;
         RingQueue ring = rings[slot];
-        while (fired < limit && !ring.isEmpty()) {
-            long ref = ring.poll();
+        while (fired < limit) {
+            long ref;
+            if (!ring.isEmpty()) {
+                ref = ring.poll();
+            } else {
+                // read again each time: a consumer's cancel may compact the slot, moving spilled
+                // entries back into the ring after the ring was emptied
+                LinkedArrayList spill = spills[slot];
+                if (spill == null || spill.isEmpty()) {
+                    break;
+                }
+                ref = spill.poll();
+            }
             if (live(ref)) {
                 fired += visit(slot, (int) ref - 1, tick);
-            }
-        }
-        LinkedArrayList spill = spills[slot];
-        if (spill != null) {
-            while (fired < limit && !spill.isEmpty()) {
-                long ref = spill.poll();
-                if (live(ref)) {
-                    fired += visit(slot, (int) ref - 1, tick);
-                }
             }
         }
         return fired;
