@@ -86,6 +86,43 @@ class TimerQueueEdgeCaseTest {
         assertEquals(List.of(), expire(q, 100));
     }
 
+    /**
+     * A consumer's cancel can make a crowded slot compact itself while it is being drained (most of
+     * its stored entries cancelled, the rest spilled past the slot's first array): every live timer
+     * of the tick must still come out in that call, wherever compaction moved it.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aSlotCompactedByACancelFromTheConsumerStillFiresAllItsTimers(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 64, 8);
+        q.expire(0, p -> {});
+        long[] handles = new long[70];
+        for (int i = 0; i < 70; i++) {
+            handles[i] = q.schedule(10, i);
+        }
+        for (int i = 19; i <= 68; i++) {
+            assertTrue(q.cancel(handles[i]));
+        }
+        List<Integer> fired = new ArrayList<>();
+        int n = q.expire(10, p -> {
+            fired.add(p);
+            if (p == 8) {
+                assertTrue(q.cancel(handles[9]), "cancel of a pending sibling");
+            }
+        });
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i <= 18; i++) {
+            if (i != 9) {
+                expected.add(i);
+            }
+        }
+        expected.add(69);
+        fired.sort(null);
+        assertEquals(expected, fired);
+        assertEquals(expected.size(), n);
+        assertEquals(0, q.size(), "timers due at 10 left pending");
+    }
+
     @ParameterizedTest
     @EnumSource(TimerKind.class)
     void selfReschedulingTimerFiresOncePerExpire(TimerKind kind) {
@@ -193,10 +230,37 @@ class TimerQueueEdgeCaseTest {
         assertThrows(
                 IllegalStateException.class,
                 () -> q.expire(20, p -> {
+                    q.schedule(15, 99); // kept: placed when the call ends, even by a throw
                     throw new IllegalStateException("boom");
                 }));
-        assertEquals(2, q.size());
-        assertEquals(List.of(1, 2), expire(q, 20));
+        assertEquals(3, q.size());
+        List<Integer> rest = expire(q, 20); // timer 0 was handed out: not again
+        rest.sort(null);
+        assertEquals(List.of(1, 2, 99), rest);
+    }
+
+    /**
+     * On a wheel a deadline in the last tick that starts before {@code Long.MAX_VALUE} belongs to a
+     * tick that would start past it: it fires only at {@code expire(Long.MAX_VALUE)}, and
+     * {@code nextDeadline} says {@code Long.MAX_VALUE}. The tree is exact.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aDeadlineInTheLastTickBeforeLongMaxValue(TimerKind kind) {
+        for (long tick : new long[] {10, 1 << 20}) {
+            TimerQueue<Integer> q = kind.create(tick, 64);
+            q.expire(0, p -> {});
+            q.schedule(Long.MAX_VALUE - 3, 1);
+            if (kind == TimerKind.RB_TREE) {
+                assertEquals(Long.MAX_VALUE - 3, q.nextDeadline());
+                assertEquals(List.of(1), expire(q, Long.MAX_VALUE - 3), "tick " + tick);
+                continue;
+            }
+            assertEquals(List.of(), expire(q, Long.MAX_VALUE - 1), "tick " + tick);
+            assertEquals(1, q.size());
+            assertEquals(Long.MAX_VALUE, q.nextDeadline(), "tick " + tick);
+            assertEquals(List.of(1), expire(q, Long.MAX_VALUE), "tick " + tick);
+        }
     }
 
     /**
