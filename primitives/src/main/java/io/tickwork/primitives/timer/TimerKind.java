@@ -11,23 +11,16 @@ import java.util.stream.Collectors;
  * units of the caller's clock, ticks aligned to multiples of the tick, and no origin for the wheel
  * to start at (see {@link #create(long, int, int)}).
  *
- * <p>Which to pick (figures in {@code docs/results/timer.md}):
+ * <p>Which to pick:
  * <ul>
  *   <li>{@link #WHEEL_LIST}: the default, and the one for timeouts that are re-armed or cancelled
  *       far more often than they fire (idle and request timeouts). An intrusive doubly-linked
  *       list per slot: cancel and an earlier reschedule unlink at once, a later reschedule is one
- *       store, nothing cancelled stays behind; no allocation once warm. It is the fastest kind
- *       in every cell of the suite's cancel workloads, in its server loop from 4,096 live timers
- *       up ({@link #WHEEL_RING} leads at 256), and in steady expiry at 1 and 16 timers per
- *       tick.</li>
+ *       store, nothing cancelled stays behind; no allocation once warm. Expiry follows a link
+ *       per timer, which costs most when thousands fire per tick.</li>
  *   <li>{@link #WHEEL_LINKED_ARRAY}: when thousands of timers fire per tick (expiry walks
- *       contiguous chunks instead of links); never overflows, memory follows the load. Cancelled
- *       copies stay in their slot as tombstones until compacted.</li>
- *   <li>{@link #WHEEL_RING}: the fastest expiry while a tick's timers fit in {@code slotCapacity}
- *       (one contiguous array per tick); beyond it a tick spills to a chunk list, and the rings cost
- *       {@code ticksPerWheel * 8} bytes times {@code slotCapacity} rounded up to a power of two (a
- *       ring's array has that length, so a capacity of 300 costs as much as 512) once every slot
- *       has been used.</li>
+ *       contiguous chunks instead of links); no fixed capacity per tick, memory follows the load.
+ *       Cancelled copies stay in their slot as tombstones until compacted.</li>
  *   <li>{@link #RB_TREE}: exact deadlines, no tick rounding and no span to size; O(log d) in the
  *       number of distinct deadlines. Pick it when exact order matters, or deadlines spread over a
  *       range no wheel covers.</li>

@@ -8,7 +8,9 @@ import java.util.function.Consumer;
  * or cancel it by handle, and expire everything that is due.
  *
  * <p>Time is a {@code long} on the owner's clock, in the unit and from the origin given at
- * construction ({@link #builder}):
+ * construction ({@link #builder}). Times are compared as signed longs, so the clock must not wrap
+ * while the queue lives and {@code now + timeout} must not overflow ({@code System.nanoTime()}
+ * on a running JVM is far from either end):
  *
  * <pre>{@code
  * // idle timeouts in a selector loop, on System.nanoTime(), 1 ms ticks, a wheel spanning 64 s
@@ -22,7 +24,7 @@ import java.util.function.Consumer;
  * long now = System.nanoTime();
  * idle.expire(now, Connection::closeIdle, 1024);                  // at most 1,024 per loop turn
  * long next = idle.nextDeadline();                               // select() may block until then:
- * long waitNanos = next == TimerQueue.NO_DEADLINE ? Long.MAX_VALUE : Math.max(0, next - now);
+ * long waitNanos = next == TimerQueue.NO_DEADLINE ? Long.MAX_VALUE : next <= now ? 0 : next - now;
  * }</pre>
  *
  * <p>Implementations differ in how they store timers (a red-black tree, or a timing wheel whose
@@ -47,9 +49,10 @@ import java.util.function.Consumer;
  *   <li><b>Past deadlines</b> (including {@code Long.MIN_VALUE}) fire on the next {@code expire}
  *       on the tree. On wheels they fire on the next {@code expire} whose {@code now} is at least
  *       the origin and at least the largest {@code now} seen so far (the wheel's position). Any
- *       deadline up to {@link Long#MAX_VALUE} is accepted; on a wheel whose tick is one unit,
- *       deadlines at or past {@code origin + Long.MAX_VALUE} (beyond the last tick a long counts)
- *       fire only at {@code expire(Long.MAX_VALUE, ..)}. {@code expire(Long.MAX_VALUE, ..)}
+ *       deadline up to {@link Long#MAX_VALUE} is accepted; on a wheel, a deadline in the last
+ *       tick before {@code Long.MAX_VALUE}, or at or past {@code origin + Long.MAX_VALUE} (beyond
+ *       the last tick a long counts), fires only at {@code expire(Long.MAX_VALUE, ..)}, and
+ *       {@link #nextDeadline()} answers {@code Long.MAX_VALUE} for it. {@code expire(Long.MAX_VALUE, ..)}
  *       fires everything; a wheel is then at the end of its time, and later calls with a real
  *       {@code now} hand out nothing: use it only to drain a queue before dropping it.</li>
  *   <li><b>Cancel and reschedule</b> return {@code true} for a timer that is pending and act on
@@ -57,14 +60,17 @@ import java.util.function.Consumer;
  *       {@code false} and change nothing. A rescheduled timer keeps its handle. Handles are not
  *       reused while the queue lives (a stale handle never touches a younger timer): they carry a
  *       32-bit generation per internal slot, so "never" means until one slot has been recycled
- *       2^31 times.</li>
+ *       2^31 times (a wheel reuses the slot freed last first, so that takes 2^31 cancels and
+ *       schedules in a row, each of the same slot).</li>
  *   <li><b>Time going backwards</b> ({@code now} smaller than in an earlier call) is ignored: the
  *       call expires nothing it would not have expired at the larger, earlier {@code now}.</li>
  *   <li><b>Re-entrancy.</b> The consumer passed to {@code expire} may schedule, reschedule and
  *       cancel on this queue. A timer scheduled or rescheduled from the consumer with a deadline
- *       {@code <= now} fires in the next {@code expire} call, not in the running one (so a
- *       self-rescheduling timer cannot loop forever); a timer cancelled from the consumer before
- *       it was handed out is not handed out.</li>
+ *       {@code <= now} is not handed out by the running call, only by a later one, by the rules
+ *       above (so a self-rescheduling timer cannot loop forever); a timer cancelled from the
+ *       consumer before it was handed out is not handed out. The timer being handed out is no
+ *       longer pending: {@code cancel} and {@code reschedule} of its own handle return
+ *       {@code false}, so a periodic timer schedules itself again and keeps the new handle.</li>
  * </ul>
  *
  * <p>{@link LongTimerQueue} is the same with {@code long} payloads, for owners that key their
@@ -119,8 +125,10 @@ public interface TimerQueue<T> {
 
     /**
      * Hands every timer due at {@code now} to {@code consumer}, in deadline order within the
-     * resolution, and forgets it. A consumer that throws stops this call; the timers not yet
-     * handed out stay pending and fire on the next call.
+     * resolution, and forgets it. A consumer that throws stops this call and the exception
+     * propagates: the timer it was given counts as handed out (it is not handed out again), the
+     * timers not yet handed out stay pending and fire on the next call, and timers scheduled
+     * from the consumer are kept.
      *
      * @return how many timers were handed out
      * @throws IllegalStateException if called from its own consumer

@@ -39,7 +39,8 @@ import java.util.function.LongConsumer;
  * that store copies of entries (the ring and linked-array slots) store a <em>placement</em>
  * {@code token << 32 | id + 1} instead: the token moves on whenever the entry is freed or placed again, so
  * a copy left behind by a cancel or a move reads as a tombstone, while the user's handle stays the
- * same across reschedules.
+ * same across reschedules. The token is 32 bits: a tombstone could pass for live again only if its
+ * entry were placed 2^32 times while that copy stayed in its slot.
  *
  * <p><b>Payloads:</b> objects ({@link TimerQueue}) or longs ({@link LongTimerQueue}), chosen at
  * construction; only that array exists.

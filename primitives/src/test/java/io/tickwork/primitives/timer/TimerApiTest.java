@@ -48,6 +48,13 @@ class TimerApiTest {
         idle.expire(start + 10_000_000 + timeout + 1_000_000, Connection::closeIdle, 1024);
         assertTrue(conn.closed, "not closed a tick after its new deadline");
         assertFalse(idle.reschedule(conn.timer, start), "reschedule of a fired timer");
+
+        // the snippet's wait, for a deadline long past (the tree answers it as it was given)
+        idle.schedule(Long.MIN_VALUE, new Connection());
+        long now = start + 10_000_000 + timeout + 1_000_000; // the last expire's
+        long due = idle.nextDeadline();
+        long waitNanos = due == TimerQueue.NO_DEADLINE ? Long.MAX_VALUE : due <= now ? 0 : due - now;
+        assertEquals(0, waitNanos, "next deadline " + due);
     }
 
     @ParameterizedTest
