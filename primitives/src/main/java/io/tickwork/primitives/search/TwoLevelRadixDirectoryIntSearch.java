@@ -140,22 +140,31 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
     }
 
     /**
-     * The slot width 2^t for the crowded bucket {@code sorted[from .. from + c)}: the widest whose
-     * fullest slot holds at most {@link #WINDOW} keys, among the widths from about c/4 slots down to
-     * 8c slots (and at most 2^26); the narrowest of those when none does; -1 when all c keys are
-     * equal (no width separates them).
+     * The slot width 2^t for the crowded bucket {@code sorted[from .. from + c)}: among the widths
+     * from about c/4 slots down to 8c slots (and at most 2^26), the widest whose fullest slot holds
+     * at most {@link #WINDOW} keys; when none does, the widest whose fullest slot is as small as
+     * any allows (a narrower one would only cost slots); -1 when all c keys are equal (no width
+     * separates them).
      */
-    private static int width(int[] sorted, int from, int c) {
+    static int width(int[] sorted, int from, int c) {
         long span = (long) sorted[from + c - 1] - sorted[from];
         if (span == 0) {
             return -1;
         }
         long most = Math.min(8L * c, MAX_LAST_SLOT + 1L);
         int t = Math.max(0, (64 - Long.numberOfLeadingZeros(span)) - (32 - Integer.numberOfLeadingZeros(c / 4)));
-        while (t > 0 && (span >>> (t - 1)) + 1 <= most && fullest(sorted, from, c, t) > WINDOW) {
+        int bestT = t;
+        int best = fullest(sorted, from, c, t);
+        // a narrower width splits each slot in two, so the fullest slot never grows as t falls
+        while (best > WINDOW && t > 0 && (span >>> (t - 1)) + 1 <= most) {
             t--;
+            int f = fullest(sorted, from, c, t);
+            if (f < best) {
+                best = f;
+                bestT = t;
+            }
         }
-        return t;
+        return bestT;
     }
 
     /** The most keys of {@code sorted[from .. from + c)} sharing {@code (key - sorted[from]) >>> t}. */

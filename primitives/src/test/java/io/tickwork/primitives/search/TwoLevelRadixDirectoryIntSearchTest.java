@@ -1,5 +1,7 @@
 package io.tickwork.primitives.search;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
@@ -21,6 +23,42 @@ class TwoLevelRadixDirectoryIntSearchTest {
 
     private static void check(int[] a, String what) {
         IntSearchTest.checkAll(IntSearchKind.TWO_LEVEL_RADIX_DIRECTORY, a, new SplittableRandom(a.length), what);
+    }
+
+    /**
+     * A crowded bucket that no allowed width thins to 8 keys keeps the widest width that leaves its
+     * fullest slot as small as any allowed width does: narrower ones only add slots. Where
+     * narrowing reaches 8 keys, the widest width that does.
+     */
+    @Test
+    void aBucketNoWidthThinsKeepsItsWidestUsefulWidth() {
+        // 9 consecutive values, then one key 2^21 above: 9 in a slot at every allowed width; 2^20
+        // (3 slots), not 2^15 (65 slots)
+        int[] stuck = {0, 1, 2, 3, 4, 5, 6, 7, 8, 1 << 21};
+        assertEquals(20, TwoLevelRadixDirectoryIntSearch.width(stuck, 0, stuck.length));
+        // 0..9, then 100, 200, ..., 3,000: the fullest slot holds 12, 11, 10, 10, 10 keys at widths
+        // 2^8 down to 2^4 (the narrowest allowed); 2^6 is the widest with 10
+        int[] mixed = new int[40];
+        for (int i = 0; i < 40; i++) {
+            mixed[i] = i < 10 ? i : 100 * (i - 9);
+        }
+        assertEquals(6, TwoLevelRadixDirectoryIntSearch.width(mixed, 0, mixed.length));
+        // 0, 2, ..., 18, then 100, ..., 3,000: 8 keys first at width 2^4
+        int[] reaches = new int[40];
+        for (int i = 0; i < 40; i++) {
+            reaches[i] = i < 10 ? 2 * i : 100 * (i - 9);
+        }
+        assertEquals(4, TwoLevelRadixDirectoryIntSearch.width(reaches, 0, reaches.length));
+        // the same shape a thousand times over the int range: answers stay exact
+        int[] a = new int[10_000];
+        for (int g = 0; g < 1_000; g++) {
+            int start = Integer.MIN_VALUE + g * (1 << 22);
+            for (int j = 0; j < 9; j++) {
+                a[10 * g + j] = start + j;
+            }
+            a[10 * g + 9] = start + (1 << 21);
+        }
+        check(a, "groups no width thins");
     }
 
     @Test
