@@ -136,11 +136,13 @@ public final class ByteKeyIndex {
      * @throws NullPointerException     if the list or a key is null
      */
     public static ByteKeyIndex build(List<byte[]> sortedKeys, boolean asciiCaseInsensitive) {
-        int n = sortedKeys.size();
+        // one pass over the list into an array: O(n) for any List (a LinkedList's get(i) is O(i))
+        byte[][] keys = sortedKeys.toArray(new byte[0][]);
+        int n = keys.length;
         long total = 0;
         byte[] prev = null;
         for (int i = 0; i < n; i++) {
-            byte[] k = sortedKeys.get(i);
+            byte[] k = keys[i];
             if (k == null) {
                 throw new NullPointerException("key " + i + " is null");
             }
@@ -175,7 +177,7 @@ public final class ByteKeyIndex {
         int keysBase = offsetsBase + 4 * (n + 1);
         int off = 0;
         for (int i = 0; i < n; i++) {
-            byte[] k = sortedKeys.get(i);
+            byte[] k = keys[i];
             image.putLong(prefixBase + 8 * i, prefix(k, 0, k.length, asciiCaseInsensitive));
             image.putInt(offsetsBase + 4 * i, off);
             image.put(keysBase + off, k);

@@ -11,13 +11,16 @@ package io.tickwork.primitives.search;
  * If {@code key} occurs, the index in {@code a} of its <em>first</em> occurrence (lower-bound
  * semantics, where {@code Arrays.binarySearch} may return any of equal keys); otherwise
  * {@code -(insertion point) - 1}, the insertion point being the index of the first element greater
- * than {@code key}, or {@code a.length} if none. Layout variants (Eytzinger, B+ tree, radix directory) store the
- * keys in another layout and map the answer back to the index in {@code a}. All {@code int} values,
+ * than {@code key}, or {@code a.length} if none. The comparison layouts (Eytzinger, B+ tree) store
+ * the keys in another order and map the answer back to the index in {@code a}; the directories
+ * keep the sorted array beside their directory. All {@code int} values,
  * including {@link Integer#MIN_VALUE} and {@link Integer#MAX_VALUE}, are valid keys and queries.
  *
- * <p><b>Which one.</b> {@link #of(int[])} picks the fastest variant for the keys it is given;
- * {@link #compactOf(int[])} the smallest that is still fast; {@link IntSearchKind} names them all.
- * {@code toString()} says which variant an instance is. A lookup of a value by key is a search
+ * <p><b>Which one.</b> {@link #of(int[])} picks a fast variant for the keys it is given;
+ * {@link #compactOf(int[])} a smaller one; {@link IntSearchKind} names them all. Both choices are
+ * functions of the keys alone (the same keys always give the same variant), and
+ * {@code toString()} names the variant an instance is, as {@code KIND[n=...]} with the
+ * {@link IntSearchKind} constant's name. At most {@link IntSearchKind#MAX_KEYS} keys. A lookup of a value by key is a search
  * plus a read of a parallel array:
  *
  * <pre>{@code
@@ -46,11 +49,12 @@ public interface IntSearch {
      * a logarithmic scale (dense at the low end: sizes, counts, latencies), else
      * {@link IntSearchKind#TWO_LEVEL_RADIX_DIRECTORY}; "evenly" means at most 10 % of the keys in
      * buckets of more than 8. All three keep order and answer the full contract. The choice costs
-     * up to three passes over the keys on top of the build; it favours speed over memory (5 to 9.4
-     * bytes per key with the array's 4 on the benchmark's key sets, see {@link IntSearchKind}).
+     * up to three passes over the keys on top of the build; it favours speed over memory (the
+     * directories' sizes are in {@link IntSearchKind}).
      *
      * @param sorted the keys in non-decreasing order (copied)
-     * @throws IllegalArgumentException if {@code sorted} is not in non-decreasing order
+     * @throws IllegalArgumentException if {@code sorted} is not in non-decreasing order, or holds
+     *                                  more than {@link IntSearchKind#MAX_KEYS} keys
      * @throws NullPointerException     if {@code sorted} is null
      */
     static IntSearch of(int[] sorted) {
@@ -58,13 +62,16 @@ public interface IntSearch {
     }
 
     /**
-     * The variant of fewest bytes per key that is still fast: {@link IntSearchKind#RADIX_DIRECTORY}
-     * on keys spread evenly over their range (5 to 5.3 bytes per key), else
-     * {@link IntSearchKind#RADIX_SPLINE} (4.3 to 5.4 on the distributions measured, about twice
-     * the time of {@link #of(int[])}'s choice).
+     * A smaller variant than {@link #of(int[])}'s where the keys allow it, at a cost in time only
+     * where they do not: {@link IntSearchKind#RADIX_DIRECTORY} on keys spread evenly over their
+     * range (the same test as {@code of}; its directory is at most n/2 ints, so at most 6 bytes
+     * per key with the array), else {@link IntSearchKind#RADIX_SPLINE}, whose knots grow with the
+     * keys' irregularity (see its cost in {@link IntSearchKind}). Not always the fewest bytes: on
+     * evenly spread keys the spline can be a little smaller than the directory, and slower.
      *
      * @param sorted the keys in non-decreasing order (copied)
-     * @throws IllegalArgumentException if {@code sorted} is not in non-decreasing order
+     * @throws IllegalArgumentException if {@code sorted} is not in non-decreasing order, or holds
+     *                                  more than {@link IntSearchKind#MAX_KEYS} keys
      * @throws NullPointerException     if {@code sorted} is null
      */
     static IntSearch compactOf(int[] sorted) {
@@ -83,10 +90,9 @@ public interface IntSearch {
      * ({@link IntSearchKind#EYTZINGER}, {@link IntSearchKind#STATIC_BPLUS_TREE}) walk groups of 16
      * queries in lockstep, one level of the structure for every query of the group before the
      * next, so the cache misses of independent queries overlap instead of waiting on each other
-     * down a chain of 11 to 21 levels: 2 to 10 times faster per query than their single lookups
-     * at 2,000,000 keys. The other variants loop over {@link #indexOf(int)}: their lookups are two
-     * or three loads long, and the CPU already overlaps consecutive ones (a staged walk measured
-     * no faster). {@code out} may be {@code queries} itself (each answer replaces its query).
+     * down a chain of 11 to 21 levels. The other variants loop over {@link #indexOf(int)}: their
+     * lookups are two or three loads long, and the CPU already overlaps consecutive ones. Neither
+     * sorts or reorders the queries. {@code out} may be {@code queries} itself (each answer replaces its query).
      * Elements of {@code out} outside the range are not touched. On an exception nothing has been
      * written.
      *

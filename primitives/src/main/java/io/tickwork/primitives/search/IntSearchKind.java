@@ -22,8 +22,9 @@ package io.tickwork.primitives.search;
  *   <li>{@link #RADIX_SPLINE} when memory counts: 4.3 to 5.4 bytes per key on every distribution
  *       measured, about twice the directories' time.</li>
  *   <li>{@link #STATIC_BPLUS_TREE} and {@link #EYTZINGER}: comparison layouts, insensitive to the
- *       distribution, 4 to 4.3 bytes per key (from about 65,000 keys; more in small trees); slower per lookup than the directories, but their
- *       batched lookups overlap the misses of 16 queries at a time.</li>
+ *       distribution, 4 to 4.3 bytes per key (from about 65,000 keys; more in small trees); slower
+ *       per lookup than the directories. Their batched lookups walk 16 queries in lockstep, which
+ *       overlaps those queries' misses but still leaves them behind a directory's plain loop.</li>
  *   <li>{@link #BRANCHLESS} when the plain sorted array must remain the storage.</li>
  * </ul>
  */
@@ -80,7 +81,7 @@ public enum IntSearchKind {
     /**
      * The sorted array plus a one-level radix directory, the radix layer of learned indexes
      * (Kipf et al., "RadixSpline", 2020): the key range {@code [min, max]} is cut into 2^k equal
-     * buckets (n/4 &lt; 2^k &lt;= n/2), and {@code dir[b]} holds the index of the first key in bucket
+     * buckets (the largest power of two up to n/2, at least one), and {@code dir[b]} holds the index of the first key in bucket
      * {@code b} or later. A lookup computes the bucket with a subtraction and a shift, reads two
      * adjacent directory slots, and searches only that bucket: with at most 8 keys, two
      * branch-free steps over a fixed window; longer buckets fall back to branchless binary search.
@@ -104,7 +105,8 @@ public enum IntSearchKind {
      * (log-uniform, power-law sizes, counts, latencies) spread evenly over these buckets and are
      * found with two dependent reads, as evenly spread keys by {@link #RADIX_DIRECTORY}; evenly
      * spread keys crowd its top buckets. Build: O(n). Memory: n + 8 + 33 × 2^m + 1 ints, 2^m
-     * sized for at most 3 keys per bucket in the fullest power-of-two range (at most 2n buckets):
+     * sized for at most 3 keys per bucket in the fullest power-of-two range (at most 2n buckets, but
+     * never fewer than 33):
      * 5 to 13 bytes per key, about 8.5 on log-uniform keys.
      */
     LOG_RADIX_DIRECTORY {
@@ -159,13 +161,31 @@ public enum IntSearchKind {
     /**
      * Builds this variant over {@code sorted} (copied).
      *
-     * @throws IllegalArgumentException if {@code sorted} is not in non-decreasing order
+     * @throws IllegalArgumentException if {@code sorted} is not in non-decreasing order, or holds
+     *                                  more than {@link #MAX_KEYS} keys
      * @throws NullPointerException     if {@code sorted} is null
      */
     public abstract IntSearch build(int[] sorted);
 
-    /** Checks non-decreasing order, naming the first violation, and returns a private copy. */
+    /**
+     * The most keys any variant holds, {@code 2^30 - 1}: beyond it the layouts' int indexes and
+     * array lengths (a directory of up to 2n entries, Eytzinger's node 2k + 1) would overflow.
+     */
+    public static final int MAX_KEYS = (1 << 30) - 1;
+
+    /** Refuses more than {@link #MAX_KEYS} keys. */
+    static void requireFits(int n) {
+        if (n > MAX_KEYS) {
+            throw new IllegalArgumentException("at most 2^30 - 1 keys: " + n);
+        }
+    }
+
+    /**
+     * Checks the size and non-decreasing order, naming the first violation, and returns a private
+     * copy.
+     */
     static int[] copySorted(int[] a) {
+        requireFits(a.length); // before the copy
         int[] c = a.clone();
         for (int i = 0; i + 1 < c.length; i++) {
             if (c[i] > c[i + 1]) {

@@ -2,6 +2,7 @@ package io.tickwork.primitives.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -24,9 +25,22 @@ class SearchLimitsTest {
     void logRadixDirectoryKeepsItsBucketsPast2To30Keys() {
         assertEquals(
                 5, LogRadixDirectoryIntSearch.mantissaBits(100, 1000)); // 3 a bucket needs 6 bits; 2n / 33 caps at 5
-        // every key in one range of distances: 2^26 buckets (capped by 2n / 33), not the binary-search
-        // fallback that int overflow of most + 2 and of 2n gave
-        assertEquals(26, LogRadixDirectoryIntSearch.mantissaBits(Integer.MAX_VALUE, Integer.MAX_VALUE));
-        assertEquals(26, LogRadixDirectoryIntSearch.mantissaBits((1 << 30) + 1, Integer.MAX_VALUE));
+        // every key in one range of distances at the most keys a search holds: 33 * 2^25 buckets
+        // (capped by 2n / 33), a directory whose length still fits an array, and no int overflow
+        // of most + 2 or of 2n
+        int n = IntSearchKind.MAX_KEYS;
+        int m = LogRadixDirectoryIntSearch.mantissaBits(n, n);
+        assertEquals(25, m);
+        assertTrue((33L << m) + 1 <= Integer.MAX_VALUE - 8);
+    }
+
+    @Test
+    void everyKindRefusesMoreKeysThanItsIndexesCanCount() {
+        IntSearchKind.requireFits(IntSearchKind.MAX_KEYS);
+        assertEquals(
+                "at most 2^30 - 1 keys: 1073741824",
+                assertThrows(IllegalArgumentException.class, () -> IntSearchKind.requireFits(1 << 30))
+                        .getMessage());
+        assertEquals(EytzingerIntSearch.MAX_KEYS, IntSearchKind.MAX_KEYS);
     }
 }
