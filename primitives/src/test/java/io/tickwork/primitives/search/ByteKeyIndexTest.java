@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -302,6 +303,18 @@ class ByteKeyIndexTest {
         ByteKeyIndex accents = ByteKeyIndex.build(List.of(utf8("É"), utf8("é")), true);
         assertEquals(0, accents.find(utf8("É")));
         assertEquals(1, accents.find(utf8("é")));
+    }
+
+    /** Any {@code List} gives the same image: a linked list is read once, not by index. */
+    @Test
+    void aLinkedListBuildsTheSameIndex() {
+        List<byte[]> keys = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            keys.add(utf8(String.format("key-%05d", i)));
+        }
+        assertArrayEquals(
+                ByteKeyIndex.build(keys, false).toByteArray(),
+                ByteKeyIndex.build(new LinkedList<>(keys), false).toByteArray());
     }
 
     @Test
