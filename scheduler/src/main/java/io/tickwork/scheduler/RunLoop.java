@@ -415,6 +415,9 @@ final class RunLoop implements Runnable {
 
     /** Runs one slice of {@code task}, which is not a held TaskSleep sleeper. */
     private void runSlice(Task<?> task) {
+        // the interrupt policy (RunLoopScheduler): no task inherits one, whether a task left it or
+        // it came from outside while the loop parked or ran its own code
+        Thread.interrupted();
         current = task;
         failureReported = false;
         try {
@@ -423,7 +426,6 @@ final class RunLoop implements Runnable {
             escaped(task, escaped);
         }
         current = null;
-        Thread.interrupted(); // the interrupt policy (RunLoopScheduler): no task inherits one
         if (countResidents && task.isDone()) {
             endResident(task);
         }

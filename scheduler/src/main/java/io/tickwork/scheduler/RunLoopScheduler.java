@@ -93,9 +93,11 @@ import kilim.timerservice.Timer;
  * {@link #droppedTasks()}, and later wake-ups are rejected.
  *
  * <p><b>Interrupts.</b> A loop thread's interrupt status belongs to no task: the loop clears it
- * after every slice and before it parks, so a task never inherits one left by another and a stray
- * interrupt cannot make an idle loop spin. Interrupting a loop thread does not stop it; use
- * {@link #shutdown()} or {@link #shutdownNow()}.
+ * before every slice and before it parks, so a task never starts with one left by another task or
+ * sent to the loop thread from outside, and a stray interrupt cannot make an idle loop spin. An
+ * interrupt that arrives while a slice runs is seen by that slice's task (as by any code on that
+ * thread: an interruptible channel it uses is closed). Interrupting a loop thread does not stop
+ * it; use {@link #shutdown()} or {@link #shutdownNow()}.
  *
  * <p><b>Cost.</b> A resumption on the home loop allocates nothing in the scheduler (Kilim itself may
  * allocate for the paused stack). No global atomic on the hot path: the only shared writes are the

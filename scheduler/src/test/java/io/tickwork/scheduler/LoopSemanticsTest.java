@@ -94,6 +94,36 @@ class LoopSemanticsTest {
         }
     }
 
+    /**
+     * An interrupt sent to a parked loop from outside, then a task started at once: the loop may
+     * take the task before it parks again (which clears the flag), so the flag must be cleared
+     * before the task's slice too. Many rounds, since each round is a race.
+     */
+    @Test
+    void anInterruptSentToAParkedLoopReachesNoTaskStartedAfterIt() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .name("interrupt-then-start")
+                .threads(1)
+                .idleSpins(0)
+                .timers(TimerKind.WHEEL_LINKED_ARRAY)
+                .build();
+        try {
+            Interrupter first = s.start(new Interrupter()); // only to learn the loop thread
+            assertTrue(first.done.await(AWAIT_S, TimeUnit.SECONDS));
+            Thread loop = first.loop.get();
+            for (int round = 0; round < 300; round++) {
+                assertTrue(eventually(() -> loop.getState() == Thread.State.WAITING), "round " + round);
+                loop.interrupt();
+                FlagReader r = s.start(new FlagReader());
+                assertTrue(r.done.await(AWAIT_S, TimeUnit.SECONDS));
+                assertFalse(r.startedInterrupted.get(), "round " + round + ": the task started interrupted");
+            }
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
     // ------------------------------------------------------------------ a far deadline
 
     static final class FarSleeper extends Task<Object> {
