@@ -3,8 +3,11 @@ package io.tickwork.scheduler;
 import kilim.Task;
 
 /**
- * Told when a task ends by throwing. The task is finished (Kilim marks it done and hands the
- * throwable to its exit mailboxes); the run loop that ran it keeps running the other tasks.
+ * Told when a task ends by throwing. It is called from inside Kilim's {@code Task.run}, before
+ * Kilim marks the task done and hands the throwable to its exit mailboxes: inside the handler
+ * {@code task.isDone()} is still false, and joining the task there would block the loop for good.
+ * Once the handler returns the task is done (unless it failed while pinned, which Kilim leaves
+ * unfinished); the run loop that ran it keeps running the other tasks.
  *
  * <p>Called on the loop thread that ran the task, so it must be quick and must not throw; a handler
  * that throws is itself reported to {@code System.err} and otherwise ignored, an {@code Error}

@@ -190,6 +190,40 @@ class TaskEdgesTest {
         }
     }
 
+    static final class Thrower extends Task<Object> {
+        @Override
+        public void execute() throws Pausable {
+            Task.yield();
+            throw new IllegalStateException("boom");
+        }
+    }
+
+    /**
+     * The handler runs inside Kilim's {@code Task.run}, before Kilim marks the task done and tells
+     * its exit mailboxes: the task is not yet done there (so the handler must not join it), and is
+     * once the loop moves on.
+     */
+    @Test
+    void theFailureHandlerSeesTheTaskNotYetDoneAndItIsDoneAfter() throws Exception {
+        AtomicBoolean doneInHandler = new AtomicBoolean(true);
+        CountDownLatch failed = new CountDownLatch(1);
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .timers(TimerKind.WHEEL_LIST)
+                .onTaskFailure((task, failure) -> {
+                    doneInHandler.set(task.isDone());
+                    failed.countDown();
+                })
+                .build();
+        try {
+            Thrower t = s.start(new Thrower());
+            assertTrue(failed.await(AWAIT_S, TimeUnit.SECONDS));
+            assertFalse(doneInHandler.get(), "the task was already done inside the handler");
+            assertTrue(LoopSemanticsTest.eventually(t::isDone), "the task never became done");
+        } finally {
+            stop(s);
+        }
+    }
+
     @Test
     void theBuilderRefusesBadOptions() {
         assertThrows(
