@@ -6,8 +6,9 @@ import kilim.Task;
 /**
  * The end of one {@link RunLoop}'s life: what becomes of the tasks it still holds when it leaves
  * its loop, and of tasks that reach its inbox after that. Each such task is reported to the
- * {@link LoopOwner} exactly once: a task the loop still holds when it leaves, as dropped after
- * {@code shutdownNow} or as rejected after an orderly shutdown; a task woken after the loop left,
+ * {@link LoopOwner} exactly once: a task the loop still holds when it leaves (queued, or waiting on
+ * one of its timers), as dropped after {@code shutdownNow} or as rejected after an orderly
+ * shutdown; a task woken after the loop left,
  * as rejected in either case (a late wake-up is refused, not something {@code shutdownNow}
  * interrupted, and the list of dropped tasks stays what the stop left).
  *
@@ -28,12 +29,21 @@ final class LoopExit {
         this.loopName = loopName;
     }
 
-    /** Loop thread, leaving its run loop: reports the tasks left in {@code runQueue} and the inbox. */
+    /**
+     * Loop thread, leaving its run loop: reports the tasks left in {@code runQueue} (the runnable
+     * ones and those waiting on its timers) and the inbox. After an orderly shutdown the run queue
+     * holds only tasks a late start or wake-up let run a slice while the loop was ending: they are
+     * rejected, as such a start is.
+     */
     synchronized void exit(TaskRing runQueue) {
         exited = true;
         boolean stopped = scheduler.state() == LoopOwner.STOPPED;
         for (Task<?> t; (t = runQueue.poll()) != null; ) {
-            scheduler.dropped(t);
+            if (stopped) {
+                scheduler.dropped(t);
+            } else {
+                reject(t);
+            }
         }
         reportInbox(stopped);
     }

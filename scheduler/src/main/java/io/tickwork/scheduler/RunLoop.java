@@ -3,6 +3,11 @@ package io.tickwork.scheduler;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -232,10 +237,45 @@ final class RunLoop implements Runnable {
                 if (fired != null) {
                     runQueue.add(fired);
                 }
+                addTimerWaiters();
                 exit.exit(runQueue);
             } finally {
                 scheduler.loopEnded(); // whatever the reports threw: awaitTermination must not hang
             }
+        }
+    }
+
+    /**
+     * Leaving: adds to the run queue, for the exit report, every task still waiting on a timer of
+     * this loop (a sleep, a timed wait, a {@code TaskSleep} not yet given its deadline). The loop
+     * will never fire those timers, so without this the tasks would be lost unreported. A task
+     * already queued is not added again. Cold code.
+     */
+    private void addTimerWaiters() {
+        Set<Task<?>> reported = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Task<?>> waiters = new ArrayList<>();
+        for (Task<?> t; (t = runQueue.poll()) != null; ) {
+            if (reported.add(t)) {
+                waiters.add(t);
+            }
+        }
+        Consumer<Timer> add = timer -> {
+            // -1: cancelled (a timed wait answered first); -2: fired and already handled
+            if (timer.getExecutionTime() >= 0 && timer.es instanceof Task && reported.add((Task<?>) timer.es)) {
+                waiters.add((Task<?>) timer.es);
+            }
+        };
+        try {
+            for (int i = 0; i < pendingCount; i++) {
+                add.accept(pending[i]);
+            }
+            pendingCount = 0;
+            timers.expire(Long.MAX_VALUE, add);
+        } catch (Throwable broken) { // the timer queue itself may be what ended the loop
+            scheduler.reportInternal(thread.getName() + ": tasks waiting on its timers could not be listed", broken);
+        }
+        for (Task<?> t : waiters) {
+            runQueue.add(t);
         }
     }
 

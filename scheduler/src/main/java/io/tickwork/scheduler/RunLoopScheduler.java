@@ -82,15 +82,18 @@ import kilim.timerservice.Timer;
  * with no timer pending; tasks still paused on a mailbox then are abandoned (no thread will run
  * them). A start or wake-up from a thread that is not a loop's, racing with that last moment, may
  * reach a loop that is already ending: the task is then reported and counted as rejected (below),
- * not run. {@link #shutdownNow()} ends the loops at their next turn; tasks still queued are not run
- * and are listed by {@link #droppedTasks()} (after an orderly termination it changes nothing).
+ * either not run or after one slice (up to its next pause). {@link #shutdownNow()} ends the loops
+ * at their next turn; tasks still queued, and tasks waiting on a timer of theirs (a sleep, a timed
+ * wait), are not run and are listed by {@link #droppedTasks()} (after an orderly termination it
+ * changes nothing); tasks paused on a mailbox with no timeout are abandoned.
  * {@link #idledown()} and {@link #awaitTermination} refuse to wait on a loop thread (a task), which
  * could never end while it waits.
  *
  * <p><b>Failure of a loop.</b> If a loop's own machinery throws (an {@code Error} outside any task,
  * {@code OutOfMemoryError} say), the error is printed and the scheduler stops as by
- * {@link #shutdownNow()}: no task is left waiting for a dead loop, what was queued is listed by
- * {@link #droppedTasks()}, and later wake-ups are rejected.
+ * {@link #shutdownNow()}: no task is left waiting for a dead loop, what was queued or waiting on
+ * its timers is listed by {@link #droppedTasks()} (unless the timer queue is what failed), and
+ * later wake-ups are rejected.
  *
  * <p><b>Interrupts.</b> A loop thread's interrupt status belongs to no task: the loop clears it
  * before every slice and before it parks, so a task never starts with one left by another task or
@@ -402,7 +405,10 @@ public final class RunLoopScheduler extends Scheduler {
         return rejections.sum();
     }
 
-    /** Tasks that were runnable but not run because of {@link #shutdownNow()}. */
+    /**
+     * Tasks that {@link #shutdownNow()} (or a loop's failure) kept from running: runnable ones and
+     * ones waiting on a timer, each once.
+     */
     public List<Task<?>> droppedTasks() {
         return new ArrayList<>(dropped);
     }

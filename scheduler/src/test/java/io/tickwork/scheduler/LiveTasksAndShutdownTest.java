@@ -141,6 +141,55 @@ class LiveTasksAndShutdownTest {
         assertTrue(dropped > 0 && dropped <= n, "dropped " + dropped);
     }
 
+    /** Sleeps a minute, by Kilim's {@code Task.sleep} or by {@link TaskSleep} (armed at the next clock read). */
+    static final class LongSleeper extends Task<Object> {
+        final CountDownLatch running;
+        final boolean taskSleep;
+
+        LongSleeper(CountDownLatch running, boolean taskSleep) {
+            this.running = running;
+            this.taskSleep = taskSleep;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            running.countDown();
+            if (taskSleep) {
+                TaskSleep.sleep(60_000);
+            } else {
+                Task.sleep(60_000);
+            }
+        }
+    }
+
+    /**
+     * Tasks asleep on their timers when {@code shutdownNow} comes will never run: each is listed by
+     * {@code droppedTasks} once, whether its timer was in the queue or still waiting for the loop's
+     * clock read.
+     */
+    @Test
+    void shutdownNowListsTheTasksAsleepOnTheirTimers() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers("wheel-linked-array")
+                .build();
+        int n = 200;
+        CountDownLatch running = new CountDownLatch(n);
+        List<Task<?>> started = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            started.add(s.start(new LongSleeper(running, i % 2 == 0)));
+        }
+        assertTrue(running.await(AWAIT_S, TimeUnit.SECONDS));
+        s.shutdownNow();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        List<Task<?>> dropped = s.droppedTasks();
+        assertEquals(n, dropped.size(), "dropped");
+        for (Task<?> t : started) {
+            assertTrue(dropped.stream().anyMatch(d -> d == t), "task " + t.id() + " not listed");
+        }
+        assertEquals(0, s.rejectedCount());
+    }
+
     static final class Exploder extends Task<Object> {
         @Override
         public void execute() throws Pausable {
