@@ -1,5 +1,7 @@
 package io.tickwork.scheduler;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import kilim.Task;
 
@@ -14,7 +16,8 @@ import kilim.Task;
  *
  * <p><b>Thread safety:</b> {@link #exit} runs on the loop's thread, {@link #rejectLate} on any
  * producer's; both hold this object's lock while they empty the inbox, so an item is reported by
- * the loop's own exit or by one late producer, never twice. Cold code: it runs only at the end.
+ * the loop's own exit or by one late producer, never twice, and both report after releasing it,
+ * since a report calls the user's logger. Cold code: it runs only at the end.
  */
 final class LoopExit {
     private final LoopOwner scheduler;
@@ -35,39 +38,54 @@ final class LoopExit {
      * holds only tasks a late start or wake-up let run a slice while the loop was ending: they are
      * rejected, as such a start is.
      */
-    synchronized void exit(TaskRing runQueue) {
-        exited = true;
-        boolean stopped = scheduler.state() == LoopOwner.STOPPED;
-        for (Task<?> t; (t = runQueue.poll()) != null; ) {
-            if (stopped) {
-                scheduler.dropped(t);
-            } else {
-                reject(t);
+    void exit(TaskRing runQueue) {
+        List<Task<?>> held = new ArrayList<>();
+        boolean stopped;
+        synchronized (this) {
+            exited = true;
+            stopped = scheduler.state() == LoopOwner.STOPPED;
+            for (Task<?> t; (t = runQueue.poll()) != null; ) {
+                held.add(t);
             }
+            takeInbox(held);
         }
-        reportInbox(stopped);
+        report(held, stopped);
     }
 
     /**
      * A producer saw TERMINATED after its offer: if the loop has already exited, nobody else will
      * look at the inbox, so the producer reports what it finds there.
      */
-    synchronized void rejectLate() {
-        if (!exited) {
-            return; // the loop's exit() will see our item
+    void rejectLate() {
+        List<Task<?>> late = new ArrayList<>();
+        synchronized (this) {
+            if (!exited) {
+                return; // the loop's exit() will see our item
+            }
+            takeInbox(late);
         }
-        reportInbox(false); // woken after the loop ended: rejected, whatever ended it
+        report(late, false); // woken after the loop ended: rejected, whatever ended it
     }
 
-    /** Empties the inbox (caller holds the lock), reporting each task as dropped or rejected. */
-    private void reportInbox(boolean stopped) {
+    /** Empties the inbox into {@code into} (caller holds the lock): each task is taken once. */
+    private void takeInbox(List<Task<?>> into) {
         for (Object o; (o = inbox.poll()) != null; ) {
             if (o instanceof Task) {
-                if (stopped) {
-                    scheduler.dropped((Task<?>) o);
-                } else {
-                    reject((Task<?>) o);
-                }
+                into.add((Task<?>) o);
+            }
+        }
+    }
+
+    /**
+     * Reports each task as dropped or rejected, without the lock: the report reaches the user's
+     * logger, which may wake tasks of other loops (whose exits take their own locks) or of this one.
+     */
+    private void report(List<Task<?>> tasks, boolean stopped) {
+        for (Task<?> t : tasks) {
+            if (stopped) {
+                scheduler.dropped(t);
+            } else {
+                reject(t);
             }
         }
     }

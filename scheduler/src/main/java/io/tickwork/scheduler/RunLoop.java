@@ -83,6 +83,8 @@ final class RunLoop implements Runnable {
     private Task<?> current;
     /** Owner only: true while {@link #fire} resumes a timer's task, so {@link #submit} hands it back. */
     private boolean firing;
+    /** Owner only: the loop has left its run loop and is reporting what it held. */
+    private boolean leaving;
     /** Owner only: the task {@link #fire} just resumed, to run at once while it is in cache. */
     private Task<?> fired;
     /**
@@ -158,7 +160,7 @@ final class RunLoop implements Runnable {
      * a resumption (which may move the task to the resuming loop, see {@link #accept}), not a start.
      */
     void submit(Task<?> task, boolean wake) {
-        if (Thread.currentThread() == thread) {
+        if (Thread.currentThread() == thread && !leaving) {
             if (firing && fired == null) {
                 fired = task; // fire() runs it right away
                 return;
@@ -224,6 +226,9 @@ final class RunLoop implements Runnable {
         } catch (Throwable fatal) {
             death = fatal; // our own machinery failed (task failures are caught in runSlice)
         } finally {
+            // from here a wake-up on this thread (a logger the exit report calls) goes through the
+            // inbox, whose late items are reported, not to a run queue nobody will read again
+            leaving = true;
             try {
                 if (death != null) {
                     // before the exit report: the whole scheduler stops (shutdownNow), so the tasks

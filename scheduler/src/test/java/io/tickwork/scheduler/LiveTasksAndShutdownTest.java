@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -258,6 +259,50 @@ class LiveTasksAndShutdownTest {
             paused.countDown();
             in.get();
         }
+    }
+
+    /**
+     * Two late wake-ups reported at once, on two loops, each through a logger that wakes a task of
+     * the other loop: the reports must not hold a loop's exit lock while the logger runs, or the
+     * two threads wait for each other for good.
+     */
+    @Test
+    void loggersThatWakeTasksOfTheOtherEndedLoopDoNotDeadlock() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(TimerKind.WHEEL_LINKED_ARRAY)
+                .build();
+        WaitForever a = s.start(new WaitForever(), 0);
+        WaitForever d = s.start(new WaitForever(), 0);
+        WaitForever b = s.start(new WaitForever(), 1);
+        WaitForever c = s.start(new WaitForever(), 1);
+        for (WaitForever w : List.of(a, b, c, d)) {
+            assertTrue(w.paused.await(AWAIT_S, TimeUnit.SECONDS));
+        }
+        CyclicBarrier both = new CyclicBarrier(2);
+        s.setLogger((src, obj) -> {
+            if (src == a || src == b) {
+                try {
+                    both.await(AWAIT_S, TimeUnit.SECONDS); // both reports in their loggers at once
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                (src == a ? c : d).in.putnb(1); // a task of the other loop
+            }
+        });
+        s.shutdown();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        Thread wakeA = new Thread(() -> a.in.putnb(1), "wake-a");
+        Thread wakeB = new Thread(() -> b.in.putnb(1), "wake-b");
+        for (Thread t : List.of(wakeA, wakeB)) {
+            t.setDaemon(true); // left blocked if the reports deadlock
+            t.start();
+        }
+        for (Thread t : List.of(wakeA, wakeB)) {
+            t.join(TimeUnit.SECONDS.toMillis(AWAIT_S));
+            assertFalse(t.isAlive(), t.getName() + " blocked: the reports deadlocked");
+        }
+        assertEquals(4, s.rejectedCount());
     }
 
     @Test
