@@ -43,7 +43,8 @@ import kilim.timerservice.Timer;
  * scheduled (by default in blocks of tasks started one after another, see {@link Spread}; or the
  * caller's loop, or an explicit index via
  * {@link #start(Task, int)}) and every resumption, from any thread, goes to the home loop. A task started
- * with an explicit index (or pinned through Kilim's {@code preferredResumeThread}) never leaves it.
+ * with an explicit index never leaves it, nor does one pinned through Kilim's
+ * {@code preferredResumeThread} while it stays pinned.
  * Any other task moves to the loop whose task first woke it from another loop, and later to one
  * whose tasks woke it twice in a row, when that loop is home to at most an eighth more unfinished
  * tasks than its home, and the task holds nothing on its home (no queued timer, not asleep in
@@ -103,14 +104,16 @@ import kilim.timerservice.Timer;
  * it; use {@link #shutdown()} or {@link #shutdownNow()}.
  *
  * <p><b>Cost.</b> A resumption on the home loop allocates nothing in the scheduler (Kilim itself may
- * allocate for the paused stack). No global atomic on the hot path: the only shared writes are the
- * inbox offer and, when the target loop sleeps, one CAS and an unpark.
+ * allocate for the paused stack) and writes nothing shared. A resumption from another thread adds
+ * the inbox offer and, when the target loop sleeps, one CAS and an unpark. Starting a task, moving
+ * it and its end each update a shared counter (the next loop of {@link Spread}, the loops'
+ * resident counts).
  *
  * <p><b>Placement matters with more than one loop.</b> Tasks allocated one after another by one
  * thread sit next to each other in memory; spread one by one over the loops
  * ({@link Spread#ROUND_ROBIN}), neighbours run on different cores and every switch writes cache
- * lines the other loop also writes (the Task objects themselves, G1's card table), which costs
- * about half the throughput on 2 loops ({@code docs/results/scheduler-design.md}). The default,
+ * lines the other loop also writes (the Task objects themselves, G1's card table), which can cost
+ * a large share of the throughput. The default,
  * {@link Spread#BLOCKS}, keeps blocks of up to {@value #BLOCK} such neighbours on one loop. Creating tasks
  * on the loop that will run them ({@link Spread#CALLER_LOOP}), or starting them in contiguous
  * blocks with {@link #start(Task, int)}, keeps them all together.
@@ -125,7 +128,7 @@ import kilim.timerservice.Timer;
  * to 19, {@code -XX:-G1UseAdaptiveConcRefinement -XX:G1ConcRefinementGreenZone=256} does the same,
  * at the cost of longer young pauses (the flags are obsolete from JDK 20 on, and JDK 25 refuses to
  * start with them); ParallelGC avoids the cost too. Measure a loop with many tasks with one of
- * these before concluding from JDK 17's G1 defaults (figures: {@code docs/results/scheduler.md}).
+ * these before concluding from JDK 17's G1 defaults.
  *
  * <p><b>Kilim caveats</b> (not specific to this scheduler): {@code Mailbox.get(timeout)} decides
  * "timed out" from whole {@code currentTimeMillis()} steps whenever it wakes, so a message arriving
