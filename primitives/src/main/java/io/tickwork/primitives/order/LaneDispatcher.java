@@ -420,12 +420,13 @@ final class LaneDispatcher extends DispatcherPad3 {
                     return null;
                 }
                 HEAD.setOpaque(this, next);
+                READY_NEXT.set(stub, (KeyLane) null); // see popped()
                 h = next;
                 next = h.readyNext;
             }
             if (next != null) {
                 HEAD.setOpaque(this, next);
-                return h;
+                return popped(h);
             }
             if (h != tail) {
                 return null; // a producer is between its XCHG and its link: not empty, retry later
@@ -434,12 +435,25 @@ final class LaneDispatcher extends DispatcherPad3 {
             next = h.readyNext;
             if (next != null) {
                 HEAD.setOpaque(this, next);
-                return h;
+                return popped(h);
             }
             return null; // another producer got between h and the stub: retry later
         } finally {
             POLLING.setRelease(this, 0);
         }
+    }
+
+    /**
+     * {@code h}, just taken off the queue, with its link cleared: a lane that stays reachable (its
+     * task blocks, or a worker keeps it to check later) must not hold the lanes queued after it,
+     * and through their links every lane queued since, keys included. Safe as a plain store under
+     * the poll lock: {@code h} has a successor, so it is not the tail and no producer writes its
+     * link; it is queued again only by whoever runs it, after this returns (and {@link #enqueue}
+     * clears the link then too).
+     */
+    private static KeyLane popped(KeyLane h) {
+        READY_NEXT.set(h, (KeyLane) null);
+        return h;
     }
 
     /** True iff nothing is queued and no producer is in the middle of queueing. A hint unless quiescent. */
