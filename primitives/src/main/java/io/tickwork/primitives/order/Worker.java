@@ -116,6 +116,11 @@ final class Worker {
     private byte slotForOther = NO_OTHER;
 
     private boolean interruptSeen;
+    /** This run drains in a producer's thread, not a pool thread ({@link #work}). */
+    private boolean inline;
+    /** An inline run's caller was interrupted when it began; restored when the run ends. */
+    private boolean callerInterrupted;
+
     private VirtualMachineError fatal;
     private long ranLocal;
     private long failedLocal;
@@ -218,6 +223,10 @@ final class Worker {
      * on entry; on return the slot is released or handed to a new run of this worker.
      */
     void work(boolean onPool) {
+        // inline, the thread is a producer's: it gets back the flag it came with, and interrupts
+        // found before tasks are the tasks' own (see leave); on a pool thread they are kept for it
+        inline = !onPool;
+        callerInterrupted = inline && Thread.interrupted();
         WorkerSlot slot = WorkerSlot.current();
         slot.enter(dispatcher);
         try {
@@ -377,10 +386,7 @@ final class Worker {
         if (!d.looksEmpty() && d.retakeSlot()) {
             return false;
         }
-        if (interruptSeen) {
-            interruptSeen = false;
-            Thread.currentThread().interrupt();
-        }
+        restoreInterrupt();
         if (fatal != null) {
             throw takeFatal();
         }
@@ -437,8 +443,21 @@ final class Worker {
     private void stopWithoutSlot() {
         retireAllIdle();
         flushCounts();
-        if (interruptSeen) {
-            interruptSeen = false;
+        restoreInterrupt();
+    }
+
+    /**
+     * The run ends: a pool thread gets back an interrupt found before any of its tasks (the pool's
+     * {@code shutdownNow}, or a task's leftover); a producer's thread the flag it came with.
+     */
+    private void restoreInterrupt() {
+        if (inline) {
+            Thread.interrupted(); // what the last task left: not the producer's
+        }
+        boolean restore = inline ? callerInterrupted : interruptSeen;
+        interruptSeen = false;
+        callerInterrupted = false;
+        if (restore) {
             Thread.currentThread().interrupt();
         }
     }

@@ -1,6 +1,7 @@
 package io.tickwork.primitives.order;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -59,6 +61,28 @@ class InterruptPolicyTest {
                         finished.incrementAndGet();
                     })
                     .start();
+        }
+    }
+
+    /**
+     * A producer that runs the keys' tasks itself (a pool that runs what it is given in the
+     * caller) is not a pool thread: it gets back the interrupt flag it had when it called
+     * {@code execute}, not one a task left.
+     */
+    @Test
+    void aProducerDrainingInPlaceKeepsItsOwnFlagNotTheTasks() throws Exception {
+        KeyedSerialExecutor<Integer> keyed = KeyedSerialExecutor.create(Runnable::run);
+        try {
+            keyed.execute(1, () -> Thread.currentThread().interrupt()); // as a task restoring an interrupt
+            assertFalse(Thread.interrupted(), "a task's leftover interrupt reached the producer");
+            Thread.currentThread().interrupt(); // the producer's own
+            AtomicBoolean seen = new AtomicBoolean(true);
+            keyed.execute(2, () -> seen.set(Thread.currentThread().isInterrupted()));
+            assertFalse(seen.get(), "the task started with the producer's interrupt");
+            assertTrue(Thread.interrupted(), "the producer's own interrupt was lost");
+        } finally {
+            Thread.interrupted();
+            keyed.close();
         }
     }
 
