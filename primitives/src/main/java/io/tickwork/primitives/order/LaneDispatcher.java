@@ -165,6 +165,12 @@ final class LaneDispatcher extends DispatcherPad3 {
      * nothing is rejected (the keys were accepted). If every slot is held, their workers drain.
      */
     private void drainHereIfRoom() {
+        if (WorkerSlot.current().isDraining(this)) {
+            // a task of ours scheduled this key on the thread one of our workers drains: that
+            // worker polls again when the task returns, so a chain of tasks each scheduling the
+            // next key does not nest a drain per key on this stack
+            return;
+        }
         Worker worker = new Worker(this); // before the slot is taken: an OutOfMemoryError here holds none
         for (long c; (int) (c = ctl) < parallelism; ) {
             if (CTL.compareAndSet(this, c, c + 1 + ONE_IDLE)) { // born idle, as every worker

@@ -147,6 +147,44 @@ class SerialGuaranteesTest {
     }
 
     /**
+     * On a pool that runs tasks in the caller, a chain across keys (each task schedules the next
+     * key) runs in the one drain already on the thread, not a drain nested per key: 100,000 keys
+     * deep, no StackOverflowError, a shallow stack, every task run in order.
+     */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void aChainAcrossKeysOnACallerRunsPoolDoesNotNestADrainPerKey(Variant variant) {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        KeyedSerialExecutor<Integer> keyed = variant.create(
+                Runnable::run,
+                KeyedSerialExecutor.DEFAULT_FAIRNESS_BUDGET,
+                (key, task, e) -> failure.compareAndSet(null, e));
+        int keys = 100_000;
+        int[] ran = {0};
+        AtomicInteger maxDepth = new AtomicInteger();
+        Runnable[] step = new Runnable[keys];
+        for (int i = 0; i < keys; i++) {
+            int k = i;
+            step[i] = () -> {
+                if (ran[0]++ != k) {
+                    throw new AssertionError("key " + k + " ran at " + (ran[0] - 1));
+                }
+                if (k % 10_000 == 0) {
+                    maxDepth.accumulateAndGet(Thread.currentThread().getStackTrace().length, Math::max);
+                }
+                if (k + 1 < keys) {
+                    keyed.execute(k + 1, step[k + 1]);
+                }
+            };
+        }
+        keyed.execute(0, step[0]);
+        keyed.close();
+        assertNull(failure.get(), () -> "a task failed: " + failure.get());
+        assertEquals(keys, ran[0]);
+        assertTrue(maxDepth.get() < 200, "stack depth grew with the chain: " + maxDepth.get());
+    }
+
+    /**
      * A throwing task (an {@code Error} that is not a {@code VirtualMachineError} too) is reported
      * to the handler with its key and task, and the next task runs; a throwing handler does not
      * stall the key either.
