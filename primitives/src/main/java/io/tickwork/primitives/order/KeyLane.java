@@ -203,6 +203,21 @@ final class KeyLane {
         restingAt = last;
     }
 
+    /**
+     * The drainer moved past the node it resumed at: the lane rests there no more. Dropping the
+     * reference matters, for that node links to every node run after it while the key stays busy.
+     */
+    void leaveRest() {
+        if (restingAt != null) {
+            restingAt = null;
+        }
+    }
+
+    /** The node the lane rests at, or null; for tests. */
+    TaskNode restingAt() {
+        return restingAt;
+    }
+
     /** Whether {@code tail}, read as this lane's tail, is a node the lane rests at: nothing to wait for. */
     boolean restsAt(TaskNode tail) {
         return restingAt == tail;

@@ -534,6 +534,9 @@ final class Worker {
                 countVisited(visited);
                 return node; // the lane defers going idle: it resumes here (this task already ran)
             }
+            if (task == null) {
+                lane.leaveRest(); // resumed at a node that had run, and moving past it
+            }
             if (visited >= budget) {
                 lane.publishStarted(node.seq);
                 countVisited(visited);
