@@ -6,7 +6,8 @@ package io.tickwork.primitives.order;
  *
  * <p>Called in the thread that ran the task (a pool thread, or a producer draining in place; see
  * {@link KeyedSerialExecutor}), after the task and before the key's next task starts, so a
- * handler sees a key's failures in order and may touch the key's state without a lock. One
+ * handler sees a key's failures in order and may touch the key's state without a lock. The thread's
+ * interrupt flag is still as the failed task left it (cleared before the next task). One
  * handler serves every key, so calls for different keys may run at the same time: state it
  * shares across keys needs its own synchronization. Not called for a {@link VirtualMachineError},
  * which the executor rethrows instead (see {@link KeyedSerialExecutor}). A handler that throws

@@ -1,6 +1,7 @@
 package io.tickwork.primitives.order;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
@@ -216,6 +218,35 @@ class SerialGuaranteesTest {
         assertEquals(List.of("1 throwing RuntimeException", "1 erring AssertionError"), reported);
         assertEquals(2, target.stats().failedTasks());
         assertEquals(4, target.stats().completedTasks());
+    }
+
+    /**
+     * The handler runs with the interrupt flag the failed task left (here set), and the key's
+     * next task starts with it clear.
+     */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void theHandlerSeesTheFailedTasksInterruptAndTheNextTaskDoesNot(Variant variant) throws Exception {
+        ExecutorService pool = Pools.threadPool(1);
+        AtomicBoolean handlerSawInterrupt = new AtomicBoolean();
+        AtomicBoolean nextStartedInterrupted = new AtomicBoolean(true);
+        KeyedSerialExecutor<Integer> target = variant.create(
+                pool,
+                16,
+                (key, task, e) -> handlerSawInterrupt.set(Thread.currentThread().isInterrupted()));
+        CountDownLatch next = new CountDownLatch(1);
+        target.execute(1, () -> {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted, then failed");
+        });
+        target.execute(1, () -> {
+            nextStartedInterrupted.set(Thread.currentThread().isInterrupted());
+            next.countDown();
+        });
+        assertTrue(next.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+        Pools.shutdownAndAwait(pool);
+        assertTrue(handlerSawInterrupt.get(), "the handler did not see the task's interrupt");
+        assertFalse(nextStartedInterrupted.get(), "the next task started interrupted");
     }
 
     /** Default handler: the running thread's uncaught-exception handler. */
