@@ -33,21 +33,17 @@ final class LoopExit {
     }
 
     /**
-     * Loop thread, leaving its run loop: reports the tasks left in {@code runQueue} (the runnable
-     * ones and those waiting on its timers) and the inbox. After an orderly shutdown the run queue
-     * holds only tasks a late start or wake-up let run a slice while the loop was ending: they are
+     * Loop thread, leaving its run loop: reports {@code held} (the tasks it still holds, runnable
+     * or waiting on its timers) and the inbox. After an orderly shutdown a loop holds tasks only
+     * when a late start or wake-up let one run a slice while the loop was ending: they are
      * rejected, as such a start is.
      */
-    void exit(TaskRing runQueue) {
-        List<Task<?>> held = new ArrayList<>();
+    void exit(List<Task<?>> held) {
         boolean stopped;
         synchronized (this) {
             exited = true;
             stopped = scheduler.state() == LoopOwner.STOPPED;
-            for (Task<?> t; (t = runQueue.poll()) != null; ) {
-                held.add(t);
-            }
-            takeInbox(held);
+            takeInbox(held); // appended: the inbox's tasks are reported like the held ones
         }
         report(held, stopped);
     }

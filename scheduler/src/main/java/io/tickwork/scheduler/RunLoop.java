@@ -235,15 +235,7 @@ final class RunLoop implements Runnable {
                     // queued here and every later wake-up are reported, not left to a dead loop
                     scheduler.loopDied(thread.getName(), death);
                 }
-                // a hand-off or a fired task the failed turn had not run yet: reported like the queue's
-                if (next != null) {
-                    runQueue.add(next);
-                }
-                if (fired != null) {
-                    runQueue.add(fired);
-                }
-                addTimerWaiters();
-                exit.exit(runQueue);
+                exit.exit(heldTasks());
             } finally {
                 scheduler.loopEnded(); // whatever the reports threw: awaitTermination must not hang
             }
@@ -251,23 +243,28 @@ final class RunLoop implements Runnable {
     }
 
     /**
-     * Leaving: adds to the run queue, for the exit report, every task still waiting on a timer of
-     * this loop (a sleep, a timed wait, a {@code TaskSleep} not yet given its deadline). The loop
-     * will never fire those timers, so without this the tasks would be lost unreported. A task
-     * already queued is not added again. Cold code.
+     * Leaving: every task this loop still holds, each once, for the exit report: the run queue, a
+     * hand-off or a fired task the last turn had not run yet, and every task waiting on a timer of
+     * this loop (a sleep, a timed wait, a {@code TaskSleep} not yet given its deadline), which the
+     * loop will never fire: without this they would be lost unreported. Cold code.
      */
-    private void addTimerWaiters() {
-        Set<Task<?>> reported = Collections.newSetFromMap(new IdentityHashMap<>());
-        List<Task<?>> waiters = new ArrayList<>();
+    private List<Task<?>> heldTasks() {
+        Set<Task<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Task<?>> held = new ArrayList<>();
         for (Task<?> t; (t = runQueue.poll()) != null; ) {
-            if (reported.add(t)) {
-                waiters.add(t);
+            if (seen.add(t)) {
+                held.add(t);
+            }
+        }
+        for (Task<?> t : new Task<?>[] {next, fired}) {
+            if (t != null && seen.add(t)) {
+                held.add(t);
             }
         }
         Consumer<Timer> add = timer -> {
             // -1: cancelled (a timed wait answered first); -2: fired and already handled
-            if (timer.getExecutionTime() >= 0 && timer.es instanceof Task && reported.add((Task<?>) timer.es)) {
-                waiters.add((Task<?>) timer.es);
+            if (timer.getExecutionTime() >= 0 && timer.es instanceof Task && seen.add((Task<?>) timer.es)) {
+                held.add((Task<?>) timer.es);
             }
         };
         try {
@@ -279,9 +276,7 @@ final class RunLoop implements Runnable {
         } catch (Throwable broken) { // the timer queue itself may be what ended the loop
             scheduler.reportInternal(thread.getName() + ": tasks waiting on its timers could not be listed", broken);
         }
-        for (Task<?> t : waiters) {
-            runQueue.add(t);
-        }
+        return held;
     }
 
     private void loop() {
