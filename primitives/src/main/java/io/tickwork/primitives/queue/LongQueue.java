@@ -25,7 +25,10 @@ import java.util.NoSuchElementException;
  */
 public interface LongQueue {
 
-    /** Appends {@code value}; {@code false} (and no change) if a bounded queue is full. */
+    /**
+     * Appends {@code value}; {@code false} (and no change) if a bounded queue is full, or an
+     * unbounded one already holds {@code Integer.MAX_VALUE} elements.
+     */
     boolean offer(long value);
 
     /**

@@ -1,8 +1,12 @@
 package io.tickwork.primitives.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Field;
+import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +35,55 @@ class LinkedArrayListTest {
             }
             assertEquals(pooled - k, pool.pooled(), where + " refill took pooled chunks");
         }
+    }
+
+    @Test
+    void clearGivesEveryChunkBack() {
+        LinkedArrayList.ChunkPool pool = new LinkedArrayList.ChunkPool(4);
+        LinkedArrayList list = new LinkedArrayList(pool);
+        for (int i = 0; i < 10; i++) {
+            list.offer(i); // chunks [0..3] [4..7] [8, 9]
+        }
+        assertEquals(0, pool.pooled());
+        list.clear();
+        assertEquals(3, pool.pooled(), "a cleared list holds no chunk");
+        list.clear();
+        assertEquals(3, pool.pooled(), "clearing an empty list gives nothing twice");
+        assertThrows(NoSuchElementException.class, list::poll);
+        list.offer(42);
+        assertEquals(2, pool.pooled(), "the next offer takes a pooled chunk");
+        assertEquals(42, list.poll());
+    }
+
+    @Test
+    void removeLastGivesChunksBack() {
+        LinkedArrayList.ChunkPool pool = new LinkedArrayList.ChunkPool(4);
+        LinkedArrayList list = new LinkedArrayList(pool);
+        for (int i = 0; i < 10; i++) {
+            list.offer(i); // chunks [0..3] [4..7] [8, 9]
+        }
+        for (int i = 9; i >= 4; i--) {
+            assertEquals(i, list.removeLast());
+        }
+        assertEquals(2, pool.pooled(), "the two emptied tail chunks");
+        for (int i = 3; i >= 0; i--) {
+            assertEquals(i, list.removeLast());
+        }
+        assertEquals(3, pool.pooled(), "an emptied list holds no chunk");
+        assertTrue(list.isEmpty());
+    }
+
+    @Test
+    void anUnboundedListRefusesAnOfferAtIntegerMaxValueElements() throws ReflectiveOperationException {
+        // 2^31 - 1 real elements need 16 GiB: the count is set directly
+        LinkedArrayList.ChunkPool pool = new LinkedArrayList.ChunkPool(4);
+        LinkedArrayList list = new LinkedArrayList(pool);
+        Field size = LinkedArrayList.class.getDeclaredField("size");
+        size.setAccessible(true);
+        size.setInt(list, Integer.MAX_VALUE);
+        assertFalse(list.offer(1));
+        assertEquals(Integer.MAX_VALUE, list.size());
+        assertEquals(0, pool.pooled(), "the refused offer took no chunk");
     }
 
     @Test

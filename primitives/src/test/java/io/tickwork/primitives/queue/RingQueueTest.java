@@ -24,5 +24,10 @@ class RingQueueTest {
                 "capacity must be in [1, 2^30]: 0",
                 assertThrows(IllegalArgumentException.class, () -> new RingQueue(0))
                         .getMessage());
+        assertEquals(
+                "capacity must be in [1, 2^30]: 1073741825",
+                assertThrows(IllegalArgumentException.class, () -> new RingQueue((1 << 30) + 1))
+                        .getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new RingQueue(-1));
     }
 }
