@@ -210,18 +210,36 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         return e;
     }
 
-    private int allocateNode(long k) {
-        int z;
-        if (freeNodeTop > 0) {
-            z = freeNodes[--freeNodeTop];
-        } else {
-            if (nodeHighWater == freeNodes.length) {
-                int cap = freeNodes.length * 2;
-                nodes = Arrays.copyOf(nodes, cap << 3);
-                freeNodes = Arrays.copyOf(freeNodes, cap);
-            }
-            z = nodeHighWater++;
+    /**
+     * Makes room, before {@code schedule} or {@code reschedule} changes anything, for what placing
+     * one timer may take: a node, and inside {@code expire} a deferred entry plus a node for each
+     * deferred timer when expire returns. So an {@link OutOfMemoryError} is thrown here or not at
+     * all, and a queue that threw one is as it was; the flush of deferred timers never grows.
+     */
+    private void reserve() {
+        int need = expiring ? deferredCount + 1 : 1;
+        if (freeNodeTop + (freeNodes.length - nodeHighWater) < need) {
+            growNodes(need);
         }
+        if (expiring && deferredCount == deferred.length) {
+            deferred = Arrays.copyOf(deferred, deferredCount * 2);
+        }
+    }
+
+    private void growNodes(int need) {
+        int cap = freeNodes.length;
+        while (freeNodeTop + (cap - nodeHighWater) < need) {
+            cap *= 2;
+        }
+        long[] n = Arrays.copyOf(nodes, cap << 3);
+        int[] f = Arrays.copyOf(freeNodes, cap);
+        nodes = n;
+        freeNodes = f;
+    }
+
+    /** A node for deadline {@code k}; there is room ({@link #reserve}). */
+    private int allocateNode(long k) {
+        int z = freeNodeTop > 0 ? freeNodes[--freeNodeTop] : nodeHighWater++;
         nodes[(z << 3) + KEY] = k;
         return z;
     }
@@ -285,6 +303,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (refs == null) {
             throw new UnsupportedOperationException("a queue of long payloads");
         }
+        reserve();
         int e = allocateTimer();
         refs[e] = payload;
         return scheduleTimer(e, deadline);
@@ -295,6 +314,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (vals == null) {
             throw new UnsupportedOperationException("a queue of object payloads");
         }
+        reserve();
         int e = allocateTimer();
         vals[e] = payload;
         return scheduleTimer(e, deadline);
@@ -313,10 +333,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (expiring && deadline <= expiringNow) {
             // the running expire would hand it out at once (and a self-rescheduling timer would
             // loop); it joins the tree when expire returns
-            if (deferredCount == deferred.length) {
-                deferred = Arrays.copyOf(deferred, deferredCount * 2);
-            }
-            deferred[deferredCount++] = handle;
+            deferred[deferredCount++] = handle; // room made by reserve()
             setOwner(e, NIL);
         } else {
             insert(e, deadline);
@@ -342,10 +359,12 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (e == NIL) {
             return false;
         }
-        timers[(e << 2) + T_DEADLINE] = deadline;
         if (owner(e) == NIL) {
+            timers[(e << 2) + T_DEADLINE] = deadline;
             return true; // deferred: joins the tree at its new deadline when expire returns
         }
+        reserve();
+        timers[(e << 2) + T_DEADLINE] = deadline;
         unlink(e);
         place(e, handle, deadline);
         return true;

@@ -36,8 +36,11 @@ final class TickHeap {
             pos = Arrays.copyOf(pos, Math.max(pos.length * 2, Integer.highestOneBit(id) << 1));
         }
         if (size == ticks.length) {
-            ticks = Arrays.copyOf(ticks, size * 2);
-            ids = Arrays.copyOf(ids, size * 2);
+            // both copies before either is kept: an OutOfMemoryError leaves the heap as it was
+            long[] t = Arrays.copyOf(ticks, size * 2);
+            int[] i = Arrays.copyOf(ids, size * 2);
+            ticks = t;
+            ids = i;
         }
         siftUp(size++, id, tick);
     }

@@ -71,6 +71,12 @@ import java.util.function.Consumer;
  *       consumer before it was handed out is not handed out. The timer being handed out is no
  *       longer pending: {@code cancel} and {@code reschedule} of its own handle return
  *       {@code false}, so a periodic timer schedules itself again and keeps the new handle.</li>
+ *   <li><b>Out of memory.</b> A queue allocates only as it grows. A {@code schedule} that throws
+ *       {@link OutOfMemoryError} leaves it as it was, and so does a {@code reschedule} on the
+ *       tree. Elsewhere on a wheel (a timer moved by {@code reschedule}, by {@code expire} to its
+ *       later slot, or by a slot's compaction in {@code cancel}) the error may drop the timer being
+ *       moved: it is no longer pending and never fires. Either way the queue stays consistent
+ *       ({@link #size()} counts exactly the pending timers) and keeps this contract.</li>
  * </ul>
  *
  * <p>{@link LongTimerQueue} is the same with {@code long} payloads, for owners that key their

@@ -63,7 +63,11 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
             for (int i = list.size(); i > 0; i--) {
                 long h = list.poll();
                 if (live(h)) {
-                    list.offer(h);
+                    try {
+                        list.offer(h);
+                    } catch (Throwable t) {
+                        throw dropCopy(slot, h, t);
+                    }
                 }
             }
         }

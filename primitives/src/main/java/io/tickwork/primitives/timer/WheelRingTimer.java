@@ -78,7 +78,11 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
                 for (int i = spill.size(); i > 0; i--) {
                     long h = spill.poll();
                     if (live(h) && !ring.offer(h)) {
-                        spill.offer(h);
+                        try {
+                            spill.offer(h);
+                        } catch (Throwable t) {
+                            throw dropCopy(slot, h, t);
+                        }
                     }
                 }
             }

@@ -183,7 +183,10 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      */
     abstract boolean emptyButMarked(int slot);
 
-    /** The pool grew to {@code capacity} ids. */
+    /**
+     * The pool grows to {@code capacity} ids: called before the base class replaces its own arrays.
+     * If it throws, its arrays must still serve the old capacity.
+     */
     void grow(int capacity) {}
 
     // ---- bitmap ----
@@ -255,18 +258,21 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             throw new IllegalStateException("full: a wheel holds at most " + maxIds + " timers");
         }
         int cap = where.length * 2;
-        if (refs != null) {
-            refs = Arrays.copyOf(refs, cap);
-        } else {
-            vals = Arrays.copyOf(vals, cap);
-        }
-        gen = Arrays.copyOf(gen, cap);
-        if (copies) {
-            token = Arrays.copyOf(token, cap);
-        }
-        where = Arrays.copyOf(where, cap);
-        due = Arrays.copyOf(due, cap);
+        // every copy before any is kept, where[] (whose length says the pool's size) last: an
+        // OutOfMemoryError leaves the pool as it was (a subclass's arrays may be longer, unused)
         grow(cap);
+        Object[] r = refs != null ? Arrays.copyOf(refs, cap) : null;
+        long[] v = vals != null ? Arrays.copyOf(vals, cap) : null;
+        int[] g = Arrays.copyOf(gen, cap);
+        int[] tk = copies ? Arrays.copyOf(token, cap) : null;
+        long[] d = Arrays.copyOf(due, cap);
+        int[] w = Arrays.copyOf(where, cap);
+        refs = r;
+        vals = v;
+        gen = g;
+        token = tk;
+        due = d;
+        where = w;
     }
 
     private void free(int id) {
@@ -321,7 +327,11 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             }
         }
         if (d > tick) {
-            place(id, d);
+            try {
+                place(id, d);
+            } catch (Throwable t) {
+                throw dropUnplaced(id, t);
+            }
             return 0;
         }
         if (refs != null) {
@@ -379,13 +389,17 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         size++;
         long tick = clock.ceilTick(deadline);
         due[id] = tick;
-        if (expiring && tick <= expiringNowTick) {
-            // due already: the running expire must not hand it out (a timer rescheduling itself at
-            // "now" would loop), and no slot the scan has passed may be written, so it waits until
-            // expire returns
-            defer(id);
-        } else {
-            place(id, tick);
+        try {
+            if (expiring && tick <= expiringNowTick) {
+                // due already: the running expire must not hand it out (a timer rescheduling itself
+                // at "now" would loop), and no slot the scan has passed may be written, so it waits
+                // until expire returns
+                defer(id);
+            } else {
+                place(id, tick);
+            }
+        } catch (Throwable t) {
+            throw dropUnplaced(id, t); // the handle was never returned: the queue is as it was
         }
         return handle(id);
     }
@@ -400,8 +414,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             int slot = (int) tick & wheelMask;
             where[id] = slot;
             if (copies) {
-                slotLive[slot]++;
                 add(slot, id, ref(id));
+                slotLive[slot]++;
             } else {
                 add(slot, id, 0);
             }
@@ -424,13 +438,54 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     }
 
     private void flushDeferred() {
+        Throwable failed = null;
         for (int i = 0; i < deferredCount; i++) {
             int id = deferredIds[i];
             if (where[id] == DEFERRED) { // else cancelled meanwhile (and maybe re-used: then not DEFERRED)
-                place(id, due[id]);
+                try {
+                    place(id, due[id]);
+                } catch (Throwable t) {
+                    dropUnplaced(id, t);
+                    failed = failed == null ? t : failed; // the others are still placed
+                }
             }
         }
         deferredCount = 0;
+        if (failed != null) {
+            throw sneaky(failed);
+        }
+    }
+
+    /**
+     * Entry {@code id}, pending but in no slot, heap or deferred list, could not be placed
+     * ({@code failure}, an {@link OutOfMemoryError} as a slot or the heap grew): it is dropped, so
+     * the queue stays consistent (never counted without being placed). Returns what to rethrow.
+     */
+    private RuntimeException dropUnplaced(int id, Throwable failure) {
+        where[id] = FREE;
+        free(id);
+        return sneaky(failure);
+    }
+
+    /**
+     * For a slot's {@link #remove} that compacts: the copy {@code ref}, taken out of {@code slot}
+     * and not put back because the slot's storage failed to grow ({@code failure}). If it was live,
+     * its timer is dropped, as {@link #dropUnplaced} does. Returns what to rethrow.
+     */
+    final RuntimeException dropCopy(int slot, long ref, Throwable failure) {
+        if (live(ref)) {
+            int id = (int) ref - 1;
+            slotLive[slot]--;
+            where[id] = FREE;
+            free(id);
+        }
+        return sneaky(failure);
+    }
+
+    /** Throws {@code t} as it is, checked or not (only unchecked ones reach here). */
+    @SuppressWarnings("unchecked")
+    private static <X extends Throwable> RuntimeException sneaky(Throwable t) throws X {
+        throw (X) t;
     }
 
     /** Takes entry {@code id} out of wherever it is placed, before a move or a cancel. */
@@ -457,7 +512,11 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (id < 0) {
             return false;
         }
-        detach(id);
+        try {
+            detach(id);
+        } catch (Throwable t) {
+            throw dropUnplaced(id, t); // cancelled all the same
+        }
         where[id] = FREE; // a deferred entry's mark for flushDeferred
         free(id);
         return true;
@@ -476,19 +535,33 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             return true;
         }
         if (expiring && tick <= expiringNowTick) {
-            detach(id);
-            due[id] = tick;
-            defer(id);
+            move(id, tick, true);
             return true;
         }
         if (w >= 0 && tick >= slotTick(w)) {
             due[id] = tick; // lazy: its slot comes first, and places it again then
             return true;
         }
-        detach(id);
-        due[id] = tick;
-        place(id, tick);
+        move(id, tick, false);
         return true;
+    }
+
+    /**
+     * Moves pending entry {@code id} to {@code tick} at once: into the deferred list if
+     * {@code deferred}, else its slot or the heap. Dropped if that fails ({@link #dropUnplaced}).
+     */
+    private void move(int id, long tick, boolean deferred) {
+        try {
+            detach(id);
+            due[id] = tick;
+            if (deferred) {
+                defer(id);
+            } else {
+                place(id, tick);
+            }
+        } catch (Throwable t) {
+            throw dropUnplaced(id, t);
+        }
     }
 
     // ---- expiry ----
@@ -620,11 +693,15 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             int id = h.pop();
             int slot = (int) tick & wheelMask;
             where[id] = slot;
-            if (copies) {
-                slotLive[slot]++;
-                add(slot, id, ref(id));
-            } else {
-                add(slot, id, 0);
+            try {
+                if (copies) {
+                    add(slot, id, ref(id));
+                    slotLive[slot]++;
+                } else {
+                    add(slot, id, 0);
+                }
+            } catch (Throwable failure) {
+                throw dropUnplaced(id, failure);
             }
         }
     }

@@ -1,0 +1,8 @@
+#!/bin/bash
+# W4 again, the list wheel only (the first run's only cell below 0.97 on both rounds)
+O="-f 1 -wi 2 -w 500ms -i 3 -r 500ms"
+for r in 3 4 5; do
+  for j in base new; do
+    java -jar /work/base/oom$j/benchmarks.jar timer.MixedLoopBenchmark -p subject=WHEEL_LIST -p live=4096,65536 $O -rf json -rff w4-$j-$r.json > w4-$j-$r.log
+  done
+done

@@ -1,0 +1,161 @@
+package io.tickwork.primitives.timer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A queue whose growth fails (an {@link OutOfMemoryError} in practice) stays consistent: a
+ * {@code schedule} that throws leaves it as it was, and later calls keep the contract. The failure
+ * is made by taking away, through reflection, the array a growth copies (the copy throws a
+ * {@link NullPointerException}), then putting it back.
+ */
+class TimerGrowthFailureTest {
+
+    private static Object swap(Object owner, Class<?> declaring, String field, Object value)
+            throws ReflectiveOperationException {
+        Field f = declaring.getDeclaredField(field);
+        f.setAccessible(true);
+        Object old = f.get(owner);
+        f.set(owner, value);
+        return old;
+    }
+
+    private static List<Integer> expireAll(TimerQueue<Integer> q) {
+        List<Integer> fired = new ArrayList<>();
+        q.expire(Long.MAX_VALUE, fired::add);
+        return fired;
+    }
+
+    private static int intField(Object owner, Class<?> declaring, String field) throws ReflectiveOperationException {
+        Field f = declaring.getDeclaredField(field);
+        f.setAccessible(true);
+        return f.getInt(owner);
+    }
+
+    private static int length(Object owner, Class<?> declaring, String field) throws ReflectiveOperationException {
+        Field f = declaring.getDeclaredField(field);
+        f.setAccessible(true);
+        return java.lang.reflect.Array.getLength(f.get(owner));
+    }
+
+    /** No free node and none left before the node arrays must grow. */
+    private static boolean nodesFull(TimerQueue<?> q) throws ReflectiveOperationException {
+        return intField(q, RbTreeTimer.class, "freeNodeTop") == 0
+                && intField(q, RbTreeTimer.class, "nodeHighWater") == length(q, RbTreeTimer.class, "freeNodes");
+    }
+
+    @Test
+    void aTreeWhoseNodesCannotGrowSchedulesNothing() throws ReflectiveOperationException {
+        TimerQueue<Integer> q = TimerKind.RB_TREE.create();
+        int n = 0;
+        while (!nodesFull(q)) {
+            n++;
+            q.schedule(n, n); // distinct deadlines, a node each
+        }
+        Object nodes = swap(q, RbTreeTimer.class, "freeNodes", null);
+        assertThrows(NullPointerException.class, () -> q.schedule(1_000, 1_000));
+        swap(q, RbTreeTimer.class, "freeNodes", nodes);
+        assertEquals(n, q.size(), "the failed schedule counts no timer");
+        List<Integer> fired = expireAll(q);
+        assertEquals(n, fired.size());
+        assertEquals(0, q.size());
+        assertEquals(TimerQueue.NO_DEADLINE, q.nextDeadline());
+        q.schedule(5, 5); // grows now
+        assertEquals(List.of(5), expireAll(q));
+    }
+
+    @Test
+    void aTreeRescheduleThatCannotGrowKeepsTheTimerWhereItWas() throws ReflectiveOperationException {
+        TimerQueue<Integer> q = TimerKind.RB_TREE.create();
+        long a = q.schedule(1, -1);
+        q.schedule(1, -2); // shares a's node: moving a needs a node of its own
+        int n = 2;
+        for (int d = 2; !nodesFull(q); d++) {
+            q.schedule(d, d);
+            n++;
+        }
+        Object nodes = swap(q, RbTreeTimer.class, "freeNodes", null);
+        assertThrows(NullPointerException.class, () -> q.reschedule(a, 1_000_000));
+        swap(q, RbTreeTimer.class, "freeNodes", nodes);
+        assertEquals(n, q.size());
+        List<Integer> fired = expireAll(q);
+        assertEquals(n, fired.size());
+        assertEquals(List.of(-1, -2), fired.subList(0, 2), "a kept its deadline and its place before the other");
+        assertEquals(0, q.size());
+    }
+
+    @Test
+    void aHeapWhoseCopyFailsHalfWayStaysUsable() throws ReflectiveOperationException {
+        TickHeap h = new TickHeap();
+        for (int i = 0; i < 16; i++) {
+            h.push(i, 100 - i);
+        }
+        Object ids = swap(h, TickHeap.class, "ids", null);
+        assertThrows(NullPointerException.class, () -> h.push(16, 0));
+        swap(h, TickHeap.class, "ids", ids);
+        h.push(16, 0);
+        assertEquals(17, h.size());
+        assertEquals(16, h.pop());
+        for (int i = 15; i >= 0; i--) {
+            assertEquals(i, h.pop());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = TimerKind.class,
+            names = {"RB_TREE"},
+            mode = EnumSource.Mode.EXCLUDE)
+    void aWheelWhosePoolCannotGrowSchedulesNothing(TimerKind kind) throws ReflectiveOperationException {
+        TimerQueue<Integer> q = kind.create(1, 64, 4);
+        int n = 0;
+        while (intField(q, WheelTimer.class, "highWater") < length(q, WheelTimer.class, "where")) {
+            q.schedule(1 + n % 50, n); // fills the pool: no id freed yet
+            n++;
+        }
+        Object due = swap(q, WheelTimer.class, "due", null);
+        assertThrows(NullPointerException.class, () -> q.schedule(3, -3));
+        swap(q, WheelTimer.class, "due", due);
+        assertEquals(n, q.size(), "the failed schedule counts no timer");
+        q.schedule(7, -7); // the pool grows now
+        List<Integer> fired = expireAll(q);
+        assertEquals(n + 1, fired.size());
+        assertTrue(fired.contains(-7));
+        assertEquals(0, q.size());
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = TimerKind.class,
+            names = {"RB_TREE"},
+            mode = EnumSource.Mode.EXCLUDE)
+    void aWheelWhoseOverflowHeapCannotGrowSchedulesNothing(TimerKind kind) throws ReflectiveOperationException {
+        TimerQueue<Integer> q = kind.create(1, 64, 4);
+        Object heap = swap(q, WheelTimer.class, "heap", null);
+        swap(q, WheelTimer.class, "heap", heap); // read it
+        int n = 0;
+        while (n == 0 || ((TickHeap) heap).size() < length(heap, TickHeap.class, "ticks")) {
+            q.schedule(1_000 + n, n); // far deadlines (beyond 64 ticks) go to the heap
+            n++;
+        }
+        Object ids = swap(heap, TickHeap.class, "ids", null);
+        assertThrows(NullPointerException.class, () -> q.schedule(5_000, -1));
+        swap(heap, TickHeap.class, "ids", ids);
+        assertEquals(n, q.size(), "the failed schedule counts no timer");
+        List<Integer> fired = expireAll(q);
+        assertEquals(n, fired.size());
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, fired.get(i));
+        }
+        assertEquals(0, q.size());
+        assertEquals(TimerQueue.NO_DEADLINE, q.nextDeadline());
+    }
+}
