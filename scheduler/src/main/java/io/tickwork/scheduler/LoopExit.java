@@ -1,7 +1,10 @@
 package io.tickwork.scheduler;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import kilim.Task;
 
@@ -63,11 +66,17 @@ final class LoopExit {
         report(late, false); // woken after the loop ended: rejected, whatever ended it
     }
 
-    /** Empties the inbox into {@code into} (caller holds the lock): each task is taken once. */
+    /**
+     * Empties the inbox into {@code into} (caller holds the lock), adding each task once and none
+     * that {@code into} holds already: a task woken from another thread while it waited on one of
+     * the loop's timers is both in the inbox and among the held tasks.
+     */
     private void takeInbox(List<Task<?>> into) {
+        Set<Task<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        seen.addAll(into);
         for (Object o; (o = inbox.poll()) != null; ) {
-            if (o instanceof Task) {
-                into.add((Task<?>) o);
+            if (o instanceof Task<?> t && seen.add(t)) {
+                into.add(t);
             }
         }
     }

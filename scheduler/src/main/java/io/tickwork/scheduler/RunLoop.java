@@ -387,8 +387,16 @@ final class RunLoop implements Runnable {
         Residents.VALUE.getAndAdd(residents, delta);
     }
 
+    /**
+     * Runs up to {@code n} queued tasks, each with its hand-offs; stops as soon as
+     * {@code shutdownNow} is seen, so that no queued task starts a slice after it returned (the
+     * rest stay queued, for the exit report).
+     */
     private void runBatch(int n) {
         for (int i = 0; i < n; i++) {
+            if (scheduler.state() == LoopOwner.STOPPED) {
+                return;
+            }
             runFrom(runQueue.poll(), true);
         }
     }
@@ -415,11 +423,12 @@ final class RunLoop implements Runnable {
             if (task == null) {
                 return;
             }
-            next = null;
-            if (handoffs == MAX_HANDOFFS) {
-                runQueue.add(task);
+            if (handoffs == MAX_HANDOFFS || scheduler.state() == LoopOwner.STOPPED) {
+                runQueue.add(task); // the next turn runs it, or the exit reports it
+                next = null; // after the add: if it throws (out of memory), the exit still finds it
                 return;
             }
+            next = null;
             check = true;
         }
     }

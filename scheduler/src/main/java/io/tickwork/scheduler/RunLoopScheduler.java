@@ -83,10 +83,11 @@ import kilim.timerservice.Timer;
  * with no timer pending; tasks still paused on a mailbox then are abandoned (no thread will run
  * them). A start or wake-up from a thread that is not a loop's, racing with that last moment, may
  * reach a loop that is already ending: the task is then reported and counted as rejected (below),
- * either not run or after one slice (up to its next pause). {@link #shutdownNow()} ends the loops
- * at their next turn; tasks still queued, and tasks waiting on a timer of theirs (a sleep, a timed
- * wait), are not run and are listed by {@link #droppedTasks()} (after an orderly termination it
- * changes nothing); tasks paused on a mailbox with no timeout are abandoned.
+ * either not run or after one slice (up to its next pause). {@link #shutdownNow()} ends each loop
+ * before its next slice (a slice running then ends at the task's next pause); tasks still queued,
+ * and tasks waiting on a timer of theirs (a sleep, a timed wait), are not run and are listed by
+ * {@link #droppedTasks()} (after an orderly termination it changes nothing); tasks paused on a
+ * mailbox with no timeout are abandoned.
  * {@link #idledown()} and {@link #awaitTermination} refuse to wait on a loop thread (a task), which
  * could never end while it waits.
  *
@@ -370,7 +371,11 @@ public final class RunLoopScheduler extends Scheduler {
         }
     }
 
-    /** Ends the loops at their next turn; queued tasks are not run (see {@link #droppedTasks()}). */
+    /**
+     * Ends each loop before its next slice: once this returns, no queued task starts a slice (a
+     * slice running now ends at its task's next pause). What was queued or waiting on a loop's
+     * timers is listed by {@link #droppedTasks()} once the loops have ended.
+     */
     public void shutdownNow() {
         super.shutdown();
         for (int s; (s = state) < TERMINATED; ) { // an orderly termination stays one: nothing was dropped

@@ -191,6 +191,126 @@ class LiveTasksAndShutdownTest {
         assertEquals(0, s.rejectedCount());
     }
 
+    /** Waits for one message, at most a minute: its timer stays queued until it runs again. */
+    static final class TimedReceiver extends Task<Object> {
+        final Mailbox<Integer> mb = new Mailbox<>(1, 1);
+        final CountDownLatch waiting;
+
+        TimedReceiver(CountDownLatch waiting) {
+            this.waiting = waiting;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            waiting.countDown();
+            mb.get(60_000);
+        }
+    }
+
+    /** Holds its loop's thread until released: what the loop has queued meanwhile waits. */
+    static final class ThreadBlocker extends Task<Object> {
+        final CountDownLatch blocked = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public void execute() throws Pausable {
+            blocked.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * A task woken from outside while it waits on a timed receive is then both in its loop's
+     * inbox and waiting on the loop's timer: if {@code shutdownNow} comes before the loop takes it
+     * from the inbox, {@code droppedTasks} lists it once.
+     */
+    @Test
+    void aTaskWokenWhileItsTimerIsQueuedIsListedOnce() throws Exception {
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().threads(1).timers("wheel-list").build();
+        CountDownLatch waiting = new CountDownLatch(1);
+        TimedReceiver receiver = new TimedReceiver(waiting);
+        s.start(receiver);
+        assertTrue(waiting.await(AWAIT_S, TimeUnit.SECONDS));
+        ThreadBlocker blocker = new ThreadBlocker();
+        s.start(blocker); // runs after the receiver's slice, which ends in its timed wait
+        assertTrue(blocker.blocked.await(AWAIT_S, TimeUnit.SECONDS));
+        assertTrue(receiver.mb.putnb(1)); // the receiver goes to the blocked loop's inbox
+        s.shutdownNow();
+        blocker.release.countDown();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        List<Task<?>> dropped = s.droppedTasks();
+        assertEquals(1, dropped.stream().filter(t -> t == receiver).count(), "listed " + dropped);
+        assertEquals(1, dropped.size(), "only the receiver was held: " + dropped);
+        assertEquals(0, s.rejectedCount());
+    }
+
+    /** Counts its one slice. */
+    static final class Counted extends Task<Object> {
+        final AtomicInteger ran;
+
+        Counted(AtomicInteger ran) {
+            this.ran = ran;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            ran.incrementAndGet();
+        }
+    }
+
+    /** Queues, from its loop, a no-op, then {@code blocker}, then {@code after}. */
+    static final class Starter extends Task<Object> {
+        final RunLoopScheduler s;
+        final Task<?> blocker;
+        final List<Task<?>> after;
+
+        Starter(RunLoopScheduler s, Task<?> blocker, List<Task<?>> after) {
+            this.s = s;
+            this.blocker = blocker;
+            this.after = after;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            s.start(new Counted(new AtomicInteger())); // may take the hand-off slot
+            s.start(blocker);
+            for (Task<?> t : after) {
+                s.start(t);
+            }
+        }
+    }
+
+    /**
+     * Tasks queued behind the one running when {@code shutdownNow} is called do not start, even
+     * within the batch the loop is running: they are listed by {@code droppedTasks}.
+     */
+    @Test
+    void shutdownNowStopsTheRunningBatch() throws Exception {
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().threads(1).timers("wheel-list").build();
+        ThreadBlocker blocker = new ThreadBlocker();
+        AtomicInteger ran = new AtomicInteger();
+        List<Task<?>> after = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            after.add(new Counted(ran));
+        }
+        s.start(new Starter(s, blocker, after));
+        assertTrue(blocker.blocked.await(AWAIT_S, TimeUnit.SECONDS));
+        s.shutdownNow();
+        blocker.release.countDown();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        assertEquals(0, ran.get(), "tasks run after shutdownNow returned");
+        List<Task<?>> dropped = s.droppedTasks();
+        for (Task<?> t : after) {
+            assertEquals(1, dropped.stream().filter(d -> d == t).count(), "task " + t.id() + " in " + dropped);
+        }
+    }
+
     static final class Exploder extends Task<Object> {
         @Override
         public void execute() throws Pausable {
