@@ -37,9 +37,9 @@ final class LoopExit {
 
     /**
      * Loop thread, leaving its run loop: reports {@code held} (the tasks it still holds, runnable
-     * or waiting on its timers) and the inbox. After an orderly shutdown a loop holds tasks only
-     * when a late start or wake-up let one run a slice while the loop was ending: they are
-     * rejected, as such a start is.
+     * or waiting on its timers) and the inbox. After an orderly termination a loop holds no task
+     * (every loop was idle, and none runs anything once it is terminated), only late starts and
+     * wake-ups in its inbox: they are rejected.
      */
     void exit(List<Task<?>> held) {
         boolean stopped;

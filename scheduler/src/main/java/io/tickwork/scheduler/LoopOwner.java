@@ -34,6 +34,13 @@ interface LoopOwner {
      */
     boolean tryTerminate();
 
+    /**
+     * A loop that was quiescent during an orderly shutdown is about to look at its inbox again;
+     * false if the scheduler terminated (or stopped) first, and the loop must then run nothing
+     * more. A termination scan that saw the loop quiescent before this call fails.
+     */
+    boolean leaveQuiescence();
+
     /** A loop thread has left its run loop. */
     void loopEnded();
 

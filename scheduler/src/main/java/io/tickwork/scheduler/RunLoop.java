@@ -539,6 +539,9 @@ final class RunLoop implements Runnable {
         if (quiescent) {
             quiescent = false;
             wakeups = wakeups + 1; // owner is the only writer
+            // before the inbox is read: a termination scan that saw this loop quiescent now fails,
+            // or it succeeded first, and loop() sees TERMINATED and runs nothing (SchedulerState)
+            scheduler.leaveQuiescence();
         }
     }
 

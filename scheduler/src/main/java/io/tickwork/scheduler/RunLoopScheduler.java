@@ -1,14 +1,10 @@
 package io.tickwork.scheduler;
 
-import static io.tickwork.scheduler.LoopOwner.RUNNING;
 import static io.tickwork.scheduler.LoopOwner.SHUTDOWN;
-import static io.tickwork.scheduler.LoopOwner.STOPPED;
 import static io.tickwork.scheduler.LoopOwner.TERMINATED;
 
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,9 +77,9 @@ import kilim.timerservice.Timer;
  * <p><b>Shutdown.</b> {@link #shutdown()} is orderly: loops keep running every task that is or
  * becomes runnable (including by pending timers) and end when all of them are simultaneously idle
  * with no timer pending; tasks still paused on a mailbox then are abandoned (no thread will run
- * them). A start or wake-up from a thread that is not a loop's, racing with that last moment, may
- * reach a loop that is already ending: the task is then reported and counted as rejected (below),
- * either not run or after one slice (up to its next pause). {@link #shutdownNow()} ends each loop
+ * them). A start or wake-up from a thread that is not a loop's, racing with that last moment,
+ * either runs (the loops then do not end until they are idle again) or is reported and counted as
+ * rejected (below) without running. {@link #shutdownNow()} ends each loop
  * before its next slice (a slice running then ends at the task's next pause); tasks still queued,
  * and tasks waiting on a timer of theirs (a sleep, a timed wait), are not run and are listed by
  * {@link #droppedTasks()} (after an orderly termination it changes nothing); tasks paused on a
@@ -173,16 +169,6 @@ public final class RunLoopScheduler extends Scheduler {
      */
     static final int BLOCK = 64;
 
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(RunLoopScheduler.class, "state", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final RunLoop[] loops;
     private final Spread spread;
     private final TaskFailureHandler failureHandler;
@@ -193,9 +179,11 @@ public final class RunLoopScheduler extends Scheduler {
     private final LongAdder failures = new LongAdder();
     private final LongAdder rejections = new LongAdder();
     private final ConcurrentLinkedQueue<Task<?>> dropped = new ConcurrentLinkedQueue<>();
-    private volatile int state = RUNNING;
-    /** What the loops see of this scheduler; also the identity that marks its loops and timers. */
-    private final LoopOwner owner = new Owner();
+    /**
+     * What the loops see of this scheduler, its lifecycle word included; also the identity that
+     * marks its loops and timers.
+     */
+    private final Owner owner = new Owner();
 
     private RunLoopScheduler(Builder b) {
         this.spread = b.spread;
@@ -366,7 +354,7 @@ public final class RunLoopScheduler extends Scheduler {
     @Override
     public void shutdown() {
         super.shutdown();
-        if (STATE.compareAndSet(this, RUNNING, SHUTDOWN)) {
+        if (owner.shutdown()) {
             wakeAll(); // idle loops re-check and run the termination scan
         }
     }
@@ -378,11 +366,7 @@ public final class RunLoopScheduler extends Scheduler {
      */
     public void shutdownNow() {
         super.shutdown();
-        for (int s; (s = state) < TERMINATED; ) { // an orderly termination stays one: nothing was dropped
-            if (STATE.compareAndSet(this, s, STOPPED)) {
-                break;
-            }
-        }
+        owner.stop();
         wakeAll();
     }
 
@@ -433,7 +417,7 @@ public final class RunLoopScheduler extends Scheduler {
 
     @Override
     public String toString() {
-        String name = switch (state) {
+        String name = switch (owner.state()) {
             case LoopOwner.RUNNING -> "running";
             case LoopOwner.SHUTDOWN -> "shutting down";
             case LoopOwner.TERMINATED -> "ending";
@@ -513,21 +497,16 @@ public final class RunLoopScheduler extends Scheduler {
      * The {@link LoopOwner} of this scheduler's loops: a private object, so that the calls the loops
      * make stay out of the scheduler's public API. Thread safe, as the interface requires.
      */
-    private final class Owner implements LoopOwner {
-        @Override
-        public int state() {
-            return state;
-        }
-
+    private final class Owner extends SchedulerState implements LoopOwner {
         /**
          * Every loop quiescent with an empty inbox, twice, with no loop woken in between, means no
          * task can become runnable from inside the scheduler any more.
          */
         @Override
         public boolean tryTerminate() {
-            int s = state;
-            if (s != SHUTDOWN) {
-                return s >= TERMINATED;
+            long start = scanStart(); // before the scans: see SchedulerState
+            if ((int) start != SHUTDOWN) {
+                return (int) start >= TERMINATED;
             }
             long[] seen = new long[loops.length];
             for (int i = 0; i < loops.length; i++) {
@@ -540,10 +519,10 @@ public final class RunLoopScheduler extends Scheduler {
                     return false;
                 }
             }
-            if (STATE.compareAndSet(RunLoopScheduler.this, SHUTDOWN, TERMINATED)) {
+            if (terminate(start)) {
                 wakeAll();
             }
-            return state >= TERMINATED;
+            return state() >= TERMINATED;
         }
 
         @Override

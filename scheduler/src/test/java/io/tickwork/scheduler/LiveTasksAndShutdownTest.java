@@ -311,6 +311,50 @@ class LiveTasksAndShutdownTest {
         }
     }
 
+    /** Marks that it ran, yields once, then ends. */
+    static final class RanOnce extends Task<Object> {
+        volatile boolean ran;
+
+        @Override
+        public void execute() throws Pausable {
+            ran = true;
+            Task.yield();
+        }
+    }
+
+    /**
+     * Starts from a foreign thread racing an orderly shutdown's end, on a loop that is idle: each
+     * task either runs to its end (the loops end only once idle again) or is rejected without
+     * running. A task that ran a slice and was then rejected (or abandoned) is the race the
+     * termination epoch closes.
+     */
+    @Test
+    void aStartRacingTheLastMomentOfAShutdownRunsWholeOrNotAtAll() throws Exception {
+        for (int round = 0; round < 200; round++) {
+            RunLoopScheduler s = RunLoopScheduler.builder()
+                    .threads(2)
+                    .idleSpins(0)
+                    .timers("wheel-list")
+                    .build();
+            List<RanOnce> started = new ArrayList<>();
+            s.shutdown();
+            while (!s.isTerminated() && started.size() < 10_000) {
+                started.add(s.start(new RanOnce(), started.size() & 1));
+            }
+            started.add(s.start(new RanOnce(), 0)); // after termination: rejected
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+            int rejected = 0;
+            for (RanOnce t : started) {
+                if (t.isDone()) {
+                    continue;
+                }
+                assertFalse(t.ran, "round " + round + ": task " + t.id() + " ran a slice, then was left unfinished");
+                rejected++;
+            }
+            assertEquals(rejected, s.rejectedCount(), "round " + round);
+        }
+    }
+
     static final class Exploder extends Task<Object> {
         @Override
         public void execute() throws Pausable {
