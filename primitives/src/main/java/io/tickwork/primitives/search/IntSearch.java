@@ -64,8 +64,8 @@ public interface IntSearch {
     /**
      * A smaller variant than {@link #of(int[])}'s where the keys allow it, at a cost in time only
      * where they do not: {@link IntSearchKind#RADIX_DIRECTORY} on keys spread evenly over their
-     * range (the same test as {@code of}; its directory is at most n/2 ints, so at most 6 bytes
-     * per key with the array), else {@link IntSearchKind#RADIX_SPLINE}, whose knots grow with the
+     * range (the same test as {@code of}; its directory is at most n/2 + 1 ints, so about 6 bytes
+     * per key with the array, plus 36 bytes of padding and bounds), else {@link IntSearchKind#RADIX_SPLINE}, whose knots grow with the
      * keys' irregularity (see its cost in {@link IntSearchKind}). Not always the fewest bytes: on
      * evenly spread keys the spline can be a little smaller than the directory, and slower.
      *
