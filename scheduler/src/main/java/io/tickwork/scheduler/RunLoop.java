@@ -93,6 +93,11 @@ final class RunLoop implements Runnable {
      */
     private Task<?> next;
     /**
+     * The task or timer {@link #drainInbox} had taken from the inbox when the loop's machinery
+     * failed placing it; null otherwise. Loop thread only.
+     */
+    private Object takenOnDeath;
+    /**
      * Hand-offs in a row (a slice resuming a task that runs next) before the run queue's head runs:
      * message passing between two tasks stays on warm lines, and a pair that passes messages forever
      * still lets every queued task run after at most this many of its slices. Why 16 (Tokio's LIFO
@@ -244,9 +249,10 @@ final class RunLoop implements Runnable {
 
     /**
      * Leaving: every task this loop still holds, each once, for the exit report: the run queue, a
-     * hand-off or a fired task the last turn had not run yet, and every task waiting on a timer of
-     * this loop (a sleep, a timed wait, a {@code TaskSleep} not yet given its deadline), which the
-     * loop will never fire: without this they would be lost unreported. Cold code.
+     * hand-off or a fired task the last turn had not run yet, the task (or timer) taken from the
+     * inbox when the loop's machinery failed, and every task waiting on a timer of this loop (a
+     * sleep, a timed wait, a {@code TaskSleep} not yet given its deadline), which the loop will
+     * never fire: without this they would be lost unreported. Cold code.
      */
     private List<Task<?>> heldTasks() {
         Set<Task<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -256,7 +262,8 @@ final class RunLoop implements Runnable {
                 held.add(t);
             }
         }
-        for (Task<?> t : new Task<?>[] {next, fired}) {
+        Object taken = takenOnDeath;
+        for (Task<?> t : new Task<?>[] {next, fired, taken instanceof Task ? (Task<?>) taken : null}) {
             if (t != null && seen.add(t)) {
                 held.add(t);
             }
@@ -268,6 +275,9 @@ final class RunLoop implements Runnable {
             }
         };
         try {
+            if (taken instanceof Timer) {
+                add.accept((Timer) taken);
+            }
             for (int i = 0; i < pendingCount; i++) {
                 add.accept(pending[i]);
             }
@@ -311,10 +321,15 @@ final class RunLoop implements Runnable {
             if (o == null) {
                 return;
             }
-            if (o instanceof Task) {
-                accept((Task<?>) o);
-            } else {
-                addTimer((Timer) o);
+            try {
+                if (o instanceof Task) {
+                    accept((Task<?>) o);
+                } else {
+                    addTimer((Timer) o);
+                }
+            } catch (Throwable fatal) { // out of memory as the run queue or the timers grew: the loop dies
+                takenOnDeath = o; // taken from the inbox and placed nowhere: the exit report lists it
+                throw fatal;
             }
         }
     }

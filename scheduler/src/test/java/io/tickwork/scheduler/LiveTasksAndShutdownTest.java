@@ -355,6 +355,40 @@ class LiveTasksAndShutdownTest {
         }
     }
 
+    /**
+     * A loop whose run queue fails to take a task from its inbox (an {@code OutOfMemoryError} as
+     * the queue grows; here the queue's array is taken away) dies, and the task it had taken is
+     * listed by {@code droppedTasks}, not lost.
+     */
+    @Test
+    void aTaskTakenFromTheInboxWhenTheLoopDiesIsListed() throws Exception {
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().threads(1).timers("wheel-list").build();
+        ThreadBlocker blocker = new ThreadBlocker();
+        s.start(blocker);
+        assertTrue(blocker.blocked.await(AWAIT_S, TimeUnit.SECONDS));
+        Object runQueue = field(
+                field(s, RunLoopScheduler.class, "loops", RunLoop[].class)[0], RunLoop.class, "runQueue", Object.class);
+        java.lang.reflect.Field ring = runQueue.getClass().getDeclaredField("ring");
+        ring.setAccessible(true);
+        Object saved = ring.get(runQueue);
+        ring.set(runQueue, null); // the next add throws, as a failed growth would
+        RanOnce late = s.start(new RanOnce()); // to the blocked loop's inbox
+        blocker.release.countDown();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        ring.set(runQueue, saved);
+        assertFalse(late.ran);
+        List<Task<?>> dropped = s.droppedTasks();
+        assertEquals(1, dropped.stream().filter(t -> t == late).count(), "listed: " + dropped);
+    }
+
+    private static <T> T field(Object owner, Class<?> declaring, String name, Class<T> type)
+            throws ReflectiveOperationException {
+        java.lang.reflect.Field f = declaring.getDeclaredField(name);
+        f.setAccessible(true);
+        return type.cast(f.get(owner));
+    }
+
     static final class Exploder extends Task<Object> {
         @Override
         public void execute() throws Pausable {
