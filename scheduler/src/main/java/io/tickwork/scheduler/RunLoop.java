@@ -93,8 +93,9 @@ final class RunLoop implements Runnable {
      */
     private Task<?> next;
     /**
-     * The task or timer {@link #drainInbox} had taken from the inbox when the loop's machinery
-     * failed placing it; null otherwise. Loop thread only.
+     * What the loop had in hand when its machinery failed placing it: the task or timer
+     * {@link #drainInbox} had taken from the inbox, or a fired timer {@link #fire} was queueing
+     * again; null otherwise. Loop thread only.
      */
     private Object takenOnDeath;
     /**
@@ -279,7 +280,9 @@ final class RunLoop implements Runnable {
                 add.accept((Timer) taken);
             }
             for (int i = 0; i < pendingCount; i++) {
-                add.accept(pending[i]);
+                if (pending[i] != null) { // null: inserted by a flush that then failed
+                    add.accept(pending[i]);
+                }
             }
             pendingCount = 0;
             timers.expire(Long.MAX_VALUE, add);
@@ -590,10 +593,10 @@ final class RunLoop implements Runnable {
         LoopTimer[] p = pending;
         for (int i = 0, n = pendingCount; i < n; i++) {
             LoopTimer timer = p[i];
-            p[i] = null;
             long when = now + timer.sleepMillis; // negative on overflow: never fires, as with Kilim's setTimer
             timer.setPlain(when);
             insert(timer, when);
+            p[i] = null; // after the insert: if it throws, the exit report still finds the timer here
         }
         pendingCount = 0;
         slicesSinceFlush = 0;
@@ -652,7 +655,12 @@ final class RunLoop implements Runnable {
             return;
         }
         if (when != Long.MAX_VALUE && when + 1 > expireNow) {
-            addTimer(timer); // moved later without a new scheduleTimer: keep waiting
+            try {
+                addTimer(timer); // moved later without a new scheduleTimer: keep waiting
+            } catch (Throwable fatal) { // out of memory as the timer queue grew: the loop dies
+                takenOnDeath = timer; // out of the queue and in it nowhere: the exit report lists it
+                throw fatal;
+            }
             return;
         }
         Task<?> wake;
@@ -686,6 +694,10 @@ final class RunLoop implements Runnable {
             // it hands off to, at most 1 + MAX_HANDOFFS slices per fired timer).
             // the timer's own task, just fired, is not a stray resumption; one resumed by some other
             // subscriber may be a TaskSleep sleeper to hold
+            if (scheduler.state() == LoopOwner.STOPPED) {
+                runQueue.add(wake); // shutdownNow returned: not run; the exit report lists it
+                return;
+            }
             runFrom(wake, wake != timer.es);
         }
     }

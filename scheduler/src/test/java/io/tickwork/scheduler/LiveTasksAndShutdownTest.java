@@ -16,6 +16,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
@@ -387,6 +388,103 @@ class LiveTasksAndShutdownTest {
         java.lang.reflect.Field f = declaring.getDeclaredField(name);
         f.setAccessible(true);
         return type.cast(f.get(owner));
+    }
+
+    /** Two of these sleep to about the same deadline; the first to wake holds its loop's thread. */
+    static final class DueTogether extends Task<Object> {
+        final AtomicInteger woken;
+        final AtomicInteger armed;
+        final CountDownLatch firstRunning;
+        final CountDownLatch releaseFirst;
+        volatile boolean ranSecond;
+
+        DueTogether(
+                AtomicInteger woken, AtomicInteger armed, CountDownLatch firstRunning, CountDownLatch releaseFirst) {
+            this.woken = woken;
+            this.armed = armed;
+            this.firstRunning = firstRunning;
+            this.releaseFirst = releaseFirst;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            armed.incrementAndGet();
+            Task.sleep(20);
+            if (woken.getAndIncrement() == 0) {
+                firstRunning.countDown();
+                try {
+                    releaseFirst.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            } else {
+                ranSecond = true;
+            }
+        }
+    }
+
+    /**
+     * Timers fired by one expiry whose first task is running when {@code shutdownNow} is called: the
+     * others' tasks do not run after it returned; they are listed by {@code droppedTasks}.
+     */
+    @Test
+    void shutdownNowStopsTheTasksOfTimersFiredTogether() throws Exception {
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().threads(1).timers("wheel-list").build();
+        AtomicInteger woken = new AtomicInteger();
+        AtomicInteger armed = new AtomicInteger();
+        CountDownLatch firstRunning = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        DueTogether a = new DueTogether(woken, armed, firstRunning, releaseFirst);
+        DueTogether b = new DueTogether(woken, armed, firstRunning, releaseFirst);
+        ThreadBlocker blocker = new ThreadBlocker();
+        s.start(new Starter(s, a, List.of(b, blocker))); // a and b arm their sleeps, then the blocker holds the loop
+        assertTrue(blocker.blocked.await(AWAIT_S, TimeUnit.SECONDS));
+        assertEquals(2, armed.get());
+        long bothDue = System.currentTimeMillis() + 25; // both sleeps (20 ms) were armed before now
+        while (System.currentTimeMillis() < bothDue) {
+            LockSupport.parkNanos(1_000_000); // the clock must pass both deadlines while the loop is held
+        }
+        blocker.release.countDown(); // the loop's next expiry fires both
+        assertTrue(firstRunning.await(AWAIT_S, TimeUnit.SECONDS));
+        s.shutdownNow();
+        releaseFirst.countDown();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        assertFalse(a.ranSecond || b.ranSecond, "a timer's task ran after shutdownNow returned");
+        assertEquals(1, woken.get(), "only the first woke");
+        List<Task<?>> dropped = s.droppedTasks();
+        assertEquals(1, dropped.stream().filter(t -> t == a || t == b).count(), "the other is listed: " + dropped);
+    }
+
+    /**
+     * A {@code TaskSleep} sleep waits for the loop's next clock read before it gets its deadline; if
+     * the timer queue then fails (out of memory as it grows; here it is taken away), the loop dies
+     * and the sleeper is listed by {@code droppedTasks}.
+     */
+    @Test
+    void aSleepWhoseTimerCannotBeQueuedIsListedWhenTheLoopDies() throws Exception {
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().threads(1).timers("wheel-list").build();
+        ThreadBlocker blocker = new ThreadBlocker();
+        TaskSleeper sleeper = new TaskSleeper();
+        s.start(new Starter(s, sleeper, List.of(blocker))); // the sleeper arms, then the blocker holds the loop
+        assertTrue(blocker.blocked.await(AWAIT_S, TimeUnit.SECONDS));
+        RunLoop loop = field(s, RunLoopScheduler.class, "loops", RunLoop[].class)[0];
+        java.lang.reflect.Field timers = RunLoop.class.getDeclaredField("timers");
+        timers.setAccessible(true);
+        timers.set(loop, null); // the flush at the next turn throws
+        blocker.release.countDown();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        List<Task<?>> dropped = s.droppedTasks();
+        assertEquals(1, dropped.stream().filter(t -> t == sleeper).count(), "listed: " + dropped);
+    }
+
+    /** Sleeps a minute through {@link TaskSleep}. */
+    static final class TaskSleeper extends Task<Object> {
+        @Override
+        public void execute() throws Pausable {
+            TaskSleep.sleep(60_000);
+        }
     }
 
     static final class Exploder extends Task<Object> {
