@@ -88,6 +88,8 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
     private long expiringNow;
     private long[] deferred = new long[8];
     private int deferredCount;
+    /** Deferred timers still pending (not cancelled since): the nodes the flush may need. */
+    private int deferredLive;
 
     /**
      * Timer ids (id 0 is NIL). Bounds the nodes too, since a node holds at least one timer: at
@@ -213,11 +215,11 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
     /**
      * Makes room, before {@code schedule} or {@code reschedule} changes anything, for what placing
      * one timer may take: a node, and inside {@code expire} a deferred entry plus a node for each
-     * deferred timer when expire returns. So an {@link OutOfMemoryError} is thrown here or not at
-     * all, and a queue that threw one is as it was; the flush of deferred timers never grows.
+     * deferred timer still pending when expire returns. So an {@link OutOfMemoryError} from
+     * placing comes before anything changed, and the flush of deferred timers never grows.
      */
     private void reserve() {
-        int need = expiring ? deferredCount + 1 : 1;
+        int need = expiring ? deferredLive + 1 : 1;
         if (freeNodeTop + (freeNodes.length - nodeHighWater) < need) {
             growNodes(need);
         }
@@ -334,6 +336,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
             // the running expire would hand it out at once (and a self-rescheduling timer would
             // loop); it joins the tree when expire returns
             deferred[deferredCount++] = handle; // room made by reserve()
+            deferredLive++;
             setOwner(e, NIL);
         } else {
             insert(e, deadline);
@@ -346,8 +349,10 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (e == NIL) {
             return false;
         }
-        if (owner(e) != NIL) { // else deferred: flushDeferred skips it, it is free
+        if (owner(e) != NIL) {
             unlink(e);
+        } else {
+            deferredLive--; // deferred: flushDeferred skips it, it is free
         }
         freeTimer(e);
         return true;
@@ -445,6 +450,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
             }
         }
         deferredCount = 0;
+        deferredLive = 0;
     }
 
     /** Exact: the earliest deadline in the tree. */

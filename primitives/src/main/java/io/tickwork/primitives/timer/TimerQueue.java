@@ -72,10 +72,12 @@ import java.util.function.Consumer;
  *       longer pending: {@code cancel} and {@code reschedule} of its own handle return
  *       {@code false}, so a periodic timer schedules itself again and keeps the new handle.</li>
  *   <li><b>Out of memory.</b> A queue allocates only as it grows. A {@code schedule} that throws
- *       {@link OutOfMemoryError} leaves it as it was, and so does a {@code reschedule} on the
- *       tree. Elsewhere on a wheel (a timer moved by {@code reschedule}, by {@code expire} to its
- *       later slot, or by a slot's compaction in {@code cancel}) the error may drop the timer being
- *       moved: it is no longer pending and never fires. Either way the queue stays consistent
+ *       {@link OutOfMemoryError} leaves it as it was; so does any call on the tree. On a wheel, a
+ *       timer being moved when the error comes may be dropped (no longer pending, never fires):
+ *       the one {@code reschedule} moves, one {@code expire} moves to a later slot or out of the
+ *       overflow heap, one scheduled from {@code expire}'s consumer that is placed when
+ *       {@code expire} returns, or, where a slot compacts in {@code cancel} or
+ *       {@code reschedule}, another timer of that slot. Either way the queue stays consistent
  *       ({@link #size()} counts exactly the pending timers) and keeps this contract.</li>
  * </ul>
  *

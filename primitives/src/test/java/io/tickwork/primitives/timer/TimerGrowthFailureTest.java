@@ -93,6 +93,20 @@ class TimerGrowthFailureTest {
     }
 
     @Test
+    void aTreeMakesRoomOnlyForTheDeferredTimersStillPending() throws ReflectiveOperationException {
+        TimerQueue<Integer> q = TimerKind.RB_TREE.create();
+        q.schedule(1, 1);
+        int before = length(q, RbTreeTimer.class, "freeNodes");
+        q.expire(1, fired -> {
+            for (int i = 0; i < 10_000; i++) { // each deferred (due now), then cancelled
+                assertTrue(q.cancel(q.schedule(0, i)));
+            }
+        });
+        assertEquals(before, length(q, RbTreeTimer.class, "freeNodes"), "the node arrays grew");
+        assertEquals(0, q.size());
+    }
+
+    @Test
     void aHeapWhoseCopyFailsHalfWayStaysUsable() throws ReflectiveOperationException {
         TickHeap h = new TickHeap();
         for (int i = 0; i < 16; i++) {
