@@ -33,9 +33,15 @@ import java.util.function.BooleanSupplier;
  * other task makes ready and waits for still waits if every other slot holder is itself blocked
  * in a task, as on any pool whose threads all block.
  *
- * <p>Nesting: the task run in place may itself be a dispatcher worker (of this or another
- * dispatcher). Such a nested worker does not hand off again; it resubmits itself as before, so the
- * stack grows by at most one hand-off frame.
+ * <p>Helpers of the same dispatcher are not "other work": a worker that brings in help submits
+ * it from its pool thread, so the helper waits on that thread's own queue, newest first, until
+ * another pool thread takes it; the hand-off would find it first every time, and the pool's other
+ * work would wait behind the two workers. So the hand-off takes such a helper off the queue and
+ * gives its slot back (the worker itself goes on draining), then looks again.
+ *
+ * <p>Nesting: the task run in place may itself be a dispatcher worker (of another dispatcher, or
+ * one of this dispatcher's that has run before). Such a nested worker does not hand off again; it
+ * resubmits itself as before, so the stack grows by at most one hand-off frame.
  *
  * <p>This class extends {@code ForkJoinTask} only to reach its protected static {@code pollTask};
  * it is never instantiated.
@@ -58,7 +64,8 @@ abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
     }
 
     /**
-     * Runs one other queued task of {@code pool} on this thread if this thread is one of that pool's
+     * Runs one other queued task of {@code pool} on this thread (a fresh helper worker of
+     * {@code self} is taken off the queue instead, see the class comment) if this thread is one of that pool's
      * workers and is not already running a handed-off task; runs {@code beforeRun} first, once a
      * task was found, and reports whether it returned true (the caller left). The task runs even if
      * {@code beforeRun} throws (the throwable then goes to the thread's handler, as one of the
@@ -66,7 +73,7 @@ abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
      * plain pool task: not as one of the calling worker's dispatcher (its {@code close()} waits
      * like anyone else's).
      */
-    static Outcome runOneOther(Executor pool, BooleanSupplier beforeRun) {
+    static Outcome runOneOther(Executor pool, LaneDispatcher self, BooleanSupplier beforeRun) {
         if (!(pool instanceof ForkJoinPool)
                 || !(Thread.currentThread() instanceof ForkJoinWorkerThread worker)
                 || worker.getPool() != pool) {
@@ -76,7 +83,10 @@ abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
         if (handingOff[0]) {
             return Outcome.NOT_HERE;
         }
-        ForkJoinTask<?> other = pollTask();
+        ForkJoinTask<?> other;
+        while ((other = pollTask()) instanceof Worker.Ticket ticket && ticket.absorbInto(self)) {
+            // a helper of self's this thread would only run in place: not the other task
+        }
         if (other == null) {
             return Outcome.NOTHING_QUEUED;
         }

@@ -2,6 +2,7 @@ package io.tickwork.primitives.order;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -81,6 +82,8 @@ final class Worker {
     }
 
     private final LaneDispatcher dispatcher;
+    /** Set once the worker first works; read when a ticket is made ({@link Ticket#fresh}). */
+    private boolean ran;
 
     /** The submission that may still start this worker; null once one started it or it was taken back. */
     @SuppressWarnings("unused") // through OUTSTANDING
@@ -166,17 +169,75 @@ final class Worker {
         return handOver(false); // which hands the counts over first
     }
 
-    /** What the pool runs: one submission of a worker. */
-    static final class Ticket implements Runnable {
+    /**
+     * What the pool runs: one submission of a worker. A {@code ForkJoinTask}, so that a
+     * {@code ForkJoinPool} queues it as it is (not wrapped) and a worker's hand-off can tell its
+     * own dispatcher's tickets from the pool's other tasks ({@link #absorbInto}); other pools run
+     * it as the {@code Runnable} it also is.
+     */
+    static final class Ticket extends ForkJoinTask<Void> implements Runnable {
         final Worker worker;
+        /** The worker had never run when this ticket was made: it holds an idle slot and nothing else. */
+        private final boolean fresh;
 
-        private Ticket(Worker worker) {
+        private Ticket(Worker worker, boolean fresh) {
             this.worker = worker;
+            this.fresh = fresh;
         }
 
         @Override
         public void run() {
             worker.runFrom(this);
+        }
+
+        /**
+         * On a {@code ForkJoinPool}: what escapes goes to the thread's uncaught-exception handler,
+         * whose own failure is ignored, as the pool does for a {@code Runnable} given to
+         * {@code execute}.
+         */
+        @Override
+        protected boolean exec() {
+            try {
+                run();
+            } catch (Throwable failure) {
+                Thread t = Thread.currentThread();
+                try {
+                    t.getUncaughtExceptionHandler().uncaughtException(t, failure);
+                } catch (Throwable ignored) {
+                    // as ForkJoinPool ignores it
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public Void getRawResult() {
+            return null;
+        }
+
+        @Override
+        protected void setRawResult(Void value) {}
+
+        /**
+         * This ticket, just taken off a {@code ForkJoinPool} thread's queue by a hand-off of a
+         * worker of {@code d}, which goes on draining {@code d}'s keys on this thread (or hands
+         * itself back to the pool first): if it starts a fresh worker of {@code d}, that helper is
+         * not needed on this thread and does not start; its idle slot is given back. Such a helper
+         * sits on the queue of the thread that added it until another pool thread takes it, so
+         * without this the hand-off would find it first (newest first) each time, run it in place,
+         * and the pool's other work would wait behind the two workers for as long as keys wait.
+         * True if the ticket was consumed that way (or starts nothing any more); false if it is to
+         * run as any other task.
+         */
+        boolean absorbInto(LaneDispatcher d) {
+            if (worker.dispatcher != d || !fresh) {
+                return false;
+            }
+            if (worker.reclaim(this)) {
+                d.started(); // out of the pool, as a started worker is
+                d.addCtl(-1 - LaneDispatcher.ONE_IDLE); // its slot, held idle since it was submitted
+            }
+            return true; // else an earlier submission, which would return at once
         }
     }
 
@@ -185,7 +246,7 @@ final class Worker {
      * newest submission can start the worker. Called by the thread that holds the worker.
      */
     Ticket ticket() {
-        Ticket t = new Ticket(this);
+        Ticket t = new Ticket(this, !ran);
         OUTSTANDING.setRelease(this, t);
         return t;
     }
@@ -223,6 +284,7 @@ final class Worker {
      * on entry; on return the slot is released or handed to a new run of this worker.
      */
     void work(boolean onPool) {
+        ran = true;
         // inline, the thread is a producer's: it gets back the flag it came with, and interrupts
         // found before tasks are the tasks' own (see leave); on a pool thread they are kept for it
         inline = !onPool;
@@ -404,7 +466,7 @@ final class Worker {
      */
     private ForkJoinHandOff.Outcome runOneOther() {
         try {
-            return ForkJoinHandOff.runOneOther(dispatcher.pool.pool, beforeOtherTask);
+            return ForkJoinHandOff.runOneOther(dispatcher.pool.pool, dispatcher, beforeOtherTask);
         } catch (Throwable escaped) {
             if (slotForOther == SLOT_GIVEN_UP) {
                 slotForOther = NO_OTHER;

@@ -82,6 +82,51 @@ class ForkJoinHandOffTest {
         }
     }
 
+    /**
+     * A worker whose keys have a backlog brings in a helper; with the pool's other thread busy the
+     * helper waits on the worker's own thread's queue. At its budget the worker must give the thread
+     * to the pool's other work, not to its own helper (which would do the same in turn): the other
+     * task runs long before the backlog is drained.
+     */
+    @Test
+    void thePoolsOtherWorkRunsAheadOfTheWorkersOwnHelper() throws Exception {
+        ForkJoinPool pool = new ForkJoinPool(2);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            holdOneThread(pool, release);
+            KeyedSerialExecutor<Integer> exec =
+                    KeyedSerialExecutor.builder(pool).fairnessBudget(16).build();
+            int keys = 8;
+            int perKey = 500;
+            AtomicInteger done = new AtomicInteger();
+            for (int i = 0; i < perKey; i++) {
+                for (int k = 0; k < keys; k++) {
+                    exec.execute(k, () -> {
+                        long end = System.nanoTime() + 20_000;
+                        while (System.nanoTime() < end) {
+                            Thread.onSpinWait();
+                        }
+                        done.incrementAndGet();
+                    });
+                }
+            }
+            AtomicInteger doneWhenOtherRan = new AtomicInteger(-1);
+            CountDownLatch otherRan = new CountDownLatch(1);
+            pool.execute(() -> {
+                doneWhenOtherRan.set(done.get());
+                otherRan.countDown();
+            });
+            assertTrue(otherRan.await(AWAIT_S, TimeUnit.SECONDS));
+            assertTrue(
+                    doneWhenOtherRan.get() < keys * perKey / 2,
+                    "the pool's task waited for " + doneWhenOtherRan.get() + " of " + keys * perKey + " tasks: "
+                            + exec);
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void aPoolTaskRunInPlaceThatWaitsForAKeyDoesNotStallIt() throws Exception {
         try (Setup s = new Setup()) {
@@ -386,7 +431,7 @@ class ForkJoinHandOffTest {
             CompletableFuture<ForkJoinHandOff.Outcome> outcome = new CompletableFuture<>();
             pool.execute(() -> {
                 ForkJoinTask.adapt(() -> otherRan.set(true)).fork(); // this worker's own queue
-                outcome.complete(ForkJoinHandOff.runOneOther(pool, () -> {
+                outcome.complete(ForkJoinHandOff.runOneOther(pool, null, () -> {
                     throw new IllegalStateException("before the run");
                 }));
             });
