@@ -225,9 +225,12 @@ final class ConnectionOutput {
     /**
      * Sets the interest {@code c} needs now: writing while output is held back; reading unless the
      * worker pipeline is full or a close was decided; and the close itself once a decided close has
-     * nothing left to write or compute.
+     * nothing left to write or compute. Nothing for a closed connection.
      */
     void updateInterest(Connection c) {
+        if (c.closed) {
+            return; // its key is cancelled: nothing to want any more
+        }
         if (c.pendingOut == null && c.closeAfterWrite && c.inFlight == 0) {
             if (c.lingerOnClose) {
                 linger(c);

@@ -137,13 +137,21 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
      * second reaches only after minutes.
      */
     private boolean iterate() throws IOException {
+        now = clock(); // for the tasks (a drain's deadline, a delivery's timer)
         for (Runnable t; (t = tasks.poll()) != null; ) {
             t.run();
         }
+        // the last turn's keys and these tasks took time: the wait is measured from now, and
+        // timeouts that fell due meanwhile fire before it, not a whole wait late
+        now = clock();
         if (draining && (output.open == 0 || now >= drainDeadline)) {
             return false;
         }
         long next = timers.nextDeadline();
+        if (next <= now) {
+            timers.expire(now, onTimer);
+            next = timers.nextDeadline();
+        }
         if (draining) {
             next = Math.min(next, drainDeadline);
         }
@@ -151,8 +159,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         if (next == TimerQueue.NO_DEADLINE) {
             selector.select(onReady);
         } else {
-            // expire(now) ran at the end of the last iteration, so a deadline at or before
-            // now is a wheel answering the start of the current tick: wait, do not spin
+            // what was due at now has just expired, so a deadline at or before now is a wheel
+            // answering the start of the current tick: wait, do not spin
             selector.select(onReady, Math.max(1, next - now));
         }
         now = clockRead ? now : clock();
@@ -182,6 +190,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             for (SelectionKey key : new ArrayList<>(selector.keys())) {
                 if (key.attachment() instanceof Connection) {
                     Connection c = (Connection) key.attachment();
+                    if (c.closed) {
+                        continue; // closed this turn: its cancelled key stays listed until the next select
+                    }
                     if (c.pendingOut == null && c.inFlight == 0) {
                         output.close(c);
                     } else {

@@ -2,9 +2,16 @@ package io.tickwork.server.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.net.InetSocketAddress;
+import java.nio.channels.SelectionKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,6 +57,71 @@ class SlowWorkerTest {
             assertEquals("two", second.text());
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A graceful stop that finds a connection closed in the same loop turn (a reset, a failed
+     * write, a timeout) while its request is still with a worker: the stop must pass over it and
+     * finish the other connections' responses. Its key, cancelled, is still listed by the selector
+     * until the next select; asking it for interest threw and ended the loop, closing every
+     * connection on it.
+     */
+    @Test
+    void aGracefulStopPassesOverAConnectionClosedWhileItsRequestIsWithAWorker() throws Exception {
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        HttpHandler gated = (req, res) -> {
+            bothStarted.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            res.contentType(ContentType.TEXT).appendAscii(req.path().substring(1));
+        };
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (HttpServer server = HttpServer.builder(gated)
+                        .workers(pool)
+                        .threads(1)
+                        .port(0)
+                        .start();
+                RawClient a = new RawClient(server.port());
+                RawClient b = new RawClient(server.port())) {
+            a.send("GET /a HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            b.send("GET /b HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertTrue(bothStarted.await(20, TimeUnit.SECONDS));
+            Field loopsField = HttpServer.class.getDeclaredField("loops");
+            loopsField.setAccessible(true);
+            SelectorLoop loop = ((List<?>) loopsField.get(server))
+                    .stream().map(SelectorLoop.class::cast).findFirst().orElseThrow();
+            int aPort = a.socket.getLocalPort();
+            CountDownLatch queued = new CountDownLatch(1);
+            loop.execute(() -> {
+                for (SelectionKey k : new ArrayList<>(loop.selector.keys())) {
+                    if (k.attachment() instanceof Connection c && remotePort(c) == aPort) {
+                        loop.output.close(c); // as a reset or a failed write closes it
+                    }
+                }
+                loop.drain(10_000, () -> {}); // runs in this turn's tasks, before the next select
+                queued.countDown();
+            });
+            assertTrue(queued.await(20, TimeUnit.SECONDS));
+            release.countDown();
+            RawClient.Response answer = b.read();
+            assertEquals(200, answer.status());
+            assertEquals("b", answer.text());
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    private static int remotePort(Connection c) {
+        try {
+            return ((InetSocketAddress) c.channel().getRemoteAddress()).getPort();
+        } catch (IOException e) {
+            return -1;
         }
     }
 }
