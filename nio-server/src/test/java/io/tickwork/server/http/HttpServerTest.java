@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -150,6 +151,28 @@ class HttpServerTest {
 
         private static String get(String path) {
             return "GET " + path + " HTTP/1.1\r\nHost: t\r\n\r\n";
+        }
+
+        /**
+         * The idle timeout counts from a connection's last activity, not from its accept: a client
+         * that sends a request every 100 ms keeps its connection for many idle timeouts (400 ms).
+         */
+        @Test
+        void anActiveConnectionOutlivesItsIdleTimeout() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                long end = System.nanoTime() + 1_600_000_000L; // four idle timeouts
+                int i = 0;
+                while (System.nanoTime() < end) {
+                    c.send(get("/echo/" + i));
+                    RawClient.Response r = c.read();
+                    assertEquals(200, r.status(), "request " + i);
+                    assertEquals("" + i, r.text());
+                    i++;
+                    LockSupport.parkNanos(100_000_000L); // the client's pace: well inside the timeout
+                }
+                assertTrue(i >= 8, "only " + i + " requests");
+            }
         }
 
         @Test
