@@ -231,8 +231,7 @@ class LiveTasksAndShutdownTest {
      */
     @Test
     void aTaskWokenWhileItsTimerIsQueuedIsListedOnce() throws Exception {
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().threads(1).timers("wheel-list").build();
+        RunLoopScheduler s = oneLoop();
         CountDownLatch waiting = new CountDownLatch(1);
         TimedReceiver receiver = new TimedReceiver(waiting);
         s.start(receiver);
@@ -292,8 +291,7 @@ class LiveTasksAndShutdownTest {
      */
     @Test
     void shutdownNowStopsTheRunningBatch() throws Exception {
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().threads(1).timers("wheel-list").build();
+        RunLoopScheduler s = oneLoop();
         ThreadBlocker blocker = new ThreadBlocker();
         AtomicInteger ran = new AtomicInteger();
         List<Task<?>> after = new ArrayList<>();
@@ -310,6 +308,11 @@ class LiveTasksAndShutdownTest {
         for (Task<?> t : after) {
             assertEquals(1, dropped.stream().filter(d -> d == t).count(), "task " + t.id() + " in " + dropped);
         }
+    }
+
+    /** A scheduler of one loop on the list wheel. */
+    private static RunLoopScheduler oneLoop() {
+        return RunLoopScheduler.builder().threads(1).timers("wheel-list").build();
     }
 
     /** Marks that it ran, yields once, then ends. */
@@ -363,8 +366,7 @@ class LiveTasksAndShutdownTest {
      */
     @Test
     void aTaskTakenFromTheInboxWhenTheLoopDiesIsListed() throws Exception {
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().threads(1).timers("wheel-list").build();
+        RunLoopScheduler s = oneLoop();
         ThreadBlocker blocker = new ThreadBlocker();
         s.start(blocker);
         assertTrue(blocker.blocked.await(AWAIT_S, TimeUnit.SECONDS));
@@ -429,8 +431,7 @@ class LiveTasksAndShutdownTest {
      */
     @Test
     void shutdownNowStopsTheTasksOfTimersFiredTogether() throws Exception {
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().threads(1).timers("wheel-list").build();
+        RunLoopScheduler s = oneLoop();
         AtomicInteger woken = new AtomicInteger();
         AtomicInteger armed = new AtomicInteger();
         CountDownLatch firstRunning = new CountDownLatch(1);
@@ -463,8 +464,7 @@ class LiveTasksAndShutdownTest {
      */
     @Test
     void aSleepWhoseTimerCannotBeQueuedIsListedWhenTheLoopDies() throws Exception {
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().threads(1).timers("wheel-list").build();
+        RunLoopScheduler s = oneLoop();
         ThreadBlocker blocker = new ThreadBlocker();
         TaskSleeper sleeper = new TaskSleeper();
         s.start(new Starter(s, sleeper, List.of(blocker))); // the sleeper arms, then the blocker holds the loop
