@@ -185,9 +185,18 @@ final class Worker {
             this.fresh = fresh;
         }
 
+        /**
+         * Runs the worker. Completes this ticket as a {@code Future} (normally, whatever the run
+         * threw), so that pool code which inspects finished {@code Future}s, such as a
+         * {@code ThreadPoolExecutor.afterExecute} calling {@code get()}, never waits on it.
+         */
         @Override
         public void run() {
-            worker.runFrom(this);
+            try {
+                worker.runFrom(this);
+            } finally {
+                quietlyComplete();
+            }
         }
 
         /**

@@ -307,4 +307,37 @@ class PoolBehaviourTest {
         assertEquals(List.of("a", "b"), log);
         assertEquals(1, keyed.stats().rejectedTasks());
     }
+
+    /**
+     * The pool is given the executor's workers as {@code Runnable}s that are also {@code Future}s;
+     * pool code that waits on every finished {@code Future} (an {@code afterExecute} calling
+     * {@code get()}, as the JDK's own example does) must not wait for ever on one.
+     */
+    @Test
+    void aPoolThatWaitsOnEachFinishedFutureIsNotHeldByTheWorkers() throws Exception {
+        ThreadPoolExecutor pool =
+                new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>()) {
+                    @Override
+                    protected void afterExecute(Runnable r, Throwable t) {
+                        if (t == null && r instanceof java.util.concurrent.Future<?> f) {
+                            try {
+                                f.get();
+                            } catch (Exception e) {
+                                // only the wait matters here
+                            }
+                        }
+                    }
+                };
+        try {
+            KeyedSerialExecutor<String> exec = KeyedSerialExecutor.create(pool);
+            CountDownLatch ran = new CountDownLatch(1);
+            exec.execute("a", ran::countDown);
+            assertTrue(ran.await(10, TimeUnit.SECONDS));
+            CountDownLatch poolFree = new CountDownLatch(1);
+            pool.execute(poolFree::countDown); // the pool's one thread, once the worker's run returned
+            assertTrue(poolFree.await(10, TimeUnit.SECONDS), "the pool thread is held after the worker's run");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }
