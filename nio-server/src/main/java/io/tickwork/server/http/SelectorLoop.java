@@ -144,13 +144,14 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         // the last turn's keys and these tasks took time: the wait is measured from now, and
         // timeouts that fell due meanwhile fire before it, not a whole wait late
         now = clock();
-        if (draining && (output.open == 0 || now >= drainDeadline)) {
-            return false;
-        }
         long next = timers.nextDeadline();
         if (next <= now) {
             timers.expire(now, onTimer);
             next = timers.nextDeadline();
+        }
+        // after that expiry: it may have closed a draining loop's last connection
+        if (draining && (output.open == 0 || now >= drainDeadline)) {
+            return false;
         }
         if (draining) {
             next = Math.min(next, drainDeadline);
