@@ -4,6 +4,7 @@ import io.tickwork.primitives.timer.TimerQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -591,12 +592,24 @@ final class RunLoop implements Runnable {
     /** Gives every pending timer its deadline from {@code now}, a clock read taken after its arm. */
     private void flushPending(long now) {
         LoopTimer[] p = pending;
-        for (int i = 0, n = pendingCount; i < n; i++) {
-            LoopTimer timer = p[i];
-            long when = now + timer.sleepMillis; // negative on overflow: never fires, as with Kilim's setTimer
-            timer.setPlain(when);
-            insert(timer, when);
-            p[i] = null; // after the insert: if it throws, the exit report still finds the timer here
+        int n = pendingCount;
+        int i = 0;
+        try {
+            for (; i < n; i++) {
+                LoopTimer timer = p[i];
+                long when = now + timer.sleepMillis; // negative on overflow: never fires, as with Kilim's setTimer
+                timer.setPlain(when);
+                insert(timer, when);
+                p[i] = null;
+            }
+        } finally {
+            if (i < n) {
+                // the insert of p[i] threw (out of memory as the timer queue grew): the timers not
+                // yet queued move to the front, for a later flush or the exit report
+                System.arraycopy(p, i, p, 0, n - i);
+                Arrays.fill(p, n - i, n, null);
+                pendingCount = n - i;
+            }
         }
         pendingCount = 0;
         slicesSinceFlush = 0;
@@ -695,7 +708,12 @@ final class RunLoop implements Runnable {
             // the timer's own task, just fired, is not a stray resumption; one resumed by some other
             // subscriber may be a TaskSleep sleeper to hold
             if (scheduler.state() == LoopOwner.STOPPED) {
-                runQueue.add(wake); // shutdownNow returned: not run; the exit report lists it
+                try {
+                    runQueue.add(wake); // shutdownNow returned: not run; the exit report lists it
+                } catch (Throwable fatal) { // out of memory as the run queue grew: the loop dies
+                    takenOnDeath = wake;
+                    throw fatal;
+                }
                 return;
             }
             runFrom(wake, wake != timer.es);
