@@ -281,9 +281,7 @@ final class RunLoop implements Runnable {
                 add.accept((Timer) taken);
             }
             for (int i = 0; i < pendingCount; i++) {
-                if (pending[i] != null) { // null: inserted by a flush that then failed
-                    add.accept(pending[i]);
-                }
+                add.accept(pending[i]);
             }
             pendingCount = 0;
             timers.expire(Long.MAX_VALUE, add);

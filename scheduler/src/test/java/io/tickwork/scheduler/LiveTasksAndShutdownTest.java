@@ -466,7 +466,7 @@ class LiveTasksAndShutdownTest {
     void aSleepWhoseTimerCannotBeQueuedIsListedWhenTheLoopDies() throws Exception {
         RunLoopScheduler s = oneLoop();
         ThreadBlocker blocker = new ThreadBlocker();
-        TaskSleeper sleeper = new TaskSleeper();
+        LongSleeper sleeper = new LongSleeper(new CountDownLatch(1), true);
         s.start(new Starter(s, sleeper, List.of(blocker))); // the sleeper arms, then the blocker holds the loop
         assertTrue(blocker.blocked.await(AWAIT_S, TimeUnit.SECONDS));
         RunLoop loop = field(s, RunLoopScheduler.class, "loops", RunLoop[].class)[0];
@@ -477,14 +477,6 @@ class LiveTasksAndShutdownTest {
         assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
         List<Task<?>> dropped = s.droppedTasks();
         assertEquals(1, dropped.stream().filter(t -> t == sleeper).count(), "listed: " + dropped);
-    }
-
-    /** Sleeps a minute through {@link TaskSleep}. */
-    static final class TaskSleeper extends Task<Object> {
-        @Override
-        public void execute() throws Pausable {
-            TaskSleep.sleep(60_000);
-        }
     }
 
     static final class Exploder extends Task<Object> {
