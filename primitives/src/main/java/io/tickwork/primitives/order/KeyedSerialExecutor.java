@@ -66,7 +66,13 @@ import java.util.concurrent.atomic.LongAdder;
  *       ({@code OutOfMemoryError}, {@code StackOverflowError}) is rethrown to the thread that ran
  *       the task (a pool thread, or a producer draining in place), after the key's remaining
  *       tasks were handed to another worker: they still run. If the pool refuses that hand-over,
- *       the thread drains the ready keys itself first and rethrows when none is left. A handler
+ *       the thread drains the ready keys itself first and rethrows when none is left. An
+ *       {@code OutOfMemoryError} inside {@code execute} does not leave its queued key without a
+ *       worker: a producer that must start the first worker and cannot allocate it takes one kept
+ *       in reserve, replaced before the next key becomes busy (if that fails, {@code execute}
+ *       throws before the task is queued, and it never runs). Only a second producer failing the
+ *       same allocation after the first took the reserve and its worker left, before the reserve
+ *       was replaced, leaves its key waiting for the next {@code execute}. A handler
  *       that throws: see {@link TaskFailureHandler}.</li>
  *   <li><b>Interrupts.</b> Each task starts with its thread's interrupt flag clear: an interrupt
  *       left by one task never reaches the next, of its key or another. An interrupt found before
@@ -104,7 +110,8 @@ import java.util.concurrent.atomic.LongAdder;
  * key, so a steady stream of cheap tasks over many keys pays no pool submission per task. Per key
  * with work: a 48-byte lane and its map entry; a worker retires a key's lane a while after it went
  * idle (at most 128 idle keys per running worker stay registered, none once the workers left). A
- * bound on the keys' queues costs one release store per task on the draining side.
+ * bound on the keys' queues costs one release store per task on the draining side. Per executor:
+ * the reserve worker, about 620 bytes.
  *
  * <p><b>Thread safety.</b> Every method may be called from any thread, tasks included. Keys need
  * consistent {@code equals} and {@code hashCode} and must not change while they have tasks.
@@ -253,6 +260,7 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
 
     /** Counts a key busy before reopening it; rejects if this executor or its pool is shut down. */
     private void beginBusy() {
+        dispatcher.ensureReserve(); // first: its OutOfMemoryError leaves nothing behind
         if (!lifecycle.tryBeginBusy()) {
             throw new RejectedExecutionException("the executor is shut down");
         }

@@ -67,6 +67,7 @@ final class LaneDispatcher extends DispatcherPad3 {
     private static final VarHandle IN_POOL;
     private static final VarHandle READY_NEXT;
     private static final VarHandle RUNNING_OTHER;
+    private static final VarHandle RESERVE;
 
     static {
         try {
@@ -78,6 +79,7 @@ final class LaneDispatcher extends DispatcherPad3 {
             IN_POOL = lookup.findVarHandle(DispatcherCtl.class, "inPool", int.class);
             READY_NEXT = lookup.findVarHandle(KeyLane.class, "readyNext", KeyLane.class);
             RUNNING_OTHER = lookup.findVarHandle(LaneDispatcher.class, "runningOther", int.class);
+            RESERVE = lookup.findVarHandle(LaneDispatcher.class, "reserve", Worker.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -113,6 +115,19 @@ final class LaneDispatcher extends DispatcherPad3 {
     @SuppressWarnings("unused") // through RUNNING_OTHER
     private volatile int runningOther;
 
+    /**
+     * A worker kept for a producer that must start the first one. By then its key is queued, so a
+     * worker it could not allocate would leave the key with none (and {@code close()} waiting for
+     * ever). The producer takes the reserve only if its own allocation fails; the reserve is
+     * refilled before a key becomes busy ({@link #ensureReserve}), where running out of memory
+     * leaves nothing behind.
+     */
+    @SuppressWarnings("unused") // through RESERVE
+    private volatile Worker reserve;
+
+    /** Makes each worker but the reserve; a test replaces it to fail as an exhausted heap does. */
+    java.util.function.Function<LaneDispatcher, Worker> workerFactory = Worker::new;
+
     LaneDispatcher(
             PoolView pool,
             int parallelism,
@@ -132,6 +147,31 @@ final class LaneDispatcher extends DispatcherPad3 {
         this.stub = new KeyLane(null, null);
         this.tail = stub;
         this.head = stub;
+        this.reserve = new Worker(this);
+    }
+
+    /**
+     * Refills the reserve worker if a start used it; called before a key is counted busy.
+     *
+     * @throws OutOfMemoryError if it cannot be allocated, before anything changed
+     */
+    void ensureReserve() {
+        if (reserve == null) {
+            RESERVE.compareAndSet(this, null, workerFactory.apply(this));
+        }
+    }
+
+    /** A new worker to start the first one with, or the reserve if none can be allocated. */
+    private Worker firstWorker() {
+        try {
+            return workerFactory.apply(this);
+        } catch (OutOfMemoryError outOfMemory) {
+            Worker spare = (Worker) RESERVE.getAndSet(this, null);
+            if (spare == null) {
+                throw outOfMemory;
+            }
+            return spare;
+        }
     }
 
     /**
@@ -171,7 +211,7 @@ final class LaneDispatcher extends DispatcherPad3 {
             // next key does not nest a drain per key on this stack
             return;
         }
-        Worker worker = new Worker(this); // before the slot is taken: an OutOfMemoryError here holds none
+        Worker worker = workerFactory.apply(this); // before the slot is taken: an OutOfMemoryError here holds none
         for (long c; (int) (c = ctl) < parallelism; ) {
             if (CTL.compareAndSet(this, c, c + 1 + ONE_IDLE)) { // born idle, as every worker
                 worker.work(false);
@@ -208,10 +248,11 @@ final class LaneDispatcher extends DispatcherPad3 {
     }
 
     private void startFirstWorker(TaskNode rejectable) {
-        Worker worker = new Worker(this); // before the slot is taken: an OutOfMemoryError here holds none
+        Worker worker = firstWorker(); // before the slot is taken: an OutOfMemoryError here holds none
         for (; ; ) {
             long c = ctl;
             if ((int) c != 0) {
+                RESERVE.compareAndSet(this, null, worker); // unused: it may be the reserve
                 return; // a worker runs, and will see the lane (it re-checks before leaving)
             }
             if (CTL.compareAndSet(this, c, c + 1 + ONE_IDLE)) {
@@ -268,7 +309,7 @@ final class LaneDispatcher extends DispatcherPad3 {
         for (long c; (int) (c = ctl) < parallelism && (int) (c >>> 32) == 0; ) {
             if (CTL.compareAndSet(this, c, c + 1 + ONE_IDLE)) {
                 try {
-                    if (submit(new Worker(this))) {
+                    if (submit(workerFactory.apply(this))) {
                         return false;
                     }
                 } catch (VirtualMachineError fatal) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -95,6 +96,36 @@ class FailurePolicyTest {
         assertSame(simulated, thrown);
         assertEquals(List.of("other", "after"), log); // the key went back behind "other"
         assertEquals(0, keyed.registeredKeys());
+    }
+
+    /**
+     * A producer that must start the first worker has already queued its key: if it cannot
+     * allocate the worker, the reserve one runs the key, and a key that would need a reserve
+     * already used is refused before it is queued, so nothing waits without a worker.
+     */
+    @Test
+    void aFirstWorkerThatCannotBeAllocatedIsReplacedByTheReserve() {
+        Pools.Manual pool = new Pools.Manual();
+        KeyedSerialExecutor<String> keyed = KeyedSerialExecutor.create(pool);
+        List<String> log = new ArrayList<>();
+        keyed.dispatcher.workerFactory = d -> {
+            throw new OutOfMemoryError("simulated");
+        };
+        try {
+            keyed.execute("k", () -> log.add("k"));
+        } catch (OutOfMemoryError e) {
+            fail("the first worker's allocation failed with the key queued: " + e);
+        }
+        assertThrows(OutOfMemoryError.class, () -> keyed.execute("other", () -> log.add("other")));
+        assertEquals(1, pool.runAll());
+        assertEquals(List.of("k"), log); // "other" was refused before it was queued
+
+        keyed.dispatcher.workerFactory = Worker::new; // memory again: the reserve is refilled first
+        keyed.execute("other", () -> log.add("other again"));
+        assertEquals(1, pool.runAll());
+        assertEquals(List.of("k", "other again"), log);
+        keyed.shutdown();
+        assertTrue(keyed.isTerminated());
     }
 
     @Test
