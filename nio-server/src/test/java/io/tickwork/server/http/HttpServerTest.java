@@ -745,6 +745,143 @@ class HttpServerTest {
             }
         }
 
+        /** Reads what {@code c} still receives until the server closes it; the bytes read. */
+        private static long readUntilClosed(RawClient c) throws IOException {
+            byte[] b = new byte[64 * 1024];
+            long total = 0;
+            try {
+                for (int n; (n = c.in.read(b)) >= 0; ) {
+                    total += n;
+                }
+            } catch (java.net.SocketTimeoutException e) {
+                throw e; // still open: the caller's assertion cannot hold
+            } catch (IOException reset) {
+                // closed with our bytes unread on its side: a reset ends the stream
+            }
+            return total;
+        }
+
+        /** Waits until no connection is open, polling the server's counters; false at the deadline. */
+        private boolean noConnectionOpenWithin(long millis) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            while (server.stats().openConnections() > 0) {
+                if (System.nanoTime() > deadline) {
+                    return false;
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+            }
+            return true;
+        }
+
+        /**
+         * A client that stops reading a response makes no write progress: it is closed once the
+         * idle timeout passes, and what it was owed is dropped.
+         */
+        @Test
+        void aReaderThatStallsIsClosedAtTheIdleTimeout() throws Exception {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.socket.setReceiveBufferSize(16 * 1024);
+                int size = 20_000_000; // far more than the socket buffers hold
+                c.send(get("/big/" + size));
+                assertEquals(100, c.in.readNBytes(100).length); // the response started; now read nothing
+                assertTrue(noConnectionOpenWithin(20_000), "the stalled connection is still open");
+                long received = 100 + readUntilClosed(c);
+                assertTrue(received < size, "the whole response arrived: " + received + " bytes");
+            }
+        }
+
+        /**
+         * A client that reads slowly but steadily, each pause shorter than the idle timeout, gets
+         * the whole response: a write that makes progress counts as activity, so output held back
+         * for it is not dropped.
+         */
+        @Test
+        void aSlowButSteadyReaderGetsTheWholeResponse() throws Exception {
+            start(1); // idle timeout 400 ms
+            try (RawClient c = new RawClient(server.port())) {
+                c.socket.setReceiveBufferSize(16 * 1024);
+                int size = 10_000_000;
+                c.send(get("/big/" + size));
+                int matched = 0; // of the blank line that ends the head
+                while (matched < 4) {
+                    int b = c.in.read();
+                    assertTrue(b >= 0, "closed within the head");
+                    matched = b == "\r\n\r\n".charAt(matched) ? matched + 1 : (b == '\r' ? 1 : 0);
+                }
+                byte[] chunk = new byte[256 * 1024];
+                long body = 0;
+                long start = System.nanoTime();
+                while (body < size) { // paced at 5 MB/s (200 ns a byte): 10 MB take 2 s, no pause over 60 ms
+                    int n = c.in.read(chunk, 0, (int) Math.min(chunk.length, size - body));
+                    assertTrue(n >= 0, "cut off after " + body + " bytes of the body");
+                    body += n;
+                    long ahead = start + body * 200 - System.nanoTime();
+                    if (ahead > 0) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(ahead);
+                    }
+                }
+                // the tail the kernel held after our last write may take longer than the idle
+                // timeout to read: the connection may close after it, not before
+            }
+        }
+
+        /**
+         * A lingering close ends after its limit even if the client keeps sending: what it sends
+         * is discarded and does not keep the connection open.
+         */
+        @Test
+        void aLingeringConnectionClosesWhileTheClientKeepsSending() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("GET /echo/x HTTP/1.1\r\nHost: t\r\nContent-Length: 999999\r\n\r\n");
+                assertEquals(413, c.read().status());
+                byte[] chunk = new byte[1024];
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20); // the limit is 2 s
+                boolean reset = false;
+                while (!reset && System.nanoTime() < deadline) {
+                    try {
+                        c.send(chunk); // well inside the idle timeout each time
+                        java.util.concurrent.locks.LockSupport.parkNanos(50_000_000);
+                    } catch (IOException closed) {
+                        reset = true;
+                    }
+                }
+                assertTrue(reset, "still lingering while the client sends");
+            }
+        }
+
+        /**
+         * A graceful stop waits for responses in flight only up to the drain timeout: a client that
+         * never reads is cut off then, not at its idle timeout.
+         */
+        @Test
+        void aStopCutsAStalledResponseAtTheDrainTimeout() throws Exception {
+            server = builder()
+                    .threads(1)
+                    .port(0)
+                    .idleTimeout(Duration.ofSeconds(60))
+                    .drainTimeout(Duration.ofMillis(500))
+                    .log(log::add)
+                    .start();
+            try (RawClient c = new RawClient(server.port())) {
+                c.socket.setReceiveBufferSize(16 * 1024);
+                int size = 20_000_000;
+                c.send(get("/big/" + size));
+                assertEquals(100, c.in.readNBytes(100).length); // in flight; now read nothing
+                CountDownLatch closed = new CountDownLatch(1);
+                Thread closer = new Thread(() -> {
+                    server.close();
+                    closed.countDown();
+                });
+                closer.start();
+                assertTrue(closed.await(30, TimeUnit.SECONDS), "the stop waited past its drain timeout");
+                long received = 100 + readUntilClosed(c);
+                assertTrue(received < size, "the whole response arrived: " + received + " bytes");
+            }
+            server = null;
+        }
+
         /** An empty line after a request starts no request: no 408 when the header timeout passes. */
         @Test
         void aStrayLineEndAfterARequestIsIgnored() throws IOException {
