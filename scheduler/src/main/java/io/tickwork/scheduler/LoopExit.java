@@ -11,11 +11,12 @@ import kilim.Task;
 /**
  * The end of one {@link RunLoop}'s life: what becomes of the tasks it still holds when it leaves
  * its loop, and of tasks that reach its inbox after that. Each such task is reported to the
- * {@link LoopOwner} exactly once: a task the loop still holds when it leaves (queued, or waiting on
- * one of its timers), as dropped after {@code shutdownNow} or as rejected after an orderly
- * shutdown; a task woken after the loop left,
- * as rejected in either case (a late wake-up is refused, not something {@code shutdownNow}
- * interrupted, and the list of dropped tasks stays what the stop left).
+ * {@link LoopOwner} once for each way it reached the exit: a task the loop still holds when it
+ * leaves (queued, or waiting on one of its timers), as dropped after {@code shutdownNow} or as
+ * rejected after an orderly shutdown; a task woken after the loop left, as rejected in either case
+ * (a late wake-up is refused, not something {@code shutdownNow} interrupted, and the list of
+ * dropped tasks stays what the stop left). So a task dropped and then woken is reported twice, as
+ * dropped and as rejected; one woken twice after the exit is rejected twice.
  *
  * <p><b>Thread safety:</b> {@link #exit} runs on the loop's thread, {@link #rejectLate} on any
  * producer's; both hold this object's lock while they empty the inbox, so an item is reported by

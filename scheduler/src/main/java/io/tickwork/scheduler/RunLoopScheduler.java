@@ -392,7 +392,11 @@ public final class RunLoopScheduler extends Scheduler {
         return failures.sum();
     }
 
-    /** Tasks woken after the scheduler terminated (each was also reported through {@code log}). */
+    /**
+     * Wake-ups refused because the scheduler had terminated, each also reported through
+     * {@code log}. A task that {@link #shutdownNow()} dropped and that is woken later is counted
+     * here too: the wake-up is refused, and the task stays in {@link #droppedTasks()}.
+     */
     public long rejectedCount() {
         return rejections.sum();
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -268,6 +269,26 @@ class LoopSemanticsTest {
         assertTrue(w.in.putnb(1));
         assertEquals(1, s.rejectedCount(), "a wake-up after termination is rejected");
         assertEquals(0, s.droppedTasks().size(), "nothing was dropped: the termination was orderly");
+    }
+
+    /**
+     * A task {@code shutdownNow} dropped and that is woken afterwards: the wake-up is refused and
+     * counted as rejected, and the task stays listed as dropped, once.
+     */
+    @Test
+    void aDroppedTaskWokenLaterIsCountedAsRejectedAndStaysDropped() throws Exception {
+        RunLoopScheduler s = oneLoop("dropped-then-woken");
+        s.setLogger((src, obj) -> {});
+        CountDownLatch waiting = new CountDownLatch(1);
+        LiveTasksAndShutdownTest.TimedReceiver r = s.start(new LiveTasksAndShutdownTest.TimedReceiver(waiting));
+        assertTrue(waiting.await(AWAIT_S, TimeUnit.SECONDS));
+        s.shutdownNow();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        assertEquals(List.of(r), s.droppedTasks(), "dropped while it waited on its timer");
+        assertEquals(0, s.rejectedCount());
+        assertTrue(r.mb.putnb(1));
+        assertEquals(1, s.rejectedCount(), "the wake-up after termination is refused");
+        assertEquals(List.of(r), s.droppedTasks(), "still listed once");
     }
 
     // ------------------------------------------------------------------ a loop that dies
