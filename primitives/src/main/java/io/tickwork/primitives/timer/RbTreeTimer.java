@@ -224,8 +224,30 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
             growNodes(need);
         }
         if (expiring && deferredCount == deferred.length) {
-            deferred = Arrays.copyOf(deferred, deferredCount * 2);
+            dropCancelledDeferred();
+            if (deferredCount > deferred.length / 2) {
+                deferred = Arrays.copyOf(deferred, deferred.length * 2);
+            }
         }
+    }
+
+    /**
+     * Drops, in place and in order, the deferred entries of timers cancelled since (their
+     * generation moved on), so a consumer that schedules and cancels in a loop keeps the list as
+     * long as twice the timers it holds deferred, not the calls it made; with the doubling only
+     * past half full, each entry is copied O(1) times, amortized.
+     */
+    private void dropCancelledDeferred() {
+        long[] d = deferred;
+        int kept = 0;
+        for (int i = 0; i < deferredCount; i++) {
+            long h = d[i];
+            int e = (int) h;
+            if (gen(e) == (int) (h >>> 32) && owner(e) == NIL) {
+                d[kept++] = h;
+            }
+        }
+        deferredCount = kept;
     }
 
     private void growNodes(int need) {

@@ -71,7 +71,9 @@ import java.util.function.Consumer;
  *       consumer before it was handed out is not handed out. The timer being handed out is no
  *       longer pending: {@code cancel} and {@code reschedule} of its own handle return
  *       {@code false}, so a periodic timer schedules itself again and keeps the new handle.</li>
- *   <li><b>Out of memory.</b> A queue allocates only as it grows. A {@code schedule} that throws
+ *   <li><b>Out of memory.</b> A queue allocates only as it grows, with the timers pending (those
+ *       a consumer schedules while {@code expire} runs included), not with the calls made. A
+ *       {@code schedule} that throws
  *       {@link OutOfMemoryError} leaves it as it was; so does any call on the tree. On a wheel, a
  *       timer being moved when the error comes may be dropped (no longer pending, never fires):
  *       the one {@code reschedule} moves, one {@code expire} moves to a later slot or out of the

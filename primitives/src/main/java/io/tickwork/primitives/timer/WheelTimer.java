@@ -61,6 +61,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     static final int DEFERRED = -2;
     /** {@link #where} for an id cancelled while deferred (a fired or freed id's is stale). */
     static final int FREE = -3;
+    /** {@link #where} for a deferred id already kept, only while {@link #makeDeferredRoom} runs. */
+    private static final int DEFERRED_KEPT = -4;
 
     final TickClock clock;
     final int ticksPerWheel;
@@ -431,10 +433,37 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     private void defer(int id) {
         if (deferredCount == deferredIds.length) {
-            deferredIds = Arrays.copyOf(deferredIds, deferredCount * 2);
+            makeDeferredRoom();
         }
         deferredIds[deferredCount++] = id;
         where[id] = DEFERRED;
+    }
+
+    /**
+     * The deferred list is full: drops, in place and in order, the entries of timers cancelled
+     * since, and the repeats of an id cancelled and deferred again; doubles the list only if more
+     * than half of it is left. So a consumer that schedules and cancels in a loop keeps the list
+     * as long as twice the timers it holds deferred, not the calls it made, and each entry is
+     * copied O(1) times, amortized. An {@link OutOfMemoryError} from the doubling leaves the list
+     * compacted and consistent.
+     */
+    private void makeDeferredRoom() {
+        int[] ids = deferredIds;
+        int kept = 0;
+        for (int i = 0; i < deferredCount; i++) {
+            int id = ids[i];
+            if (where[id] == DEFERRED) {
+                where[id] = DEFERRED_KEPT; // a later repeat of the id is dropped
+                ids[kept++] = id;
+            }
+        }
+        for (int i = 0; i < kept; i++) {
+            where[ids[i]] = DEFERRED;
+        }
+        deferredCount = kept;
+        if (kept > ids.length / 2) {
+            deferredIds = Arrays.copyOf(ids, ids.length * 2);
+        }
     }
 
     private void flushDeferred() {

@@ -106,6 +106,39 @@ class TimerGrowthFailureTest {
         assertEquals(0, q.size());
     }
 
+    /**
+     * A consumer that schedules due timers and cancels them in a loop leaves a deferred entry per
+     * call; the list is kept to the timers still deferred, not the calls, and those still fire,
+     * once each and in order, when expire returns.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void theDeferredListHoldsTheTimersStillDeferredNotTheCallsMade(TimerKind kind) throws ReflectiveOperationException {
+        TimerQueue<Integer> q = kind.create(1, 64, 4);
+        Class<?> owner = kind == TimerKind.RB_TREE ? RbTreeTimer.class : WheelTimer.class;
+        String list = kind == TimerKind.RB_TREE ? "deferred" : "deferredIds";
+        q.schedule(1, 0);
+        List<Integer> fired = new ArrayList<>();
+        q.expire(1, first -> {
+            fired.add(first);
+            for (int i = 0; i < 100_000; i++) {
+                if (i % 20_000 == 0) {
+                    q.schedule(0, -1 - i / 20_000); // five kept
+                }
+                long a = q.schedule(0, i); // due now: deferred
+                long b = q.schedule(1, i);
+                assertTrue(q.cancel(a));
+                assertTrue(q.reschedule(b, 0)); // moved into the deferred list, then cancelled
+                assertTrue(q.cancel(b));
+            }
+        });
+        assertTrue(length(q, owner, list) <= 64, "the deferred list grew to " + length(q, owner, list));
+        assertEquals(5, q.size());
+        q.expire(2, fired::add);
+        assertEquals(List.of(0, -1, -2, -3, -4, -5), fired);
+        assertEquals(0, q.size());
+    }
+
     @Test
     void aHeapWhoseCopyFailsHalfWayStaysUsable() throws ReflectiveOperationException {
         TickHeap h = new TickHeap();
