@@ -15,8 +15,9 @@ import kilim.Task;
  * leaves (queued, or waiting on one of its timers), as dropped after {@code shutdownNow} or as
  * rejected after an orderly shutdown; a task woken after the loop left, as rejected in either case
  * (a late wake-up is refused, not something {@code shutdownNow} interrupted, and the list of
- * dropped tasks stays what the stop left). So a task dropped and then woken is reported twice, as
- * dropped and as rejected; one woken twice after the exit is rejected twice.
+ * dropped tasks stays what the stop left). So a task dropped while it waited on a timer and then
+ * woken is reported twice, as dropped and as rejected. A wake-up of a task already woken never
+ * reaches the scheduler (Kilim resumes a task once per pause), so nothing is reported a third time.
  *
  * <p><b>Thread safety:</b> {@link #exit} runs on the loop's thread, {@link #rejectLate} on any
  * producer's; both hold this object's lock while they empty the inbox, so an item is reported by

@@ -394,8 +394,10 @@ public final class RunLoopScheduler extends Scheduler {
 
     /**
      * Wake-ups refused because the scheduler had terminated, each also reported through
-     * {@code log}. A task that {@link #shutdownNow()} dropped and that is woken later is counted
-     * here too: the wake-up is refused, and the task stays in {@link #droppedTasks()}.
+     * {@code log}. A task that {@link #shutdownNow()} dropped while it waited on its timer and
+     * that is woken later is counted here too: the wake-up is refused, and the task stays in
+     * {@link #droppedTasks()}. Kilim resumes a task once per pause, so a task already woken (one
+     * dropped from a run queue, or whose late wake-up was refused) is not counted again.
      */
     public long rejectedCount() {
         return rejections.sum();

@@ -149,6 +149,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             timers.expire(now, onTimer);
             next = timers.nextDeadline();
         }
+        // published before the wait, not after the turn: the tasks and that expiry change the
+        // counters too (a connection closed there), and an untimed wait may last for ever
+        publish();
         // after that expiry: it may have closed a draining loop's last connection
         if (draining && (output.open == 0 || now >= drainDeadline)) {
             return false;
@@ -166,7 +169,6 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         now = clockRead ? now : clock();
         timers.expire(now, onTimer);
-        publish();
         return true;
     }
 

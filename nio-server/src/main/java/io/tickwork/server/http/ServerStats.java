@@ -2,7 +2,8 @@ package io.tickwork.server.http;
 
 /**
  * A snapshot of a server's counters, summed over its selector loops. Each loop publishes its own
- * counters once per batch of work, so a snapshot may lag the truth by the batch in progress.
+ * counters before it waits for I/O, so a snapshot may lag the truth by the batch in progress, and
+ * an idle loop's are current.
  *
  * @param openConnections connections open now
  * @param acceptedConnections connections accepted since start

@@ -72,7 +72,8 @@ import java.util.concurrent.atomic.LongAdder;
  *       in reserve, replaced before the next key becomes busy (if that fails, {@code execute}
  *       throws before the task is queued, and it never runs). Only a second producer failing the
  *       same allocation after the first took the reserve and its worker left, before the reserve
- *       was replaced, leaves its key waiting for the next {@code execute}. A handler
+ *       was replaced, leaves its key waiting for the next {@code execute} that makes a key busy
+ *       (one with no task queued or running). A handler
  *       that throws: see {@link TaskFailureHandler}.</li>
  *   <li><b>Interrupts.</b> Each task starts with its thread's interrupt flag clear: an interrupt
  *       left by one task never reaches the next, of its key or another. An interrupt found before

@@ -126,9 +126,9 @@ class TimerGrowthFailureTest {
                     q.schedule(0, -1 - i / 20_000); // five kept
                 }
                 long a = q.schedule(0, i); // due now: deferred
-                long b = q.schedule(1, i);
+                long b = q.schedule(30, i); // not due: in its slot (or the tree)
+                assertTrue(q.reschedule(b, 0)); // moved into the deferred list while a is in it
                 assertTrue(q.cancel(a));
-                assertTrue(q.reschedule(b, 0)); // moved into the deferred list, then cancelled
                 assertTrue(q.cancel(b));
             }
         });
