@@ -6,6 +6,9 @@ package io.tickwork.server.http;
  * no locks held for long). One handler instance serves every loop, so it must be thread safe;
  * per-call scratch space comes from {@link HttpRequest#scratch(int)}.
  *
+ * <p>A handler that throws (an exception or an {@code Error}) fails its request only: the server
+ * logs it and answers 500, and the connection stays open.
+ *
  * <p>The server adds the status line, {@code Date}, {@code Content-Length}, {@code Connection}
  * and drops the body for {@code HEAD}: a handler never deals with framing.
  */

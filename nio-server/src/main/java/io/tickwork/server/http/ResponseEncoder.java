@@ -82,7 +82,10 @@ final class ResponseEncoder {
         } else {
             try {
                 handler.handle(request, res);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // an Error too (a StackOverflowError, an AssertionError, an OutOfMemoryError of
+                // the handler's own allocation): it fails this request, not the loop and every
+                // connection on it
                 server.log("handler failed on " + request.path() + ": " + e);
                 res.reset();
                 res.status(500);
@@ -100,11 +103,16 @@ final class ResponseEncoder {
 
     /** A complete error response with {@code Connection: close}, as one new array; a HEAD's without its body. */
     static byte[] errorBytes(int status, String detail, boolean headRequest) {
+        return errorBytes(status, detail, headRequest, true);
+    }
+
+    /** An error response; {@code close}: with {@code Connection: close} (the caller closes after it). */
+    static byte[] errorBytes(int status, String detail, boolean headRequest, boolean close) {
         HttpResponse res = new HttpResponse();
         res.reset();
         res.status(status);
         errorBody(res, status, detail);
-        return encode(res, headRequest, true, false);
+        return encode(res, headRequest, close, false);
     }
 
     /** Upper bound of the head {@link #writeHead} writes. */

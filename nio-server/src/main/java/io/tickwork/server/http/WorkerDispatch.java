@@ -70,12 +70,25 @@ final class WorkerDispatch {
             try {
                 bytes = WorkerState.get().respond(copy, parser, server, handler, close);
             } catch (RuntimeException | Error e) {
+                // the server's own failure, not the handler's (answer() turns those into a 500):
+                // a 500 in the request's place, the connection kept as the loop decided (it may
+                // have handed out the requests behind this one already)
                 server.log("worker failed: " + e);
-                bytes = ResponseEncoder.errorBytes(500, "internal error", false);
+                bytes = ResponseEncoder.errorBytes(500, "internal error", isHead(copy), close);
             }
             byte[] response = bytes;
             loop.execute(() -> loop.deliver(c, response));
         });
+    }
+
+    /** Whether {@code request} (parsed once on the loop) is a HEAD, whose answer has no body. */
+    private static boolean isHead(byte[] request) {
+        return request.length > 5
+                && request[0] == 'H'
+                && request[1] == 'E'
+                && request[2] == 'A'
+                && request[3] == 'D'
+                && request[4] == ' ';
     }
 
     /** On the loop: queues an error response (with a close) behind {@code c}'s responses in flight. */

@@ -55,6 +55,8 @@ class HttpServerTest {
             res.contentType(ContentType.TEXT).appendAscii(req.path().substring(6));
         } else if (req.pathEquals("/boom")) {
             throw new IllegalStateException("handler bug");
+        } else if (req.pathEquals("/boom-error")) {
+            throw new StackOverflowError("handler recursion");
         } else {
             res.status(404).appendAscii("{}");
         }
@@ -402,6 +404,26 @@ class HttpServerTest {
                 assertEquals("alive", c.read().text());
             }
             assertTrue(log.stream().anyMatch(l -> l.contains("handler bug")), log.toString());
+        }
+
+        /**
+         * A handler that throws an {@code Error} fails its request like one that throws an
+         * exception: a 500 (without a body for a HEAD), and the connection and the others on its
+         * loop live on.
+         */
+        @Test
+        void handlerErrorIs500AndTheLoopLives() throws IOException {
+            start(1);
+            try (RawClient other = new RawClient(server.port());
+                    RawClient c = new RawClient(server.port())) {
+                c.send(get("/boom-error") + "HEAD /boom-error HTTP/1.1\r\nHost: t\r\n\r\n" + get("/echo/alive"));
+                assertEquals(500, c.read().status());
+                assertEquals(500, c.read(true).status());
+                assertEquals("alive", c.read().text());
+                other.send(get("/echo/other"));
+                assertEquals("other", other.read().text());
+            }
+            assertTrue(log.stream().anyMatch(l -> l.contains("handler recursion")), log.toString());
         }
 
         @ParameterizedTest
