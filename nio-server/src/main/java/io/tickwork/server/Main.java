@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -69,8 +70,14 @@ public final class Main {
         HttpServer server;
         HttpServer statsServer = null;
         ExecutorService pool = null;
+        CountDownLatch stop = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
         try {
             HttpServer.Builder b = HttpServer.builder(new DictionaryHandler(dict, null, o.cachedWords))
+                    .onFailure(f -> {
+                        failure.set(f); // the server stops itself; this process then exits 1
+                        stop.countDown();
+                    })
                     .host(o.host)
                     .port(o.port)
                     .idleTimeout(o.idleTimeout)
@@ -101,7 +108,6 @@ public final class Main {
                 return 1;
             }
         }
-        CountDownLatch stop = new CountDownLatch(1);
         Signals.onTermination(stop::countDown);
         if (worker) {
             WorkerLauncher.onLauncherGone(stop::countDown);
@@ -156,6 +162,10 @@ public final class Main {
                 "%s: stopped after %,d requests%n",
                 worker ? "tickwork worker " + o.workerIndex : "tickwork dictionary",
                 server.stats().requests());
+        if (failure.get() != null) {
+            err.println("tickwork: stopped because a selector loop failed: " + failure.get());
+            return 1;
+        }
         return 0;
     }
 

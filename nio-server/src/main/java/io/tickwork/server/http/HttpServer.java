@@ -31,6 +31,8 @@ import java.util.function.Supplier;
  * <p>Requests reach one {@link HttpHandler}, called on the loop thread; responses on a connection
  * go out in request order. {@link #close()} stops gracefully: no new connections, idle ones are
  * closed, responses in flight are finished (within the drain timeout), then the threads end.
+ * A handler that throws fails its request only (a 500); a loop whose own machinery fails closes
+ * its connections and stops the whole server the same way ({@link Builder#onFailure}).
  *
  * <p>Thread safety: {@link #start}, {@link #stats}, {@link #close} may be called from any thread.
  */
@@ -119,6 +121,7 @@ public final class HttpServer implements AutoCloseable {
 
         HttpHandler handler;
         Consumer<String> log = System.err::println;
+        Consumer<Throwable> onFailure = failure -> {};
         Acceptor acceptor = ServerSocketChannel::accept;
         Executor workers;
     }
@@ -220,6 +223,19 @@ public final class HttpServer implements AutoCloseable {
         }
 
         /**
+         * Called once if a selector loop's own machinery fails (an {@code OutOfMemoryError} outside
+         * any handler, a selector that throws; a handler's failure is only a 500): the failure is
+         * logged, that loop's connections are closed, and the server then stops as by
+         * {@link HttpServer#close()} rather than go on with a loop missing (with one loop, its
+         * port would accept connections that nobody answers). The callback runs on the failed
+         * loop's thread, before that stop; a process would typically exit non-zero.
+         */
+        public Builder onFailure(Consumer<Throwable> onFailure) {
+            c.onFailure = Objects.requireNonNull(onFailure, "onFailure");
+            return this;
+        }
+
+        /**
          * Worker mode: handlers run on {@code pool} instead of the loop threads (for handlers that
          * block or compute a lot); each connection's responses stay in request order through a
          * {@code KeyedSerialExecutor} keyed by connection, at most 64 requests per connection in
@@ -298,6 +314,7 @@ public final class HttpServer implements AutoCloseable {
     private final Object acceptLog = new Object();
 
     private final AtomicBoolean closing = new AtomicBoolean();
+    private final AtomicBoolean failureReported = new AtomicBoolean();
     /** Connections open over all loops while a cap is set; not counted without one. */
     private final AtomicInteger connections = new AtomicInteger();
 
@@ -384,6 +401,23 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
+     * On a loop's thread once the loop has ended by a failure of its own (its connections closed,
+     * its termination counted): the whole server stops, so no port is left accepting for a loop
+     * that is gone. {@link #close()} may run here: it waits only for loops still running, and
+     * this one's drain task is skipped as any ended loop's is. The first failure is reported.
+     */
+    void loopFailed(Throwable failure) {
+        if (failureReported.compareAndSet(false, true)) {
+            try {
+                config.onFailure.accept(failure);
+            } catch (RuntimeException | Error callbackFailed) {
+                log("the failure callback threw: " + callbackFailed);
+            }
+        }
+        close();
+    }
+
+    /**
      * Logged at most once a minute however many loops see it and however often accept flaps
      * between failing and working at the edge of the descriptor limit; the suppressed count is
      * reported with the next message.
@@ -457,7 +491,11 @@ public final class HttpServer implements AutoCloseable {
         if (closing.compareAndSet(false, true)) {
             CountDownLatch acceptsStopped = new CountDownLatch(loops.size());
             for (SelectorLoop l : loops) {
-                l.drain(config.drainTimeoutMillis, acceptsStopped::countDown);
+                if (l.terminated.getCount() == 0) {
+                    acceptsStopped.countDown(); // ended (failed): it accepts nothing and runs no task
+                } else {
+                    l.drain(config.drainTimeoutMillis, acceptsStopped::countDown);
+                }
             }
             // Then the listening socket goes at once, not after the drain: until it is closed the
             // kernel keeps completing handshakes into its backlog, and those connections would

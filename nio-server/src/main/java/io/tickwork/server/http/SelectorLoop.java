@@ -110,10 +110,12 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
 
     @Override
     public void run() {
+        Throwable failure = null;
         try {
             while (iterate()) {}
         } catch (IOException | RuntimeException | Error e) {
-            server.log("selector loop failed, closing its connections: " + e);
+            failure = e;
+            server.log("selector loop failed, closing its connections and stopping the server: " + e);
         } finally {
             for (SelectionKey key : new ArrayList<>(selector.keys())) {
                 if (key.attachment() instanceof Connection) {
@@ -127,6 +129,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             }
             publish();
             terminated.countDown();
+        }
+        if (failure != null) {
+            server.loopFailed(failure);
         }
     }
 
