@@ -87,7 +87,8 @@ final class RequestParser {
         int me = p;
         int lf = indexOf(b, p, Math.min(end, ms + maxRequestLine + 2), (byte) '\n');
         if (lf < 0) {
-            if (end - ms > maxRequestLine) {
+            // a CR last may be the line's own end, its LF in the next read: not counted
+            if (end - ms - (b[end - 1] == '\r' ? 1 : 0) > maxRequestLine) {
                 return error(r, 414, "request line longer than " + maxRequestLine + " bytes");
             }
             return NEED_MORE;

@@ -168,6 +168,21 @@ class RequestParserTest {
         assertFalse(r.keepAlive);
     }
 
+    /**
+     * A request line of exactly the limit is accepted however the bytes arrive, also when a read
+     * ends between its CR and its LF.
+     */
+    @Test
+    void aRequestLineOfExactlyTheLimitSplitBetweenItsCrAndLfIsAccepted() {
+        String line = "GET /" + "a".repeat(1024 - 5 - 9) + " HTTP/1.1";
+        assertEquals(1024, line.length());
+        assertEquals(RequestParser.NEED_MORE, parse(line + "\r"));
+        String whole = line + "\r\nHost: a\r\n\r\n";
+        assertEquals(whole.length(), parse(whole));
+        assertEquals(RequestParser.ERROR, parse(line + "a\r"));
+        assertEquals(414, r.errorStatus, "one byte longer");
+    }
+
     @Test
     void limits() {
         assertEquals(RequestParser.ERROR, parse("GET /" + "a".repeat(1100) + " HTTP/1.1\r\n"));
