@@ -5,6 +5,7 @@ import static io.tickwork.client.common.OptionValues.intInRange;
 
 import io.tickwork.client.common.Fmt;
 import io.tickwork.client.common.HelpOption;
+import io.tickwork.client.common.OpenFiles;
 import io.tickwork.client.common.OptionValues;
 import io.tickwork.client.common.OptionValues.CountConverter;
 import io.tickwork.client.common.OptionValues.DurationConverter;
@@ -286,6 +287,11 @@ public final class BenchCommand implements Callable<Integer> {
                 Duration.ofMillis(100),
                 Duration.ofHours(24));
         int conns = intInRange("--connections", connections, 1, 1_000_000);
+        OpenFiles.check(
+                "--connections " + conns,
+                conns,
+                OpenFiles.limit(),
+                "bench runs in one process: use fewer, or several bench processes, or raise the hard limit (ulimit -Hn)");
         int inFlight = intInRange("--depth", depth, 1, 10_000);
         int selectors = intInRange("--threads", threads, 1, 1024);
         double perSecond = rate == null ? 0 : inRange("--rate", rate, 0, 1e9);

@@ -1,11 +1,10 @@
 package io.tickwork.client.idle;
 
+import io.tickwork.client.common.OpenFiles;
 import io.tickwork.client.common.UsageException;
-import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +29,7 @@ final class FleetPlan {
     /** As many as the server starts: 256 processes of 19,000 connections are 4.8 million. */
     static final int MAX_PROCESSES = 256;
     /** Descriptors a child keeps for its JVM; the rest of its open-file limit is for connections. */
-    static final int JVM_FILES = 1000;
+    static final int JVM_FILES = OpenFiles.JVM_FILES;
     /** The launcher a child runs; named, not imported: this package does not depend on its parent. */
     static final String MAIN = "io.tickwork.client.LoadTool";
     /**
@@ -126,7 +125,7 @@ final class FleetPlan {
 
     /** Connections one process can hold with {@code openFileLimit} descriptors (-1: no bound known). */
     static long perProcess(long openFileLimit) {
-        return openFileLimit < 0 ? Long.MAX_VALUE : Math.max(openFileLimit - JVM_FILES, openFileLimit / 2);
+        return OpenFiles.connections(openFileLimit);
     }
 
     int size() {
@@ -198,22 +197,8 @@ final class FleetPlan {
         return d.toNanos() / 1000 + "us";
     }
 
-    /**
-     * This process's hard limit on open files from {@code /proc/self/limits} ({@code Max open files
-     * SOFT HARD files}); -1 where unknown (not Linux) or unlimited.
-     */
+    /** This process's hard limit on open files; -1 where unknown or unlimited ({@link OpenFiles#limit}). */
     static long openFileLimit() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
-                if (line.startsWith("Max open files")) {
-                    String[] f =
-                            line.substring("Max open files".length()).trim().split("\\s+");
-                    return f.length >= 2 && f[1].matches("[0-9]{1,18}") ? Long.parseLong(f[1]) : -1;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-        return -1;
+        return OpenFiles.limit();
     }
 }

@@ -5,6 +5,7 @@ import static io.tickwork.client.common.OptionValues.intInRange;
 
 import io.tickwork.client.common.Fmt;
 import io.tickwork.client.common.HelpOption;
+import io.tickwork.client.common.OpenFiles;
 import io.tickwork.client.common.OptionValues.CountConverter;
 import io.tickwork.client.common.OptionValues.DurationConverter;
 import io.tickwork.client.common.OptionValues.SizeConverter;
@@ -324,6 +325,13 @@ public final class IdleCommand implements Callable<Integer> {
     FleetPlan fleetPlan(IdleConfig cfg, long openFileLimit) {
         int n = intInRange("--processes", processes, 1, FleetPlan.MAX_PROCESSES);
         if (n == 1) {
+            long most = FleetPlan.perProcess(openFileLimit);
+            OpenFiles.check(
+                    "--connections " + cfg.connections(),
+                    cfg.connections(),
+                    openFileLimit,
+                    "use --processes " + (cfg.connections() + most - 1) / Math.max(1, most)
+                            + " or more, or raise the hard limit (ulimit -Hn, LimitNOFILE=)");
             return null;
         }
         if (child) {

@@ -195,6 +195,15 @@ class IdleFleetTest {
         e = assertThrows(UsageException.class, () -> plan(20_000, "--processes", "3", "--sources", "2", "127.0.0.1:9"));
         assertTrue(e.getMessage().startsWith("--sources 2 is fewer than --processes 3"), e.getMessage());
         assertNull(plan(20_000, "--processes", "1", "127.0.0.1:9"), "one process runs alone");
+        assertNull(plan(20_000, "-c", "19000", "127.0.0.1:9"), "19,000 fit in one process");
+        e = assertThrows(UsageException.class, () -> plan(20_000, "-c", "30000", "127.0.0.1:9"));
+        assertTrue(
+                e.getMessage()
+                        .startsWith("--connections 30000 needs 30000 descriptors in one process, more than it can"
+                                + " hold: at most 19000 (open-file limit 20000 less 1000 for the JVM); use --processes"
+                                + " 2 or more"),
+                e.getMessage());
+        assertNull(plan(-1, "-c", "10m", "127.0.0.1:9"), "no limit known: no check");
 
         // through the launcher, with this machine's limit: exit 2, the message, no stack trace
         long limit = FleetPlan.perProcess(FleetPlan.openFileLimit());
