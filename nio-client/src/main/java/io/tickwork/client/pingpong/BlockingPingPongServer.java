@@ -23,6 +23,7 @@ final class BlockingPingPongServer implements PingPongServer {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private ServerSocket server;
     private Thread acceptor;
+    private volatile Throwable failure;
 
     BlockingPingPongServer(String name, ThreadFactory threads) {
         this.name = name;
@@ -39,13 +40,30 @@ final class BlockingPingPongServer implements PingPongServer {
         return (InetSocketAddress) server.getLocalSocketAddress();
     }
 
+    @Override
+    public Throwable failure() {
+        return failure;
+    }
+
     private void acceptLoop() {
         while (!server.isClosed()) {
             Socket s;
             try {
                 s = server.accept();
-            } catch (IOException e) {
-                return; // closed
+            } catch (IOException | RuntimeException | Error e) {
+                if (!server.isClosed()) {
+                    // no descriptor for it, say: the server stops serving (its descriptors freed)
+                    // and the run says so
+                    failure = e;
+                    for (Socket open : sockets) {
+                        try {
+                            open.close();
+                        } catch (IOException ignored) {
+                            // closing
+                        }
+                    }
+                }
+                return;
             }
             sockets.add(s);
             Thread t = threads.newThread(() -> serve(s));

@@ -39,6 +39,7 @@ final class KilimPingPongServer implements PingPongServer {
     private Selector selector;
     private Thread io;
     private volatile boolean serving = true;
+    private volatile Throwable failure;
 
     KilimPingPongServer(int loops) {
         if (loops < 1) {
@@ -64,6 +65,11 @@ final class KilimPingPongServer implements PingPongServer {
         io.setDaemon(true);
         io.start();
         return (InetSocketAddress) server.getLocalAddress();
+    }
+
+    @Override
+    public Throwable failure() {
+        return failure;
     }
 
     private void ioLoop() {
@@ -92,8 +98,10 @@ final class KilimPingPongServer implements PingPongServer {
                     }
                 }
             }
-        } catch (IOException e) {
-            // the selector failed: close() cleans up
+        } catch (IOException | RuntimeException | Error e) {
+            if (serving) {
+                failure = e; // an accept or the selector failed: close() cleans up
+            }
         } finally {
             for (SelectionKey k : selector.keys()) {
                 try {

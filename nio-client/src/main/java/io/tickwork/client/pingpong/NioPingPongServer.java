@@ -32,6 +32,7 @@ final class NioPingPongServer implements PingPongServer {
     private final boolean spin;
     private final List<Loop> loops = new ArrayList<>();
     private ServerSocketChannel server;
+    private volatile Throwable failure;
 
     NioPingPongServer(int threads, boolean spin) {
         this.spin = spin;
@@ -54,6 +55,11 @@ final class NioPingPongServer implements PingPongServer {
             l.thread.start();
         }
         return (InetSocketAddress) server.getLocalAddress();
+    }
+
+    @Override
+    public Throwable failure() {
+        return failure;
     }
 
     @Override
@@ -103,8 +109,10 @@ final class NioPingPongServer implements PingPongServer {
                         register(fresh);
                     }
                 }
-            } catch (IOException | UncheckedIOException e) {
-                // selector failure: this loop ends; close() still cleans up
+            } catch (IOException | UncheckedIOException | Error e) {
+                if (running && failure == null) {
+                    failure = e; // an accept or the selector failed: this loop and its connections end
+                }
             } finally {
                 for (SelectionKey k : selector.keys()) {
                     try {

@@ -5,6 +5,7 @@ import static io.tickwork.client.common.OptionValues.intInRange;
 
 import io.tickwork.client.common.Fmt;
 import io.tickwork.client.common.HelpOption;
+import io.tickwork.client.common.OpenFiles;
 import io.tickwork.client.common.OptionValues;
 import io.tickwork.client.common.OptionValues.CountConverter;
 import io.tickwork.client.common.OptionValues.DurationConverter;
@@ -185,6 +186,12 @@ public final class PingPongCommand implements Callable<Integer> {
         @Override
         public Integer call() throws IOException, InterruptedException {
             Workload w = client.workload();
+            // both ends of every connection live in this process
+            OpenFiles.check(
+                    "run with --connections " + w.connections(),
+                    2L * w.connections(),
+                    OpenFiles.limit(),
+                    "use fewer, or the server and client modes in two processes");
             int threads = intInRange("--server-threads", serverThreads, 1, 256);
             Duration duration = run.duration();
             List<PingPongModel> models = model.equalsIgnoreCase("all")
@@ -260,7 +267,12 @@ public final class PingPongCommand implements Callable<Integer> {
                         "pingpong server (%s: %s) listening on 127.0.0.1:%d for %s%n",
                         m.id(), m.description, at.getPort(), Fmt.duration(duration));
                 out.flush();
-                new CountDownLatch(1).await(duration.toMillis(), TimeUnit.MILLISECONDS);
+                long end = System.nanoTime() + duration.toNanos();
+                CountDownLatch never = new CountDownLatch(1);
+                for (long left; s.failure() == null && (left = end - System.nanoTime()) > 0; ) {
+                    never.await(Math.min(left, 100_000_000L), TimeUnit.NANOSECONDS); // a failure ends the run early
+                }
+                failIfFailed(m, s);
             }
             return 0;
         }
@@ -294,6 +306,7 @@ public final class PingPongCommand implements Callable<Integer> {
         @Override
         public Integer call() throws IOException, InterruptedException {
             Workload w = client.workload();
+            OpenFiles.check("--connections " + w.connections(), w.connections(), OpenFiles.limit(), "use fewer");
             Duration duration = run.duration();
             InetSocketAddress at = Targets.hostPort("HOST:PORT", target);
             PingPongClient.Result r = w.measure(at, duration, run.spin);
@@ -332,7 +345,29 @@ public final class PingPongCommand implements Callable<Integer> {
             throws IOException, InterruptedException {
         try (PingPongServer s = m.create(serverThreads, spin)) {
             InetSocketAddress at = s.start(new InetSocketAddress("127.0.0.1", 0));
-            return w.measure(at, duration, spin);
+            PingPongClient.Result r;
+            try {
+                r = w.measure(at, duration, spin);
+            } catch (IOException | RuntimeException clientFailed) {
+                // a refused or reset connection may be the server's failure seen from the client
+                if (s.failure() != null) {
+                    IOException serverFailed = new IOException(
+                            "the " + m.id() + " server failed during the run: " + s.failure(), s.failure());
+                    serverFailed.addSuppressed(clientFailed);
+                    throw serverFailed;
+                }
+                throw clientFailed;
+            }
+            failIfFailed(m, s);
+            return r;
+        }
+    }
+
+    /** Throws if {@code s}'s server failed during the run: its figures are not a measurement of it. */
+    static void failIfFailed(PingPongModel m, PingPongServer s) throws IOException {
+        Throwable f = s.failure();
+        if (f != null) {
+            throw new IOException("the " + m.id() + " server failed during the run: " + f, f);
         }
     }
 }

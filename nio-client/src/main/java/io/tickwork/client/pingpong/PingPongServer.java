@@ -14,6 +14,13 @@ interface PingPongServer extends AutoCloseable {
     /** Binds to {@code bind} (port 0 for an ephemeral port) and starts serving. */
     InetSocketAddress start(InetSocketAddress bind) throws IOException;
 
+    /**
+     * The first failure that ended a server thread early or made it stop accepting (an
+     * {@code accept} refused for want of descriptors, a selector that broke), or null: a run whose
+     * server failed measured something else, and is reported as failed, never silently.
+     */
+    Throwable failure();
+
     @Override
     void close() throws IOException;
 }
