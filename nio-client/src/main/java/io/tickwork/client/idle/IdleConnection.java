@@ -10,8 +10,8 @@ import java.nio.channels.SocketChannel;
  * One connection of {@code idle}: its channel, the source address it was bound to, and where it
  * is in its life (connect pending, open at {@code index} of the holder's open list, closed).
  * With the workload it also carries a response parser, the request not yet written, whether a
- * response is awaited and since when, and a generation that makes superseded workload deadlines
- * stale. A few dozen bytes; confined to the holder's thread.
+ * response is awaited and since when, and the handle of its one workload timer. A few dozen
+ * bytes; confined to the holder's thread.
  */
 final class IdleConnection {
     final SocketChannel ch;
@@ -28,7 +28,8 @@ final class IdleConnection {
     ByteBuffer outBuf;
     boolean awaiting;
     long sentAt;
-    int gen;
+    /** Its workload timer (next request, or response timeout) in the workload's queue; 0: none. */
+    long timer;
 
     IdleConnection(SocketChannel ch, int source) {
         this.ch = ch;

@@ -98,6 +98,11 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
     private long lastRequests;
     private long lastBytes;
 
+    /** The workload's timers pending; on the holder's thread, or once {@link #run} has returned. */
+    int workloadTimers() {
+        return workload.pendingTimers();
+    }
+
     /** Events (limits hit, the end of the ramp) to {@code out}, progress to {@code listener}; either may be null. */
     IdleHolder(IdleConfig cfg, PrintStream out, IdleProgress.Listener listener) {
         this.cfg = cfg;
@@ -451,6 +456,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
             return;
         }
         c.closed = true;
+        workload.stop(c);
         if (c.pending) {
             c.pending = false;
             pending--;

@@ -3,12 +3,14 @@ package io.tickwork.client.idle;
 import io.tickwork.client.common.ClientSelectorLoop;
 import io.tickwork.client.common.LatencyRange;
 import io.tickwork.client.common.ResponseParser;
+import io.tickwork.primitives.timer.TimerQueue;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.PriorityQueue;
+import java.time.Duration;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
@@ -20,9 +22,11 @@ import org.HdrHistogram.Histogram;
  * ends its connection, as does a malformed one; the holder replaces ended connections, and counts
  * as closed by the server only those the server ended.
  *
- * <p>Deadlines (next request, response timeout) are in a priority queue: O(log n) per request,
- * one small record each; a deadline whose connection has moved on (a newer generation, or
- * closed) is skipped when it comes up. Confined to the holder's thread.
+ * <p>Deadlines: one timer per connection (its next request, or its response's timeout) on a
+ * {@link TimerQueue} wheel of 1 ms ticks, re-armed in place ({@code reschedule}) and cancelled
+ * when the connection closes, so the queue holds one timer per open connection however long the
+ * run, O(1) a request; a timer fires at most a tick (1 ms) late, never early. Confined to the
+ * holder's thread.
  */
 final class IdleWorkload {
     private final IdleConfig cfg;
@@ -31,7 +35,10 @@ final class IdleWorkload {
     private final Consumer<IdleConnection> ended;
 
     private final SplittableRandom random;
-    private final PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
+    private final TimerQueue<IdleConnection> timers = TimerQueue.builder(TimeUnit.NANOSECONDS, System.nanoTime())
+            .tick(Duration.ofMillis(1))
+            .build();
+    private final Consumer<IdleConnection> fire = this::fire;
     private final Histogram latency = LatencyRange.histogram();
     private long requests;
     private long timeouts;
@@ -63,8 +70,28 @@ final class IdleWorkload {
 
     /** The earliest deadline, {@link ClientSelectorLoop#NO_DEADLINE} if none. */
     long nextDeadline() {
-        Timer t = timers.peek();
-        return t == null ? ClientSelectorLoop.NO_DEADLINE : t.at;
+        long next = timers.nextDeadline();
+        return next == TimerQueue.NO_DEADLINE ? ClientSelectorLoop.NO_DEADLINE : next;
+    }
+
+    /** Timers pending: at most one per connection that joined and has not closed. */
+    int pendingTimers() {
+        return timers.size();
+    }
+
+    /** A connection closes: its timer goes with it. */
+    void stop(IdleConnection c) {
+        if (c.timer != 0) {
+            timers.cancel(c.timer);
+            c.timer = 0;
+        }
+    }
+
+    /** Sets {@code c}'s one timer to {@code at}, re-arming it in place if it is pending. */
+    private void arm(IdleConnection c, long at) {
+        if (c.timer == 0 || !timers.reschedule(c.timer, at)) {
+            c.timer = timers.schedule(at, c);
+        }
     }
 
     /** A new connection joins the workload: it idles first. */
@@ -77,39 +104,44 @@ final class IdleWorkload {
         long min = cfg.idleMin().toNanos();
         long span = cfg.idleMax().toNanos() - min;
         c.awaiting = false;
-        timers.add(new Timer(now + min + (span > 0 ? random.nextLong(span + 1) : 0), c, ++c.gen));
+        arm(c, now + min + (span > 0 ? random.nextLong(span + 1) : 0));
     }
 
     /** Sends the requests and times out the responses that are due. */
     void runTimers(long now) {
-        Timer t0;
-        while ((t0 = timers.peek()) != null && t0.at <= now) {
-            timers.poll();
-            IdleConnection c = t0.conn;
-            if (c.closed || c.gen != t0.gen) {
-                continue; // superseded: a response came before its timeout, or the connection is gone
-            }
-            if (c.awaiting) {
-                timeouts++;
-                ended.accept(c);
-                continue;
-            }
-            int len = 1 + random.nextInt(cfg.maxLength());
-            String sep = cfg.path().indexOf('?') >= 0 ? "&" : "?";
-            InetSocketAddress t = (InetSocketAddress) remote(c);
-            byte[] req = ("GET " + cfg.path() + sep + "len=" + len + " HTTP/1.1\r\nHost: "
-                            + (t == null ? "127.0.0.1" : t.getAddress().getHostAddress() + ":" + t.getPort())
-                            + "\r\n\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1);
-            c.outBuf = ByteBuffer.wrap(req);
-            c.sentAt = now;
-            c.awaiting = true;
-            timers.add(new Timer(now + cfg.timeout().toNanos(), c, ++c.gen));
-            try {
-                c.flush();
-            } catch (IOException e) {
-                lost.accept(c);
-            }
+        this.now = now;
+        timers.expire(now, fire);
+    }
+
+    /** The time of the {@link #runTimers} call in progress, for {@link #fire}. */
+    private long now;
+
+    /** {@code c}'s timer is due: its response timed out, or its next request is to be sent. */
+    private void fire(IdleConnection c) {
+        c.timer = 0; // handed out: no longer pending
+        if (c.closed) {
+            return;
+        }
+        if (c.awaiting) {
+            timeouts++;
+            ended.accept(c);
+            return;
+        }
+        int len = 1 + random.nextInt(cfg.maxLength());
+        String sep = cfg.path().indexOf('?') >= 0 ? "&" : "?";
+        InetSocketAddress t = (InetSocketAddress) remote(c);
+        byte[] req = ("GET " + cfg.path() + sep + "len=" + len + " HTTP/1.1\r\nHost: "
+                        + (t == null ? "127.0.0.1" : t.getAddress().getHostAddress() + ":" + t.getPort())
+                        + "\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        c.outBuf = ByteBuffer.wrap(req);
+        c.sentAt = now;
+        c.awaiting = true;
+        arm(c, now + cfg.timeout().toNanos());
+        try {
+            c.flush();
+        } catch (IOException e) {
+            lost.accept(c);
         }
     }
 
@@ -156,7 +188,4 @@ final class IdleWorkload {
         latency.recordValue(LatencyRange.clamp(now - c.sentAt));
         scheduleIdle(c, now);
     }
-
-    /** A workload deadline; stale when its connection's generation has moved on. */
-    private record Timer(long at, IdleConnection conn, int gen) {}
 }

@@ -257,6 +257,46 @@ class IdleTest {
         }
     }
 
+    /**
+     * With a long response timeout, every request leaves a timeout behind it once answered: the
+     * workload re-arms one timer per connection, so however many requests ran, its timers stay
+     * within the connections.
+     */
+    @Test
+    void theWorkloadsTimersStayWithinTheConnections() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("z"))) {
+            IdleConfig cfg = config(new String[] {
+                "-c",
+                "20",
+                "--sources",
+                "0",
+                "--workload",
+                "--idle-min",
+                "0s",
+                "--idle-max",
+                "1ms",
+                "--timeout",
+                "1h",
+                "--duration",
+                "20s",
+                "--quiet",
+                "127.0.0.1:" + s.port()
+            });
+            IdleHolder h = new IdleHolder(cfg, null, null);
+            Thread stopper = new Thread(() -> {
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+                while (s.requests.get() < 2_000 && System.nanoTime() < until) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                }
+                h.stop();
+            });
+            stopper.start();
+            IdleResult r = h.run();
+            assertTrue(r.requests() >= 1_000, "responses " + r.requests());
+            assertTrue(h.workloadTimers() <= 20, h.workloadTimers() + " timers after " + r.requests() + " requests");
+        }
+    }
+
     @Test
     void jsonReportForScripts() throws Exception {
         java.util.concurrent.atomic.AtomicInteger statsCalls = new java.util.concurrent.atomic.AtomicInteger();
