@@ -140,6 +140,15 @@ final class Bench {
     }
 
     /** What ended a worker thread early (a bug), or null; after {@link #run}. */
+    /** After {@link #run}: no connection of any worker ever succeeded, so nothing of the server was measured. */
+    boolean neverConnected() {
+        List<Counters> counters = new ArrayList<>();
+        for (BenchWorker w : workers) {
+            counters.add(w.counters);
+        }
+        return Counters.sum(counters, Counters.EVER_CONNECTED) == 0;
+    }
+
     Throwable workerFailure() {
         for (BenchWorker w : workers) {
             if (w.failure != null) {

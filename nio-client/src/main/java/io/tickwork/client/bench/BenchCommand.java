@@ -209,6 +209,10 @@ public final class BenchCommand implements Callable<Integer> {
             failed.printStackTrace(err);
             return 1;
         }
+        if (bench.neverConnected()) {
+            err.println("error: no connection to " + cfg.target() + " succeeded, so nothing was measured");
+            return 1;
+        }
         if (hgrm != null) {
             try (PrintStream f = new PrintStream(new FileOutputStream(hgrm), false, StandardCharsets.UTF_8)) {
                 r.latency.outputPercentileDistribution(f, 1000.0);

@@ -125,7 +125,8 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             nextHousekeeping = now + HOUSEKEEPING_NS;
             l.run();
         } catch (IOException e) {
-            counters.inc(Counters.ERR_IO); // the selector itself failed: end this worker
+            counters.inc(Counters.ERR_IO); // the selector itself failed: this worker's connections end
+            failure = e; // so the run's figures are incomplete, and the command says so
         } catch (RuntimeException | Error e) {
             failure = e; // a bug: the run's figures are incomplete, and the command says so
         } finally {

@@ -192,7 +192,8 @@ class BenchTest {
             port = probe.getLocalPort(); // closed again below: nobody listens there
         }
         Run run = Cli.run("bench", "-c", "3", "--duration", "500ms", "--json", "http://127.0.0.1:" + port + "/");
-        assertEquals(0, run.status(), run.err());
+        assertEquals(1, run.status(), run.err()); // nothing was measured: a failed run, with its report
+        assertTrue(run.err().contains("no connection to http://127.0.0.1:" + port + "/ succeeded"), run.err());
         Cli.assertNoStackTrace(run);
         JsonNode errors = Cli.json(run.out()).get("errors");
         long connect = errors.get("connect").asLong();
