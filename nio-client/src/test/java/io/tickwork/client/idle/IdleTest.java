@@ -214,41 +214,56 @@ class IdleTest {
         }
     }
 
+    /**
+     * Runs the workload (20 connections, {@code idleMax}, {@code timeout}, lengths up to 100 on
+     * {@code /len}) against {@code s} until it has answered {@code requests} requests (15 s at
+     * most); the holder, run and stopped.
+     */
+    private IdleHolder runWorkload(StubHttpServer s, String idleMax, String timeout, int requests, IdleResult[] result)
+            throws Exception {
+        IdleConfig cfg = config(new String[] {
+            "-c",
+            "20",
+            "--sources",
+            "0",
+            "--workload",
+            "--idle-min",
+            "0s",
+            "--idle-max",
+            idleMax,
+            "--timeout",
+            timeout,
+            "--max-length",
+            "100",
+            "--path",
+            "/len",
+            "--duration",
+            "20s",
+            "--quiet",
+            "127.0.0.1:" + s.port()
+        });
+        IdleHolder h = new IdleHolder(cfg, null, null);
+        Thread stopper = new Thread(() -> {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            while (s.requests.get() < requests && System.nanoTime() < until) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            h.stop();
+        });
+        stopper.start();
+        result[0] = h.run();
+        return h;
+    }
+
     @Test
     void httpKitWorkloadRequestsAndReads() throws Exception {
         try (StubHttpServer s = new StubHttpServer((n, p) -> {
             int len = Integer.parseInt(p.substring(p.indexOf("len=") + 4));
             return StubHttpServer.ok("z".repeat(len));
         })) {
-            IdleConfig cfg = config(new String[] {
-                "-c",
-                "20",
-                "--sources",
-                "0",
-                "--workload",
-                "--idle-min",
-                "0s",
-                "--idle-max",
-                "20ms",
-                "--max-length",
-                "100",
-                "--path",
-                "/len",
-                "--duration",
-                "20s",
-                "--quiet",
-                "127.0.0.1:" + s.port()
-            });
-            IdleHolder h = new IdleHolder(cfg, null, null);
-            Thread stopper = new Thread(() -> {
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-                while (s.requests.get() < 200 && System.nanoTime() < until) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-                }
-                h.stop();
-            });
-            stopper.start();
-            IdleResult r = h.run();
+            IdleResult[] result = new IdleResult[1];
+            runWorkload(s, "20ms", "10s", 200, result);
+            IdleResult r = result[0];
             assertTrue(r.requests() >= 150, "responses " + r.requests());
             assertEquals(0, r.badResponses());
             assertEquals(0, r.timeouts());
@@ -265,33 +280,9 @@ class IdleTest {
     @Test
     void theWorkloadsTimersStayWithinTheConnections() throws Exception {
         try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("z"))) {
-            IdleConfig cfg = config(new String[] {
-                "-c",
-                "20",
-                "--sources",
-                "0",
-                "--workload",
-                "--idle-min",
-                "0s",
-                "--idle-max",
-                "1ms",
-                "--timeout",
-                "1h",
-                "--duration",
-                "20s",
-                "--quiet",
-                "127.0.0.1:" + s.port()
-            });
-            IdleHolder h = new IdleHolder(cfg, null, null);
-            Thread stopper = new Thread(() -> {
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-                while (s.requests.get() < 2_000 && System.nanoTime() < until) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-                }
-                h.stop();
-            });
-            stopper.start();
-            IdleResult r = h.run();
+            IdleResult[] result = new IdleResult[1];
+            IdleHolder h = runWorkload(s, "1ms", "1h", 2_000, result);
+            IdleResult r = result[0];
             assertTrue(r.requests() >= 1_000, "responses " + r.requests());
             assertTrue(h.workloadTimers() <= 20, h.workloadTimers() + " timers after " + r.requests() + " requests");
         }
