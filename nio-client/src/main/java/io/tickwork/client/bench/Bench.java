@@ -139,7 +139,6 @@ final class Bench {
         return new BenchReport(cfg, elapsed, measured, total);
     }
 
-    /** What ended a worker thread early (a bug), or null; after {@link #run}. */
     /** After {@link #run}: no connection of any worker ever succeeded, so nothing of the server was measured. */
     boolean neverConnected() {
         List<Counters> counters = new ArrayList<>();
@@ -149,6 +148,7 @@ final class Bench {
         return Counters.sum(counters, Counters.EVER_CONNECTED) == 0;
     }
 
+    /** What ended a worker thread early (its selector failed, or a bug), or null; after {@link #run}. */
     Throwable workerFailure() {
         for (BenchWorker w : workers) {
             if (w.failure != null) {

@@ -109,7 +109,7 @@ final class NioPingPongServer implements PingPongServer {
                         register(fresh);
                     }
                 }
-            } catch (IOException | UncheckedIOException | Error e) {
+            } catch (IOException | RuntimeException | Error e) {
                 if (running && failure == null) {
                     failure = e; // an accept or the selector failed: this loop and its connections end
                 }

@@ -55,7 +55,7 @@ final class LoopAcceptor {
     SocketChannel accept(TimerQueue<Object> timers, long now) {
         if (!server.claimConnection()) {
             pausedAtCap = true;
-            key.interestOps(0);
+            pauseAccepting();
             timers.schedule(now + CAP_RETRY_MILLIS, RESUME);
             return null;
         }
@@ -68,7 +68,7 @@ final class LoopAcceptor {
                 return null;
             }
             backoff = backoff == 0 ? 10 : Math.min(backoff * 2, 1000);
-            key.interestOps(0);
+            pauseAccepting();
             timers.schedule(now + backoff, RESUME);
             server.acceptFailed(e, backoff);
             return null;
@@ -101,6 +101,20 @@ final class LoopAcceptor {
             // already failing; the descriptor is released either way
         }
         released();
+    }
+
+    /**
+     * Accept interest off. A graceful stop may have closed the listener from another thread,
+     * cancelling the key: then there is nothing to pause, and no failure of this loop.
+     */
+    private void pauseAccepting() {
+        if (key.isValid()) {
+            try {
+                key.interestOps(0);
+            } catch (java.nio.channels.CancelledKeyException closedMeanwhile) {
+                // the listener closed between the check and the call
+            }
+        }
     }
 
     /** The back-off or cap pause is over: accept interest back on, unless stopped. */

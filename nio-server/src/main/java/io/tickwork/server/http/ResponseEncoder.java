@@ -103,16 +103,19 @@ final class ResponseEncoder {
 
     /** A complete error response with {@code Connection: close}, as one new array; a HEAD's without its body. */
     static byte[] errorBytes(int status, String detail, boolean headRequest) {
-        return errorBytes(status, detail, headRequest, true);
+        return errorBytes(status, detail, headRequest, true, false);
     }
 
-    /** An error response; {@code close}: with {@code Connection: close} (the caller closes after it). */
-    static byte[] errorBytes(int status, String detail, boolean headRequest, boolean close) {
+    /**
+     * An error response; {@code close}: with {@code Connection: close} (the caller closes after
+     * it); {@code keepAlive10}: with {@code Connection: keep-alive} (an HTTP/1.0 client that asked).
+     */
+    static byte[] errorBytes(int status, String detail, boolean headRequest, boolean close, boolean keepAlive10) {
         HttpResponse res = new HttpResponse();
         res.reset();
         res.status(status);
         errorBody(res, status, detail);
-        return encode(res, headRequest, close, false);
+        return encode(res, headRequest, close, keepAlive10);
     }
 
     /** Upper bound of the head {@link #writeHead} writes. */

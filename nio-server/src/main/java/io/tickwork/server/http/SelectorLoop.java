@@ -114,24 +114,29 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         try {
             while (iterate()) {}
         } catch (IOException | RuntimeException | Error e) {
-            failure = e;
-            server.log("selector loop failed, closing its connections and stopping the server: " + e);
+            failure = e; // reported below, once the loop is down: logging may fail for want of memory
         } finally {
-            for (SelectionKey key : new ArrayList<>(selector.keys())) {
-                if (key.attachment() instanceof Connection) {
-                    output.close((Connection) key.attachment());
+            try {
+                for (SelectionKey key : new ArrayList<>(selector.keys())) {
+                    if (key.attachment() instanceof Connection) {
+                        output.close((Connection) key.attachment());
+                    }
+                }
+                selector.close();
+            } catch (IOException | RuntimeException | Error cleanupFailed) {
+                failure = failure != null ? failure : cleanupFailed; // the connections go with the process
+            } finally {
+                publish();
+                terminated.countDown();
+                if (failure != null) {
+                    try {
+                        server.log("selector loop failed, closed its connections; stopping the server: " + failure);
+                    } catch (RuntimeException | Error logFailed) {
+                        // the stop below matters more than the line
+                    }
+                    server.loopFailed(failure);
                 }
             }
-            try {
-                selector.close();
-            } catch (IOException ignored) {
-                // nothing left to release
-            }
-            publish();
-            terminated.countDown();
-        }
-        if (failure != null) {
-            server.loopFailed(failure);
         }
     }
 
@@ -427,7 +432,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     break;
                 }
                 if (workers != null) {
-                    workers.request(c, in, pos, r, !request.keepAlive || draining);
+                    workers.request(
+                            c, in, pos, r, !request.keepAlive || draining, request.head, request.minorVersion == 0);
                     pos += r;
                     continue;
                 }

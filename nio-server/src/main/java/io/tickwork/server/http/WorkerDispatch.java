@@ -59,7 +59,7 @@ final class WorkerDispatch {
      * from the request and its draining state: a handler's {@code closeConnection()} cannot stop
      * requests the loop already handed out.
      */
-    void request(Connection c, byte[] in, int from, int length, boolean close) {
+    void request(Connection c, byte[] in, int from, int length, boolean close, boolean head, boolean http10) {
         byte[] copy = Arrays.copyOfRange(in, from, from + length);
         if (close) {
             c.closeAfterWrite = true;
@@ -74,21 +74,11 @@ final class WorkerDispatch {
                 // a 500 in the request's place, the connection kept as the loop decided (it may
                 // have handed out the requests behind this one already)
                 server.log("worker failed: " + e);
-                bytes = ResponseEncoder.errorBytes(500, "internal error", isHead(copy), close);
+                bytes = ResponseEncoder.errorBytes(500, "internal error", head, close, http10 && !close);
             }
             byte[] response = bytes;
             loop.execute(() -> loop.deliver(c, response));
         });
-    }
-
-    /** Whether {@code request} (parsed once on the loop) is a HEAD, whose answer has no body. */
-    private static boolean isHead(byte[] request) {
-        return request.length > 5
-                && request[0] == 'H'
-                && request[1] == 'E'
-                && request[2] == 'A'
-                && request[3] == 'D'
-                && request[4] == ' ';
     }
 
     /** On the loop: queues an error response (with a close) behind {@code c}'s responses in flight. */
