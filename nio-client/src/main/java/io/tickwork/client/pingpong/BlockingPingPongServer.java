@@ -14,6 +14,11 @@ import java.util.concurrent.ThreadFactory;
  * The {@code threads} and {@code virtual} ping-pong models: one thread per connection, made by
  * the given factory, running plain blocking code: read 4 bytes, write "Pong". An accept thread
  * from the same factory. Memory: a thread (stack) per connection, plus the sockets.
+ *
+ * <p>A connection that cannot be accepted (no descriptor) or given a thread (the factory refuses
+ * or the thread cannot start) stops the server: its failure is recorded for {@link #failure()},
+ * its listening socket and every connection are closed, so no client waits on a server that no
+ * longer answers.
  */
 final class BlockingPingPongServer implements PingPongServer {
     private static final byte[] PONG = {'P', 'o', 'n', 'g'};
@@ -46,28 +51,41 @@ final class BlockingPingPongServer implements PingPongServer {
     }
 
     private void acceptLoop() {
-        while (!server.isClosed()) {
-            Socket s;
-            try {
-                s = server.accept();
-            } catch (IOException | RuntimeException | Error e) {
-                if (!server.isClosed()) {
-                    // no descriptor for it, say: the server stops serving (its descriptors freed)
-                    // and the run says so
-                    failure = e;
-                    for (Socket open : sockets) {
-                        try {
-                            open.close();
-                        } catch (IOException ignored) {
-                            // closing
-                        }
+        try {
+            while (true) {
+                Socket s = server.accept();
+                sockets.add(s);
+                try {
+                    Thread t = threads.newThread(() -> serve(s));
+                    if (t == null) {
+                        throw new IllegalStateException("the thread factory refused a thread for a connection");
                     }
+                    t.start();
+                } catch (RuntimeException | Error e) {
+                    sockets.remove(s);
+                    closeQuietly(s);
+                    throw e;
                 }
-                return;
             }
-            sockets.add(s);
-            Thread t = threads.newThread(() -> serve(s));
-            t.start();
+        } catch (IOException | RuntimeException | Error e) {
+            if (!server.isClosed()) {
+                // no descriptor or no thread for a connection, say: the server stops serving, its
+                // listening socket first (no connection waits in a backlog nobody accepts from),
+                // then its connections, and the run says why
+                failure = e;
+                closeQuietly(server);
+                for (Socket open : sockets) {
+                    closeQuietly(open);
+                }
+            }
+        }
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // closing
         }
     }
 
@@ -93,11 +111,7 @@ final class BlockingPingPongServer implements PingPongServer {
             server.close();
         }
         for (Socket s : sockets) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // closing
-            }
+            closeQuietly(s);
         }
         if (acceptor != null) {
             try {

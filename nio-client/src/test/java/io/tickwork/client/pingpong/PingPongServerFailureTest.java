@@ -52,9 +52,19 @@ class PingPongServerFailureTest {
         List<Socket> many = new ArrayList<>();
         try {
             BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            String line = r.readLine();
-            Matcher m = Pattern.compile(".*127\\.0\\.0\\.1:(\\d+) .*").matcher(line == null ? "" : line);
-            assertTrue(m.matches(), line);
+            // the line naming the address; a JVM warning may come before it
+            Pattern listening = Pattern.compile(".*127\\.0\\.0\\.1:(\\d+) .*");
+            StringBuilder before = new StringBuilder();
+            Matcher m = null;
+            for (String line; (line = r.readLine()) != null && before.length() < 10_000; ) {
+                Matcher candidate = listening.matcher(line);
+                if (candidate.matches()) {
+                    m = candidate;
+                    break;
+                }
+                before.append(line).append('\n');
+            }
+            assertTrue(m != null, "no address announced:\n" + before);
             int port = Integer.parseInt(m.group(1));
             // one round trip and close first: the JDK needs a descriptor for the first close a
             // process makes (it sets up its socket closing then), which a run always has made
