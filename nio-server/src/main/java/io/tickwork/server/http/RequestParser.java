@@ -57,7 +57,7 @@ final class RequestParser {
     }
 
     /**
-     * The request line of the request at {@code start}, after at most 64 empty lines: method,
+     * The request line of the request at {@code start}, after any empty lines: method,
      * target and version, each separated by one space, set in {@code r}. Returns the index after
      * its line feed, where the header fields begin (&gt; 0), {@link #NEED_MORE}, or {@link #ERROR}:
      * 400 (malformed), 414 (longer than {@link #maxRequestLine}), 505 (not HTTP/1.x).
@@ -65,10 +65,9 @@ final class RequestParser {
     private int requestLine(byte[] b, int start, int end, HttpRequest r) {
         int p = start;
         while (p < end && (b[p] == '\r' || b[p] == '\n')) {
-            p++; // RFC 9112 2.2: ignore empty lines before the request line
-            if (p - start > 64) {
-                return error(r, 400, "too many empty lines before the request line");
-            }
+            // RFC 9112 2.2: ignore empty lines before the request line, any number of them, as the
+            // loop that drops them between reads does: each byte is looked at once either way
+            p++;
         }
         int ms = p;
         while (p < end && isTchar(b[p])) {
@@ -77,7 +76,7 @@ final class RequestParser {
             }
         }
         if (p == end) {
-            return end - start > maxRequestLine
+            return end - ms > maxRequestLine
                     ? error(r, 414, "request line longer than " + maxRequestLine + " bytes")
                     : NEED_MORE;
         }

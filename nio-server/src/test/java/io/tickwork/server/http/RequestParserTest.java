@@ -81,6 +81,18 @@ class RequestParserTest {
     }
 
     @Test
+    void anyNumberOfLeadingEmptyLinesIsIgnoredInOneReadAsAcrossReads() {
+        String empties = "\r\n".repeat(1_000) + "\n".repeat(1_000);
+        String req = empties + "GET /d/x HTTP/1.1\r\nHost: a\r\n\r\n";
+        assertEquals(req.length(), parse(req));
+        assertEquals(0, r.errorStatus);
+        assertEquals("/d/x", r.path());
+        // only empty lines so far: no request has started, nothing is too long
+        assertEquals(RequestParser.NEED_MORE, parse(empties));
+        assertEquals(RequestParser.NEED_MORE, parse(empties + "GET"));
+    }
+
+    @Test
     void bodyIsConsumedWithTheRequest() {
         String req = "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello";
         assertEquals(RequestParser.NEED_MORE, parse(req.substring(0, req.length() - 1)));
