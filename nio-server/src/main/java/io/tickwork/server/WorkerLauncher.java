@@ -41,7 +41,10 @@ import java.util.regex.Pattern;
  *       listener on an ephemeral port whose {@code /stats} reports that worker's shared listener
  *       (a {@code /stats} on the shared port reaches whichever worker the kernel picks).</li>
  *   <li>SIGTERM or SIGINT to the launcher sends SIGTERM to every worker; the launcher exits when
- *       all have, 0 if all exited 0, else 1 naming each worker that did not.</li>
+ *       all have, 0 if all stopped as asked (exit 0, or 143 and 130: ended by SIGTERM or by a
+ *       terminal's SIGINT before their handler was installed), else 1 naming each worker that did
+ *       not. A Ctrl-C, which reaches the workers too, is such a stop, even where a worker's exit
+ *       is seen before the launcher's own signal.</li>
  *   <li>A worker that exits by itself makes the launcher stop the others and exit 1, naming the
  *       worker and its exit status (0 only if it exited 0: it was asked to stop by someone else).</li>
  *   <li>However the launcher ends, even by SIGKILL, its workers stop: each reads its standard
@@ -101,6 +104,16 @@ final class WorkerLauncher {
     private static final long STOP_TIMEOUT_SECONDS = 30;
     /** Exit status of a JVM ended by SIGTERM before its handler was installed (128 + 15). */
     private static final int SIGTERM_STATUS = 143;
+    /**
+     * Exit status of a JVM ended by SIGINT before its handler was installed (128 + 2): a Ctrl-C in
+     * a terminal reaches every process of the foreground group, the workers with the launcher.
+     */
+    private static final int SIGINT_STATUS = 130;
+    /**
+     * How long a worker that stopped as if asked (exit 0, 130, 143) waits for the launcher's own
+     * stop signal before it counts as stopped alone: the delay a lone worker's stop adds.
+     */
+    private static final long SIGNAL_GRACE_MILLIS = 500;
 
     /** A worker's start line: index, shared URL, private stats URL, summary. */
     static final Pattern WORKER_LINE = Pattern.compile("^tickwork worker (\\d+): (\\S+), stats (\\S+)  \\((.*)\\)$");
@@ -276,7 +289,35 @@ final class WorkerLauncher {
         return t;
     }
 
+    /**
+     * Whether a stop signal reaches the launcher within {@link #SIGNAL_GRACE_MILLIS}: a signal to
+     * the whole process group is handled in each process in its own time. Other events taken
+     * meanwhile are dropped; {@link #stopAll} reads every worker's status itself.
+     */
+    private boolean stopFollows() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SIGNAL_GRACE_MILLIS);
+        try {
+            for (Object e; (e = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) != null; ) {
+                if (e == STOP) {
+                    return true;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    private static boolean stoppedAsAsked(int status) {
+        return status == 0 || status == SIGTERM_STATUS || status == SIGINT_STATUS;
+    }
+
     private int died(Exited x, String when) {
+        if (stoppedAsAsked(x.status()) && stopFollows()) {
+            // the launcher was told to stop too, as a Ctrl-C tells every process of its group: the
+            // worker's exit was merely seen first
+            return stopAll(-1);
+        }
         PrintStream to = x.status() == 0 ? out : err;
         to.println("tickwork: worker " + x.index() + " (pid "
                 + workers.get(x.index()).pid() + ") exited with status " + x.status() + when + "; stopping the others");
@@ -287,7 +328,8 @@ final class WorkerLauncher {
     /**
      * SIGTERM to every worker (through the process handle: {@code Process.destroy()} would also
      * close our ends of their output pipes and lose their last lines), then waits for them; 0 if
-     * all exited 0 (or 143: ended by that SIGTERM before their handler was installed), else 1.
+     * all exited 0 (or 143 or 130: ended by that SIGTERM, or by a terminal's SIGINT, before their
+     * handler was installed), else 1.
      * Each other exit status is reported, except worker {@code reported}'s (-1: none).
      */
     private int stopAll(int reported) {
@@ -312,7 +354,7 @@ final class WorkerLauncher {
                 continue;
             }
             int status = p.exitValue();
-            if (status != 0 && status != SIGTERM_STATUS) {
+            if (!stoppedAsAsked(status)) {
                 if (i != reported) {
                     err.println("tickwork: worker " + i + " (pid " + p.pid() + ") exit status " + status);
                 }

@@ -138,6 +138,49 @@ class WorkerLauncherTest {
         assertEquals(1, launched.process.exitValue(), "a supervisor's Restart=on-failure must see the failure");
     }
 
+    /** A terminal's Ctrl-C sends SIGINT to the launcher and every worker at once: a stop, exit 0. */
+    @Test
+    void ctrlCReachingTheWorkersTooIsAStopNotAFailure() throws Exception {
+        launched = new LaunchedServer(2);
+        launched.awaitStart(2);
+        sigint(launched.process.toHandle(), launched.workers());
+        assertTrue(launched.process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "launcher exited");
+        assertEquals(0, launched.process.exitValue(), launched.err.toString());
+        assertEquals(
+                "tickwork dictionary: all 2 workers stopped",
+                launched.awaitLine(launched.out, "tickwork dictionary: all"));
+    }
+
+    /**
+     * The same while the workers start, before they handle SIGINT themselves: such a worker ends
+     * with status 130, which is a stop too.
+     */
+    @Test
+    void ctrlCWhileTheWorkersStartIsAStopNotAFailure() throws Exception {
+        launched = new LaunchedServer(2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+        List<ProcessHandle> workers;
+        while ((workers = launched.process.toHandle().children().collect(Collectors.toList())).size() < 2) {
+            assertTrue(System.nanoTime() < deadline, "workers started: " + workers);
+            assertTrue(launched.process.isAlive(), launched.err.toString());
+            Thread.onSpinWait();
+        }
+        sigint(launched.process.toHandle(), workers);
+        assertTrue(launched.process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "launcher exited");
+        assertEquals(0, launched.process.exitValue(), launched.err.toString());
+        for (ProcessHandle w : workers) {
+            assertFalse(w.isAlive(), "worker " + w.pid() + " still running after the launcher exited");
+        }
+    }
+
+    private static void sigint(ProcessHandle launcher, List<ProcessHandle> workers) throws Exception {
+        List<String> kill = new ArrayList<>(List.of("kill", "-INT", Long.toString(launcher.pid())));
+        workers.forEach(w -> kill.add(Long.toString(w.pid())));
+        Process k = new ProcessBuilder(kill).inheritIO().start();
+        assertTrue(k.waitFor(BOUND_SECONDS, TimeUnit.SECONDS));
+        assertEquals(0, k.exitValue(), "kill " + kill);
+    }
+
     @Test
     void workersStopWhenTheLauncherIsKilled() throws Exception {
         launched = new LaunchedServer(2);
