@@ -28,8 +28,8 @@ final class Connection {
     /** Close once the output is written (and no response is still being computed). */
     boolean closeAfterWrite;
     /**
-     * The close after the output is a lingering one (an error response: the client may still be
-     * sending). Set with {@link #closeAfterWrite}; once the output is written, {@code closeAfterWrite}
+     * The close after the output is a lingering one (a response that closes the connection: the
+     * client may still be sending). Set with {@link #closeAfterWrite}; once the output is written, {@code closeAfterWrite}
      * is cleared and this alone means lingering: our side is shut down, reads are discarded.
      */
     boolean lingerOnClose;
@@ -54,7 +54,7 @@ final class Connection {
         return (SocketChannel) key.channel();
     }
 
-    /** Our side is shut down after an error response; what the client still sends is discarded. */
+    /** Our side is shut down after the last response; what the client still sends is discarded. */
     boolean lingering() {
         return lingerOnClose && !closeAfterWrite;
     }

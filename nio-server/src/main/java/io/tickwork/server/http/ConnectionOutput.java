@@ -82,6 +82,7 @@ final class ConnectionOutput {
         }
         if (close) {
             c.closeAfterWrite = true;
+            c.lingerOnClose = true;
         }
         if (c.pendingOut == null && out.remaining() >= total) {
             out.put(head, 0, h).put(res.body, 0, b);
@@ -249,15 +250,17 @@ final class ConnectionOutput {
     }
 
     /**
-     * How long a connection lingers after an error response, in ms: the most it waits for the
-     * client to stop sending once our side is shut down.
+     * How long a connection lingers after the response that closes it, in ms: the most it waits
+     * for the client to stop sending once our side is shut down.
      */
     static final long LINGER_MILLIS = 2_000;
 
     /**
-     * The lingering close (RFC 9112 9.6): after an error response the client may still be sending
-     * (a body we refused, the rest of an oversized head). Closing with unread bytes makes the
-     * kernel send a reset, and a reset can destroy the response before the client reads it. So our
+     * The lingering close (RFC 9112 9.6): after the response that closes a connection the client
+     * may still be sending (a body we refused, the rest of an oversized head, requests pipelined
+     * behind a {@code Connection: close}). Closing with unread bytes makes the kernel send a reset,
+     * and a reset throws away what is still in our socket buffer and can destroy what the client
+     * has not read yet. So our
      * side is shut down (a FIN after the response), what the client still sends is read and
      * discarded, and the connection closes when the client closes its side or after
      * {@link #LINGER_MILLIS}, whichever comes first.

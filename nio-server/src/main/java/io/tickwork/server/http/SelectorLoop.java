@@ -209,6 +209,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     if (c.pendingOut == null && c.inFlight == 0) {
                         output.close(c);
                     } else {
+                        c.lingerOnClose = true; // the client may be sending: as after any last response
                         output.closeAfterWrite(c);
                     }
                 }
@@ -498,10 +499,11 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         return output.respond(c, res, request.head, close, request.minorVersion == 0 && !close, now);
     }
 
-    /** Stages an error response and marks the connection to close after it; {@code false} if it closed. */
-    /** An error response, then close; {@code headRequest}: a HEAD's, so without its body. */
+    /**
+     * Stages an error response and marks the connection to close after it, lingering;
+     * {@code headRequest}: a HEAD's, so without its body. {@code false} if it closed.
+     */
     private boolean errorResponse(Connection c, int status, String detail, boolean headRequest) {
-        c.lingerOnClose = true; // if this response closes the connection, the close lingers
         HttpResponse res = response;
         res.reset();
         res.status(status);

@@ -63,6 +63,7 @@ final class WorkerDispatch {
         byte[] copy = Arrays.copyOfRange(in, from, from + length);
         if (close) {
             c.closeAfterWrite = true;
+            c.lingerOnClose = true;
         }
         c.inFlight++;
         workers.execute(c, () -> {

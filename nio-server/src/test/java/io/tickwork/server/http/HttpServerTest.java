@@ -767,6 +767,43 @@ class HttpServerTest {
             }
         }
 
+        /**
+         * A response that closes the connection ({@code Connection: close}) lingers too: a client
+         * may pipeline on before it reads the close, and closing with its bytes unread would
+         * reset the connection and throw away the part of the response still in the server's
+         * socket buffer.
+         */
+        @Test
+        void aConnectionCloseResponseLingersSoTheResponseArrivesWhole() throws Exception {
+            start(1);
+            // a small window: the response's tail is still in the server's socket buffer when it
+            // has written the last of it and closes
+            try (RawClient c = new RawClient(server.port(), 10_000, 8 * 1024)) {
+                int size = 4_000_000;
+                c.send("GET /big/" + size + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+                int matched = 0; // of the blank line that ends the head
+                while (matched < 4) {
+                    int b = c.in.read();
+                    assertTrue(b >= 0, "closed within the head");
+                    matched = b == "\r\n\r\n".charAt(matched) ? matched + 1 : (b == '\r' ? 1 : 0);
+                }
+                // the client pipelines on, as it may before it reads the close: bytes the server
+                // has not read when it closes
+                c.send(get("/echo/more") + get("/echo/still more"));
+                long body = 0;
+                byte[] chunk = new byte[64 * 1024];
+                try {
+                    for (int n; body < size && (n = c.in.read(chunk)) >= 0; ) {
+                        body += n;
+                    }
+                } catch (java.net.SocketException reset) {
+                    // counted below
+                }
+                assertEquals(size, body, "the response was cut off by a reset");
+                assertTrue(c.closedByServer());
+            }
+        }
+
         /** Reads what {@code c} still receives until the server closes it; the bytes read. */
         private static long readUntilClosed(RawClient c) throws IOException {
             byte[] b = new byte[64 * 1024];

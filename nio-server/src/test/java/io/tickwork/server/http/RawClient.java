@@ -23,7 +23,15 @@ final class RawClient implements AutoCloseable {
     }
 
     RawClient(int port, int soTimeoutMillis) throws IOException {
+        this(port, soTimeoutMillis, 0);
+    }
+
+    /** {@code receiveBuffer} (&gt; 0) is set before the connect, so it bounds the window offered. */
+    RawClient(int port, int soTimeoutMillis, int receiveBuffer) throws IOException {
         socket = new Socket();
+        if (receiveBuffer > 0) {
+            socket.setReceiveBufferSize(receiveBuffer);
+        }
         socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         socket.setSoTimeout(soTimeoutMillis);
         socket.setTcpNoDelay(true);
