@@ -42,31 +42,39 @@ final class PingPongClient {
     private static final int PONG = ('P' << 24) | ('o' << 16) | ('n' << 8) | 'g';
 
     /** What one run measured. */
-    record Result(long pings, long errors, double elapsedSeconds, Histogram rtt, int connections, int threads) {
+    record Result(
+            long pings, long asked, long errors, double elapsedSeconds, Histogram rtt, int connections, int threads) {
         double microsPerPing() {
             return pings == 0 ? Double.NaN : elapsedSeconds * 1e6 / pings;
         }
 
         String toText(String label) {
             return String.format(
-                    Locale.ROOT,
-                    "%s: %d pings over %d connections (%d client thread%s) "
-                            + "in %.3fs: %.2f us/ping, %.0f pings/s, errors %d%n"
-                            + "  round trip p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n",
-                    label,
-                    pings,
-                    connections,
-                    threads,
-                    threads == 1 ? "" : "s",
-                    elapsedSeconds,
-                    microsPerPing(),
-                    pings / Math.max(elapsedSeconds, 1e-9),
-                    errors,
-                    p(50),
-                    p(90),
-                    p(99),
-                    p(99.9),
-                    Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getMaxValue()));
+                            Locale.ROOT,
+                            "%s: %d pings over %d connections (%d client thread%s) "
+                                    + "in %.3fs: %.2f us/ping, %.0f pings/s, errors %d%n"
+                                    + "  round trip p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n",
+                            label,
+                            pings,
+                            connections,
+                            threads,
+                            threads == 1 ? "" : "s",
+                            elapsedSeconds,
+                            microsPerPing(),
+                            pings / Math.max(elapsedSeconds, 1e-9),
+                            errors,
+                            p(50),
+                            p(90),
+                            p(99),
+                            p(99.9),
+                            Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getMaxValue()))
+                    + (pings < asked
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "  incomplete: %d of %d pings answered before the time limit (--duration)%n",
+                                    pings,
+                                    asked)
+                            : "");
         }
 
         private String p(double q) {
@@ -106,23 +114,50 @@ final class PingPongClient {
             t.start();
             ts.add(t);
         }
-        loops.get(0).run();
+        loops.get(0).runQuietly();
         for (Thread t : ts) {
             t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()) + 5_000));
+        }
+        List<IOException> failures = new ArrayList<>();
+        for (Loop l : loops) {
+            failures.add(l.failure);
+        }
+        IOException failure = runFailure(failures);
+        if (failure != null) {
+            throw failure;
         }
         double elapsed = (System.nanoTime() - loops.get(0).startedAt) / 1e9;
         Histogram all = LatencyRange.histogram();
         long done = 0;
         long errors = 0;
         for (Loop l : loops) {
-            if (l.failure != null) {
-                throw l.failure;
-            }
             all.add(l.rtt);
             done += l.done;
             errors += l.errors;
         }
-        return new Result(done, errors, elapsed, all, connections, threads);
+        return new Result(done, pings, errors, elapsed, all, connections, threads);
+    }
+
+    /**
+     * The failure that stopped a run, of the loops' failures (null: none): the first that is not a
+     * loop's giving up on the others, else the first.
+     */
+    static IOException runFailure(List<IOException> failures) {
+        IOException failure = null;
+        for (IOException f : failures) {
+            if (f != null
+                    && (failure == null || failure instanceof OtherLoopFailed && !(f instanceof OtherLoopFailed))) {
+                failure = f;
+            }
+        }
+        return failure;
+    }
+
+    /** A loop that gave up waiting because another one failed to connect: that one's failure is the run's. */
+    static final class OtherLoopFailed extends IOException {
+        OtherLoopFailed(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     private final class Loop implements ClientSelectorLoop.Handler {
@@ -154,6 +189,8 @@ final class PingPongClient {
                 run();
             } catch (IOException e) {
                 failure = e;
+            } catch (RuntimeException | Error e) {
+                failure = new IOException("client thread failed: " + e, e);
             }
         }
 
@@ -196,8 +233,12 @@ final class PingPongClient {
                 try {
                     // every loop's connections are open before any clock starts: setup is not measured
                     connected.await(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
-                    throw new IOException("client threads did not all connect in time", e);
+                } catch (BrokenBarrierException | TimeoutException e) {
+                    // another loop failed to connect, or still connects at the time limit: its
+                    // own error says why
+                    throw new OtherLoopFailed("client threads did not all connect in time", e);
+                } catch (InterruptedException e) {
+                    throw new IOException("interrupted while the client threads connected", e);
                 }
                 startedAt = System.nanoTime();
                 for (SelectionKey k : sel.keys()) {

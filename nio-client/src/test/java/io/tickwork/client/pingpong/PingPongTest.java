@@ -78,6 +78,64 @@ class PingPongTest {
         }
     }
 
+    /**
+     * Where one client thread cannot connect, the run fails with that thread's error, not with
+     * the other thread's giving up on it. The listener has room for one connection of the two;
+     * either thread may get it.
+     */
+    @Test
+    void aRunThatCannotConnectFailsWithTheConnectError() throws Exception {
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), full.getLocalPort());
+            List<Socket> queued = new ArrayList<>();
+            try {
+                for (int i = 0; i < 16; i++) {
+                    Socket s = new Socket();
+                    try {
+                        s.connect(at, 200);
+                        queued.add(s);
+                    } catch (IOException dropped) {
+                        s.close();
+                        break;
+                    }
+                }
+                queued.add(full.accept()); // room for one more: one of the client's two
+                PingPongClient client = new PingPongClient(at, 2, 2);
+                IOException e = assertThrows(IOException.class, () -> client.run(10, TimeUnit.SECONDS.toNanos(1)));
+                assertTrue(
+                        e instanceof java.net.SocketTimeoutException,
+                        e + (e.getCause() == null ? "" : ", cause " + e.getCause()));
+            } finally {
+                for (Socket s : queued) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void theRunsFailureIsTheOneThatStoppedIt() {
+        IOException refused = new java.net.ConnectException("Connection refused");
+        IOException gaveUp = new PingPongClient.OtherLoopFailed("client threads did not all connect in time", null);
+        assertEquals(refused, PingPongClient.runFailure(java.util.Arrays.asList(gaveUp, null, refused)));
+        assertEquals(refused, PingPongClient.runFailure(java.util.Arrays.asList(refused, gaveUp)));
+        assertEquals(gaveUp, PingPongClient.runFailure(java.util.Arrays.asList(null, gaveUp)));
+        assertNull(PingPongClient.runFailure(java.util.Arrays.asList(null, null)));
+    }
+
+    @Test
+    void aRunCutByItsTimeLimitSaysSo() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), silent.getLocalPort());
+            PingPongClient.Result r = new PingPongClient(at, 2, 1).run(10, TimeUnit.MILLISECONDS.toNanos(300));
+            assertEquals(0, r.pings());
+            assertEquals(10, r.asked());
+            assertTrue(
+                    r.toText("x").contains("incomplete: 0 of 10 pings answered before the time limit (--duration)"),
+                    r.toText("x"));
+        }
+    }
+
     @Test
     void nioBusyPollOnBothSides() throws Exception {
         PingPongClient.Result r = PingPongCommand.runModel(
