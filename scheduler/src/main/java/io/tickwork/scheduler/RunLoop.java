@@ -31,7 +31,8 @@ import kilim.timerservice.Timer;
  * cache again). Each timer fires at most once per expire call, since a timer armed from inside the
  * call fires in a later one (its task may still run again in the call as a hand-off). A task
  * paused in {@link TaskSleep} that something resumes before its timer fired is held, not run (the
- * hand-written sleep cannot re-check its timer), and runs when the timer fires. With nothing
+ * hand-written sleep, called again on resumption, can only complete its pause, not pause again),
+ * and runs when the timer fires. With nothing
  * runnable the loop spins {@code idleSpins} times on the inbox, then parks until the next timer
  * deadline, or indefinitely when no timer is pending.
  *
@@ -427,7 +428,7 @@ final class RunLoop implements Runnable {
     private void runFrom(Task<?> task, boolean check) {
         for (int handoffs = 0; ; handoffs++) {
             if (check && LoopTimer.sleepingUntilFired(task)) {
-                // a stray resumption of a TaskSleep sleeper: the leaf cannot re-check its timer, so
+                // a stray resumption of a TaskSleep sleeper: the resumed leaf cannot pause again, so
                 // hold the task (Kilim's running flag stays set) until fire() runs it
                 ((LoopTimer) task.timer).held = true;
             } else {

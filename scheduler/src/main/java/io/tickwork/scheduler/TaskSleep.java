@@ -50,20 +50,32 @@ public final class TaskSleep {
      * {@code Fiber.down/up/setState} on every sleep and every wake-up; as a leaf, a sleep costs a
      * yield plus the timer.
      *
-     * <p>A woven caller resumes after a leaf call without calling the leaf again, so the leaf
-     * cannot see a stray resumption (a stale notification that resumes the task before its timer
-     * fired). {@link RunLoop} therefore holds such a resumption instead of running the task, and
-     * runs the task when the timer fires. On Kilim's own schedulers a stray resumption ends the
-     * sleep early.
+     * <p>A woven caller calls the leaf again when it resumes ({@code f.pc != 0}, with dummy
+     * arguments), which completes the pause. {@link RunLoop} holds a stray resumption (a stale notification that resumes the
+     * task before its timer fired) instead of running the task, and runs the task when the timer
+     * fires, so on {@link RunLoopScheduler} the leaf only ever resumes after its timer. On Kilim's
+     * own schedulers a stray resumption ends the sleep early; there the resumed leaf cancels the
+     * task's timer, as Kilim's timed waits do, so the task's next wait is not taken for timed
+     * out.
      */
     public static void sleep(long millis, Fiber f) {
+        if (f.pc != 0) {
+            // resumed: the woven caller calls again with dummy arguments (millis is 0 here,
+            // whatever the first call asked), so only the fiber decides. On one of Kilim's
+            // schedulers, take the timer out of its "fired" state (or cancel it, after a stray
+            // resumption), as Kilim's own timed waits do after their pause: left fired, it makes
+            // the task's next untimed wait look timed out, and that wait resumes at once, for ever
+            if (!(f.task.timer instanceof LoopTimer)) {
+                f.task.timer.cancel();
+            }
+            Task.pause(LoopTimer.SLEEPING, f); // pc != 0: completes the pause
+            return;
+        }
         if (millis <= 0) {
             Task.yield(f);
             return;
         }
-        if (f.pc == 0) {
-            arm(f.task, millis);
-        }
+        arm(f.task, millis);
         Task.pause(LoopTimer.SLEEPING, f); // pc 0: marks the fiber as pausing, with SLEEPING as the reason
     }
 

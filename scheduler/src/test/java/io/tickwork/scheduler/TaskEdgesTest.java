@@ -17,6 +17,8 @@ import kilim.Pausable;
 import kilim.Task;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Tasks at the edges of the contract: a mailbox wait after a {@code TaskSleep}, a task started
@@ -60,6 +62,29 @@ class TaskEdgesTest {
             assertTrue(s.awaitTermination(10, TimeUnit.SECONDS), "the loop never went idle");
         } finally {
             stop(s);
+        }
+    }
+
+    /**
+     * The same on Kilim's own schedulers, where the fired timer is Kilim's: the task must pause
+     * on its mailbox, so the scheduler goes idle.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"affine", "forkjoin"})
+    void aMailboxWaitAfterASleepPausesOnKilimsSchedulersToo(String which) throws Exception {
+        kilim.Scheduler s = which.equals("affine") ? kilim.Scheduler.make(1) : new kilim.ForkJoinScheduler(1);
+        try {
+            SleepThenWait t = new SleepThenWait();
+            t.setScheduler(s);
+            t.start();
+            assertTrue(t.waiting.await(AWAIT_S, TimeUnit.SECONDS));
+            Thread idle = new Thread(s::idledown, "idledown");
+            idle.setDaemon(true);
+            idle.start();
+            idle.join(TimeUnit.SECONDS.toMillis(10));
+            assertFalse(idle.isAlive(), "the scheduler never went idle: the mailbox wait resumes for ever");
+        } finally {
+            s.shutdown();
         }
     }
 
