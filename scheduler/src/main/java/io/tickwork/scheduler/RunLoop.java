@@ -238,12 +238,24 @@ final class RunLoop implements Runnable {
             // inbox, whose late items are reported, not to a run queue nobody will read again
             leaving = true;
             try {
-                if (death != null) {
-                    // before the exit report: the whole scheduler stops (shutdownNow), so the tasks
-                    // queued here and every later wake-up are reported, not left to a dead loop
-                    scheduler.loopDied(thread.getName(), death);
+                try {
+                    if (death != null) {
+                        // before the exit report: the whole scheduler stops (shutdownNow), so the
+                        // tasks queued here and every later wake-up are reported, not left to a
+                        // dead loop
+                        scheduler.loopDied(thread.getName(), death);
+                    }
+                } finally {
+                    // whatever the death report threw (a second OutOfMemoryError printing the
+                    // first): the exit still runs, or later wake-ups would wait in the inbox of a
+                    // loop that never marked itself exited, neither run nor reported
+                    List<Task<?>> held = Collections.emptyList();
+                    try {
+                        held = heldTasks();
+                    } finally {
+                        exit.exit(held); // with what could be listed: it must mark the loop exited
+                    }
                 }
-                exit.exit(heldTasks());
             } finally {
                 scheduler.loopEnded(); // whatever the reports threw: awaitTermination must not hang
             }

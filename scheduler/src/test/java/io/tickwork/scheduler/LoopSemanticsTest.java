@@ -363,6 +363,41 @@ class LoopSemanticsTest {
         assertEquals(1, s.rejectedCount() + s.droppedTasks().size(), "the wake-up of a task of the dead loop");
     }
 
+    /**
+     * The same when the death report itself throws (a second {@code OutOfMemoryError} while it
+     * prints the first, here a standard error stream that throws): the loop still marks itself
+     * exited, so a later wake-up is reported rather than left in its inbox.
+     */
+    @Test
+    void aLoopWhoseDeathReportThrowsStillReportsLaterWakeUps() throws Exception {
+        BreakingTimerQueue queue = new BreakingTimerQueue();
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().name("dies").timers(() -> queue).build();
+        s.setLogger((src, obj) -> {});
+        LiveTasksAndShutdownTest.WaitForever n = s.start(new LiveTasksAndShutdownTest.WaitForever());
+        assertTrue(n.paused.await(AWAIT_S, TimeUnit.SECONDS));
+        java.io.PrintStream err = System.err;
+        boolean terminated;
+        System.setErr(new java.io.PrintStream(
+                new java.io.OutputStream() {
+                    @Override
+                    public void write(int b) {
+                        throw new OutOfMemoryError("standard error cannot take it (on purpose)");
+                    }
+                },
+                true));
+        try {
+            queue.broken = true;
+            s.start(new Sleeper());
+            terminated = s.awaitTermination(AWAIT_S, TimeUnit.SECONDS);
+        } finally {
+            System.setErr(err);
+        }
+        assertTrue(terminated, "a dead loop left the scheduler running");
+        assertTrue(n.in.putnb(1));
+        assertEquals(1, s.rejectedCount() + s.droppedTasks().size(), "the wake-up of a task of the dead loop");
+    }
+
     // ------------------------------------------------------------------ the timer supplier
 
     @Test
