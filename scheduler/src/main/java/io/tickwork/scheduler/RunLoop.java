@@ -419,8 +419,8 @@ final class RunLoop implements Runnable {
 
     /**
      * Runs up to {@code n} queued tasks, each with its hand-offs; stops as soon as
-     * {@code shutdownNow} is seen, so that no queued task starts a slice after it returned (the
-     * rest stay queued, for the exit report).
+     * {@code shutdownNow} is seen, so that at most the slice checked just before the stop starts
+     * after it (the rest stay queued, for the exit report).
      */
     private void runBatch(int n) {
         for (int i = 0; i < n; i++) {

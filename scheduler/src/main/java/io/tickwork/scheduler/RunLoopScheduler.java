@@ -80,10 +80,11 @@ import kilim.timerservice.Timer;
  * them). A start or wake-up from a thread that is not a loop's, racing with that last moment,
  * either runs (the loops then do not end until they are idle again) or is reported and counted as
  * rejected (below) without running. {@link #shutdownNow()} ends each loop
- * before its next slice (a slice running then ends at the task's next pause); tasks still queued,
+ * before its next slice (a slice running then ends at the task's next pause; a loop that checked
+ * for the stop just before may start one more, see there); tasks still queued,
  * and tasks waiting on a timer of theirs (a sleep, a timed wait), are not run and are listed by
  * {@link #droppedTasks()} (after an orderly termination it changes nothing); tasks paused on a
- * mailbox with no timeout are abandoned.
+ * mailbox with no timeout, or on a timer whose deadline overflows a {@code long}, are abandoned.
  * {@link #idledown()} and {@link #awaitTermination} refuse to wait on a loop thread (a task), which
  * could never end while it waits.
  *
@@ -360,9 +361,14 @@ public final class RunLoopScheduler extends Scheduler {
     }
 
     /**
-     * Ends each loop before its next slice: once this returns, no queued task starts a slice (a
-     * slice running now ends at its task's next pause). What was queued or waiting on a loop's
-     * timers is listed by {@link #droppedTasks()} once the loops have ended.
+     * Ends each loop before its next slice (a slice running now ends at its task's next pause).
+     * A loop checks for the stop before each slice, without a handshake with this call: a loop
+     * that checked just before this call may still start that one slice after it returns, so at
+     * most one task per loop starts a slice after the stop; that task ran, and is not listed as
+     * dropped. What was queued or waiting on a loop's timers is listed by {@link #droppedTasks()}
+     * once the loops have ended. A task waiting on a timer whose deadline is past what a
+     * {@code long} counts (a sleep or wait of {@code Long.MAX_VALUE} ms) has no timer queued and is
+     * abandoned, as a task paused on a mailbox with no timeout.
      */
     public void shutdownNow() {
         super.shutdown();
