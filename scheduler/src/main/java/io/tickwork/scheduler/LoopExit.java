@@ -15,8 +15,10 @@ import kilim.Task;
  * leaves (queued, or waiting on one of its timers), as dropped after {@code shutdownNow} or as
  * rejected after an orderly shutdown; a task woken after the loop left, as rejected in either case
  * (a late wake-up is refused, not something {@code shutdownNow} interrupted, and the list of
- * dropped tasks stays what the stop left). So a task dropped while it waited on a timer and then
- * woken is reported twice, as dropped and as rejected. A wake-up of a task already woken never
+ * dropped tasks stays what the stop left), and so is a task started or woken from a thread outside
+ * the loops after {@code shutdownNow}, while the loop has not left yet. So a task dropped while it
+ * waited on a timer and then woken is reported twice, as dropped and as rejected. (A wake-up that
+ * races with the stop itself may count either way.) A wake-up of a task already woken never
  * reaches the scheduler (Kilim resumes a task once per pause), so nothing is reported a third time.
  *
  * <p><b>Thread safety:</b> {@link #exit} runs on the loop's thread, {@link #rejectLate} on any
@@ -30,6 +32,11 @@ final class LoopExit {
     private final String loopName;
     /** Guarded by {@code this}: the loop has left its run loop and no longer reads its inbox. */
     private boolean exited;
+    /**
+     * Guarded by {@code this}: tasks started or woken from outside the loops after
+     * {@code shutdownNow}, before this loop exited; reported as rejected, not as dropped.
+     */
+    private final Set<Task<?>> late = Collections.newSetFromMap(new IdentityHashMap<>());
 
     LoopExit(LoopOwner scheduler, LoopInbox inbox, String loopName) {
         this.scheduler = scheduler;
@@ -45,27 +52,49 @@ final class LoopExit {
      */
     void exit(List<Task<?>> held) {
         boolean stopped;
+        List<Task<?>> rejected = new ArrayList<>();
         synchronized (this) {
             exited = true;
             stopped = scheduler.state() == LoopOwner.STOPPED;
             takeInbox(held); // appended: the inbox's tasks are reported like the held ones
+            if (stopped && !late.isEmpty()) {
+                // a late task is rejected; dropped as well only if it was waiting on a timer when
+                // the stop came (it is paused: a late wake-up found it so; its timer, still set,
+                // says it waited on one)
+                for (int i = held.size() - 1; i >= 0; i--) {
+                    Task<?> t = held.get(i);
+                    if (late.contains(t)) {
+                        rejected.add(t);
+                        if (t.timer == null || t.timer.getExecutionTime() <= 0) {
+                            held.remove(i);
+                        }
+                    }
+                }
+                late.clear();
+            }
         }
         report(held, stopped);
+        report(rejected, false);
     }
 
     /**
      * A producer saw TERMINATED after its offer: if the loop has already exited, nobody else will
-     * look at the inbox, so the producer reports what it finds there.
+     * look at the inbox, so the producer reports what it finds there. Else, after
+     * {@code shutdownNow}, {@code lateTask} (a task started or woken from outside the loops; null
+     * for anything else) is marked late, for the exit to reject rather than drop.
      */
-    void rejectLate() {
-        List<Task<?>> late = new ArrayList<>();
+    void rejectLate(Task<?> lateTask) {
+        List<Task<?>> taken = new ArrayList<>();
         synchronized (this) {
             if (!exited) {
+                if (lateTask != null && scheduler.state() == LoopOwner.STOPPED) {
+                    late.add(lateTask); // the loop's exit() will see it, and reject it
+                }
                 return; // the loop's exit() will see our item
             }
-            takeInbox(late);
+            takeInbox(taken);
         }
-        report(late, false); // woken after the loop ended: rejected, whatever ended it
+        report(taken, false); // woken after the loop ended: rejected, whatever ended it
     }
 
     /**

@@ -211,7 +211,11 @@ final class RunLoop implements Runnable {
             LockSupport.unpark(thread);
         }
         if (scheduler.state() >= LoopOwner.TERMINATED) {
-            exit.rejectLate();
+            // a task started or woken by a thread outside the loops after the stop is late; one a
+            // loop forwards or moves was accepted before it
+            RunLoop on = onCurrentThread();
+            boolean foreign = on == null || on.scheduler != scheduler;
+            exit.rejectLate(foreign && taskOrTimer instanceof Task<?> t ? t : null);
         }
     }
 

@@ -249,6 +249,38 @@ class LiveTasksAndShutdownTest {
         assertEquals(0, s.rejectedCount());
     }
 
+    /**
+     * After {@code shutdownNow} returned, a task started or woken from outside, while the loop
+     * still finishes its slice, is rejected (logged and counted), not listed as dropped: the list
+     * stays what the stop left. A woken task that waited on a timer when the stop came is both.
+     */
+    @Test
+    void aStartOrWakeUpAfterShutdownNowIsRejectedEvenBeforeTheLoopEnds() throws Exception {
+        RunLoopScheduler s = oneLoop();
+        List<Object> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        s.setLogger((src, obj) -> logged.add(obj));
+        CountDownLatch waiting = new CountDownLatch(1);
+        TimedReceiver receiver = new TimedReceiver(waiting);
+        s.start(receiver);
+        assertTrue(waiting.await(AWAIT_S, TimeUnit.SECONDS));
+        LiveTasksAndShutdownTest.WaitForever untimed = s.start(new WaitForever());
+        assertTrue(untimed.paused.await(AWAIT_S, TimeUnit.SECONDS));
+        ThreadBlocker blocker = new ThreadBlocker();
+        s.start(blocker);
+        assertTrue(blocker.blocked.await(AWAIT_S, TimeUnit.SECONDS));
+        s.shutdownNow();
+        Counted late = new Counted(new AtomicInteger());
+        s.start(late); // the loop is still in the blocker's slice
+        assertTrue(receiver.mb.putnb(1)); // waited on a timer when the stop came
+        assertTrue(untimed.in.putnb(1)); // waited on a mailbox alone: abandoned by the stop
+        blocker.release.countDown();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        List<Task<?>> dropped = s.droppedTasks();
+        assertEquals(List.of(receiver), dropped, "what the stop left");
+        assertEquals(0, late.ran.get());
+        assertEquals(3, s.rejectedCount(), "the late start and both late wake-ups: " + logged);
+    }
+
     /** Counts its one slice. */
     static final class Counted extends Task<Object> {
         final AtomicInteger ran;
