@@ -89,13 +89,22 @@ final class EytzingerIntSearch implements IntSearch {
 
     /** The answer for the node {@code k > n} where the descent for {@code key} left the tree. */
     private int answer(int k, int key) {
-        // undo the trailing right turns and the final left turn: k becomes the lower-bound node
-        k >>>= Integer.numberOfTrailingZeros(~k) + 1;
+        k = lowerBoundNode(k);
         if (k == 0) {
             return -(n + 1);
         }
         int r = rank(k);
         return b[k] == key ? r : -(r + 1);
+    }
+
+    /**
+     * The node where a descent that left the tree at {@code k} turned left last (the lower bound),
+     * 0 if it only ever turned right: the trailing right turns and that left turn undone. In two
+     * shifts: after 31 right turns (the largest tree, a query above every key) the count is 32,
+     * and a single int shift by 32 would shift by nothing.
+     */
+    static int lowerBoundNode(int k) {
+        return (k >>> Integer.numberOfTrailingZeros(~k)) >>> 1;
     }
 
     /**

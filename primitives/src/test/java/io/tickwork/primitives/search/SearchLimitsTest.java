@@ -21,6 +21,22 @@ class SearchLimitsTest {
                         .getMessage());
     }
 
+    /**
+     * At the largest tree, a query above every key leaves it at node 2^31 - 1 after 31 right
+     * turns: no left turn, so no lower bound (node 0, answer {@code -(n + 1)}). One shift by 32
+     * would leave the node as it is, and its rank would index past the array.
+     */
+    @Test
+    void eytzingerFindsNoLowerBoundAfterOnlyRightTurnsAtItsLargestTree() {
+        assertEquals(0, EytzingerIntSearch.lowerBoundNode(Integer.MAX_VALUE));
+        assertEquals(0, EytzingerIntSearch.lowerBoundNode(0b111));
+        assertEquals(0b1, EytzingerIntSearch.lowerBoundNode(0b10)); // left at the root
+        assertEquals(0b101, EytzingerIntSearch.lowerBoundNode(0b1010)); // left, right, then left at node 5
+        assertEquals(0b1, EytzingerIntSearch.lowerBoundNode(0b1011)); // left at the root, then right twice
+        // left at the root, then 29 right turns: the deepest path with a lower bound
+        assertEquals(1, EytzingerIntSearch.lowerBoundNode((1 << 30) + (1 << 29) - 1));
+    }
+
     @Test
     void logRadixDirectoryKeepsItsBucketsPast2To30Keys() {
         assertEquals(
