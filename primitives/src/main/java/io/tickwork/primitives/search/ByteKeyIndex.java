@@ -132,7 +132,7 @@ public final class ByteKeyIndex {
      * be reused afterwards.
      *
      * @throws IllegalArgumentException if the keys are not sorted (naming the index and both keys),
-     *                                  or the image would exceed 2 GiB
+     *                                  or the image would exceed {@link #MAX_IMAGE_BYTES}
      * @throws NullPointerException     if the list or a key is null
      */
     public static ByteKeyIndex build(List<byte[]> sortedKeys, boolean asciiCaseInsensitive) {
@@ -158,10 +158,7 @@ public final class ByteKeyIndex {
         int[] lengths = levelLengths(n);
         int treeLongs = sum(lengths);
         long size = imageSize(treeLongs, n, total);
-        if (size > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(
-                    "index too large: " + size + " bytes (max 2^31-1); " + n + " keys, " + total + " key bytes");
-        }
+        requireImageFits(size, n, total);
         ByteBuffer image = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
         image.putInt(0, MAGIC)
                 .putInt(4, VERSION)
@@ -662,6 +659,21 @@ public final class ByteKeyIndex {
     /** x rounded up to a multiple of {@link #FANOUT}; in long, so no int count can overflow it. */
     private static long roundUp(long x) {
         return (x + FANOUT - 1) & -FANOUT;
+    }
+
+    /**
+     * The largest image {@link #build} makes: the largest array a JVM allocates ({@code
+     * Integer.MAX_VALUE - 8}; one or two bytes more fail with an {@code OutOfMemoryError} however
+     * large the heap).
+     */
+    static final long MAX_IMAGE_BYTES = Integer.MAX_VALUE - 8;
+
+    /** @throws IllegalArgumentException if an image of {@code size} bytes is past {@link #MAX_IMAGE_BYTES} */
+    static void requireImageFits(long size, int n, long keyBytes) {
+        if (size > MAX_IMAGE_BYTES) {
+            throw new IllegalArgumentException("index too large: " + size + " bytes (max " + MAX_IMAGE_BYTES + "); " + n
+                    + " keys, " + keyBytes + " key bytes");
+        }
     }
 
     /**

@@ -11,7 +11,7 @@ package io.tickwork.primitives.search;
  * numbers, in {@code docs/results/search.md}):
  * <ul>
  *   <li>{@link #RADIX_DIRECTORY} for keys spread over their range (ids, random or sequential
- *       numbers): two dependent reads, the fastest variant there at every size, 5 to 5.3 bytes
+ *       numbers): two dependent reads, the fastest variant there at every size, 5 to 6 bytes
  *       per key; two to three times slower on keys that crowd a few of its buckets.</li>
  *   <li>{@link #LOG_RADIX_DIRECTORY} for keys dense at the low end of their range (log-uniform,
  *       power-law sizes, counts, latencies): the same two reads on a logarithmic bucket scale,
@@ -69,7 +69,7 @@ public enum IntSearchKind {
      * log16(n) cache lines instead of binary search's log2(n). Build: O(n). Memory: about
      * n * 16/15 ints plus padding, under 7% over the sorted array from about 65,000 keys; each
      * upper level is padded to whole 16-entry nodes, which costs more in a small tree (8% over at
-     * 4,097 keys, 26% at 257).
+     * 4,097 keys, 25% at 257).
      */
     STATIC_BPLUS_TREE {
         @Override
@@ -107,7 +107,8 @@ public enum IntSearchKind {
      * spread keys crowd its top buckets. Build: O(n). Memory: n + 8 + 33 × 2^m + 1 ints, 2^m
      * sized for at most 3 keys per bucket in the fullest power-of-two range (at most 2n buckets, but
      * never fewer than 33):
-     * 5 to 13 bytes per key, about 8.5 on log-uniform keys.
+     * 5 to 13 bytes per key from about 20 keys (the 33 buckets cost more below: 21 at 10 keys),
+     * about 8.5 on log-uniform keys.
      */
     LOG_RADIX_DIRECTORY {
         @Override

@@ -460,4 +460,18 @@ class ByteKeyIndexTest {
                 () -> ByteKeyIndex.wrap(ByteBuffer.wrap(c)).verify());
         assertTrue(p.getMessage().contains("prefix 2"), p.getMessage());
     }
+
+    /**
+     * An image one array cannot hold is refused with a clear error, also in the last bytes below
+     * 2^31, where allocating it would fail with an {@code OutOfMemoryError} however large the heap.
+     */
+    @Test
+    void anImageNoArrayCanHoldIsRefusedClearly() {
+        ByteKeyIndex.requireImageFits(Integer.MAX_VALUE - 8, 1, 1);
+        for (long size : new long[] {Integer.MAX_VALUE - 7L, Integer.MAX_VALUE - 1L, Integer.MAX_VALUE, 1L << 32}) {
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.requireImageFits(size, 3, 7));
+            assertTrue(e.getMessage().startsWith("index too large: " + size + " bytes"), e.getMessage());
+        }
+    }
 }
