@@ -132,7 +132,7 @@ public final class ByteKeyIndex {
      * be reused afterwards.
      *
      * @throws IllegalArgumentException if the keys are not sorted (naming the index and both keys),
-     *                                  or the image would exceed {@link #MAX_IMAGE_BYTES}
+     *                                  or the image would exceed 2^31 - 9 bytes (the largest array)
      * @throws NullPointerException     if the list or a key is null
      */
     public static ByteKeyIndex build(List<byte[]> sortedKeys, boolean asciiCaseInsensitive) {
