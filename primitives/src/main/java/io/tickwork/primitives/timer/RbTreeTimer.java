@@ -92,8 +92,8 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
     private int deferredLive;
 
     /**
-     * Timer ids (id 0 is NIL). Bounds the nodes too, since a node holds at least one timer: at
-     * 2^27 of them, 8 longs each, the node array is the largest a Java array can be.
+     * Timer ids (id 0 is NIL). Bounds the nodes too, since a node holds at least one timer: with
+     * the sentinel and a spare, just past 2^27 nodes of 8 longs, within {@link #MAX_NODES}.
      */
     static final int MAX_IDS = 1 << 27;
 
@@ -243,7 +243,8 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         for (int i = 0; i < deferredCount; i++) {
             long h = d[i];
             int e = (int) h;
-            if (gen(e) == (int) (h >>> 32) && owner(e) == NIL) {
+            if (deferredAt(e, h, i)) {
+                timers[(e << 2) + T_NEXT] = kept;
                 d[kept++] = h;
             }
         }
@@ -251,14 +252,30 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
     }
 
     private void growNodes(int need) {
-        int cap = freeNodes.length;
-        while (freeNodeTop + (cap - nodeHighWater) < need) {
-            cap *= 2;
-        }
+        int cap = grownNodeCapacity(freeNodes.length, nodeHighWater - freeNodeTop + need);
         long[] n = Arrays.copyOf(nodes, cap << 3);
         int[] f = Arrays.copyOf(freeNodes, cap);
         nodes = n;
         freeNodes = f;
+    }
+
+    /**
+     * The most nodes: 8 longs each in one array, which a JVM allocates up to
+     * {@code Integer.MAX_VALUE - 8} elements. Past {@link #MAX_IDS} timers plus the sentinel and
+     * the spare, so never the limit a full queue meets first.
+     */
+    static final int MAX_NODES = (Integer.MAX_VALUE - 8) >> 3;
+
+    /**
+     * The node capacity after growing from {@code cap} to hold {@code used} nodes: doubled until
+     * it does, at most {@link #MAX_NODES} (doubling 2^27 would ask for 2^31 longs).
+     */
+    static int grownNodeCapacity(int cap, int used) {
+        long c = cap;
+        while (c < used) {
+            c *= 2;
+        }
+        return (int) Math.min(c, MAX_NODES);
     }
 
     /** A node for deadline {@code k}; there is room ({@link #reserve}). */
@@ -357,6 +374,10 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (expiring && deadline <= expiringNow) {
             // the running expire would hand it out at once (and a self-rescheduling timer would
             // loop); it joins the tree when expire returns
+            // while deferred, T_NEXT holds its entry's index: a reschedule appends a new entry, and
+            // the old one, whose index no longer matches, is skipped (so the timer takes its new
+            // place in line, as a cancel plus a schedule would)
+            timers[(e << 2) + T_NEXT] = deferredCount;
             deferred[deferredCount++] = handle; // room made by reserve()
             deferredLive++;
             setOwner(e, NIL);
@@ -387,8 +408,13 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
             return false;
         }
         if (owner(e) == NIL) {
+            // deferred: placed again, as if scheduled now (in the tree, or deferred anew behind
+            // the timers deferred so far); its old entry is skipped
+            reserve();
+            deferredLive--;
             timers[(e << 2) + T_DEADLINE] = deadline;
-            return true; // deferred: joins the tree at its new deadline when expire returns
+            place(e, handle, deadline);
+            return true;
         }
         reserve();
         timers[(e << 2) + T_DEADLINE] = deadline;
@@ -463,11 +489,16 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         return fired;
     }
 
+    /** Whether entry {@code i} of the deferred list, handle {@code h} of timer {@code e}, is the timer's current one. */
+    private boolean deferredAt(int e, long h, int i) {
+        return gen(e) == (int) (h >>> 32) && owner(e) == NIL && timers[(e << 2) + T_NEXT] == i;
+    }
+
     private void flushDeferred() {
         for (int i = 0; i < deferredCount; i++) {
             long h = deferred[i];
             int e = (int) h;
-            if (gen(e) == (int) (h >>> 32) && owner(e) == NIL) { // else cancelled meanwhile
+            if (deferredAt(e, h, i)) { // else cancelled or rescheduled meanwhile
                 insert(e, timers[(e << 2) + T_DEADLINE]);
             }
         }

@@ -36,7 +36,8 @@ final class TickClock {
     /**
      * The largest tick that has started at {@code time}: {@code floor((time - origin) / tick)}, at
      * most {@code Long.MAX_VALUE - 1}. Tick {@code Long.MAX_VALUE} stands for every deadline at or
-     * past the last tick a long counts (only a one-unit tick reaches it), which only the end of
+     * past the last tick a long counts (reached where {@code time - origin} exceeds a long: a
+     * one-unit tick, or an origin far below zero), which only the end of
      * time ({@code now == Long.MAX_VALUE}, handled by the wheels) makes due: such a deadline
      * fires late, never early.
      */

@@ -50,14 +50,17 @@ import java.util.function.Consumer;
  *       on the tree. On wheels they fire on the next {@code expire} whose {@code now} is at least
  *       the origin and at least the largest {@code now} seen so far (the wheel's position). Any
  *       deadline up to {@link Long#MAX_VALUE} is accepted; on a wheel, a deadline in the last
- *       tick before {@code Long.MAX_VALUE}, or at or past {@code origin + Long.MAX_VALUE} (beyond
- *       the last tick a long counts), fires only at {@code expire(Long.MAX_VALUE, ..)}, and
+ *       tick before {@code Long.MAX_VALUE}, or in a tick past the last one a long counts (with a
+ *       one-unit tick, a deadline at or past {@code origin + Long.MAX_VALUE}), fires only at
+ *       {@code expire(Long.MAX_VALUE, ..)}, never early, and
  *       {@link #nextDeadline()} answers {@code Long.MAX_VALUE} for it. {@code expire(Long.MAX_VALUE, ..)}
  *       fires everything; a wheel is then at the end of its time, and later calls with a real
  *       {@code now} hand out nothing: use it only to drain a queue before dropping it.</li>
  *   <li><b>Cancel and reschedule</b> return {@code true} for a timer that is pending and act on
  *       it; for a timer that fired or was cancelled, or a handle never issued, they return
- *       {@code false} and change nothing. A rescheduled timer keeps its handle. Handles are not
+ *       {@code false} and change nothing. A handle means something only to the queue that issued
+ *       it: queues number their timers alike, so another queue's handle may name one of this
+ *       queue's timers, which its cancel then cancels. A rescheduled timer keeps its handle. Handles are not
  *       reused while the queue lives (a stale handle never touches a younger timer): they carry a
  *       32-bit generation per internal slot, so "never" means until one slot has been recycled
  *       2^31 times (a wheel reuses the slot freed last first, so that takes 2^31 cancels and

@@ -15,7 +15,8 @@ import io.tickwork.primitives.queue.LinkedArrayList;
  *
  * <p><b>Cost:</b> schedule O(1) (O(log f) with f far timers beyond the span); cancel O(1);
  * reschedule O(1) (a store when later; a tombstone and a new copy when earlier); expire
- * O(1) per timer handed out plus O(ticksPerWheel / 64) per call to skip empty ticks, plus one
+ * O(1) per timer handed out plus O(ticksPerWheel / 64) per call to skip empty ticks (and as much
+ * again for each revolution a clock jump crosses that holds far timers), plus one
  * visit to each slot a cancel emptied (its bit stays set until the scan reaches it); no allocation
  * once the pool and chunks have reached their peak.
  *

@@ -14,7 +14,8 @@ import java.util.Arrays;
  *
  * <p><b>Cost:</b> schedule O(1) (O(log f) for far timers beyond the span), cancel O(1) and leaves
  * nothing behind, reschedule O(1) (a store when later; an unlink and a link when earlier), expire
- * O(1) per timer plus O(ticksPerWheel / 64) per call, plus one visit to each slot a cancel
+ * O(1) per timer plus O(ticksPerWheel / 64) per call (and as much again for each revolution a
+ * clock jump crosses that holds far timers), plus one visit to each slot a cancel
  * emptied (its bit stays set until the scan reaches it). Expiry follows links, a
  * likely cache miss per timer once the entries of a tick are scattered over the pool: that is what
  * the ring and linked-array variants avoid.

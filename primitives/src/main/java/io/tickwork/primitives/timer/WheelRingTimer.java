@@ -13,7 +13,8 @@ import io.tickwork.primitives.queue.RingQueue;
  * a shared pool), so nothing is ever refused, it just costs a second structure.
  *
  * <p><b>Cost:</b> as {@link WheelLinkedArrayTimer}: schedule O(1) (O(log f) for far timers), cancel
- * and reschedule O(1), expire O(1) per timer plus O(ticksPerWheel / 64) per call; no allocation once warm. A slot's
+ * and reschedule O(1), expire O(1) per timer plus O(ticksPerWheel / 64) per call (and as much again
+ * for each revolution a clock jump crosses that holds far timers); no allocation once warm. A slot's
  * ring is allocated the first time the slot is used, so memory grows to {@code ticksPerWheel * 8}
  * bytes times {@code slotCapacity} rounded up to a power of two (the length of a
  * {@link RingQueue}'s array) whether or not the load needs it: that fixed footprint is the price

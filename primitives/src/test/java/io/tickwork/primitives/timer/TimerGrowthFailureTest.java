@@ -205,4 +205,20 @@ class TimerGrowthFailureTest {
         assertEquals(0, q.size());
         assertEquals(TimerQueue.NO_DEADLINE, q.nextDeadline());
     }
+
+    /**
+     * The tree's node array at its largest: every node a full queue can use (its timers, the
+     * sentinel and the spare) fits, without the doubling past 2^27 nodes that asks for 2^31 longs
+     * (a {@code NegativeArraySizeException}).
+     */
+    @Test
+    void theTreesNodeArrayGrowsToWhatAFullQueueUsesWithoutOverflow() {
+        assertEquals(16, RbTreeTimer.grownNodeCapacity(8, 9));
+        assertEquals(8, RbTreeTimer.grownNodeCapacity(8, 8));
+        int fullQueue = RbTreeTimer.MAX_IDS + 2; // every id a timer of its own deadline, the sentinel, the spare
+        int cap = RbTreeTimer.grownNodeCapacity(RbTreeTimer.MAX_IDS, fullQueue);
+        assertTrue(cap >= fullQueue, "capacity " + cap);
+        assertTrue((long) cap * 8 <= Integer.MAX_VALUE - 8, "node array of " + (long) cap * 8 + " longs");
+        assertEquals(cap, RbTreeTimer.grownNodeCapacity(1 << 20, fullQueue));
+    }
 }

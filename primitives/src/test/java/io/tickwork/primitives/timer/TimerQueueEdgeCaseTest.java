@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** The edge cases of the {@link TimerQueue} contract, each for every {@link TimerKind}. */
 class TimerQueueEdgeCaseTest {
 
-    private static List<Integer> expire(TimerQueue<Integer> q, long now) {
-        List<Integer> out = new ArrayList<>();
+    private static <T> List<T> expire(TimerQueue<T> q, long now) {
+        List<T> out = new ArrayList<>();
         int n = q.expire(now, out::add);
         assertEquals(out.size(), n, "expire's count");
         return out;
@@ -260,6 +260,33 @@ class TimerQueueEdgeCaseTest {
             assertEquals(1, q.size());
             assertEquals(Long.MAX_VALUE, q.nextDeadline(), "tick " + tick);
             assertEquals(List.of(1), expire(q, Long.MAX_VALUE), "tick " + tick);
+        }
+    }
+
+    /**
+     * The tree hands out equal deadlines in scheduling order, and a reschedule counts as a new
+     * scheduling, also for a timer the consumer scheduled as due (deferred until expire returns):
+     * rescheduled behind a timer scheduled after it, it fires after it, whether its new deadline is
+     * in the future or due again.
+     */
+    @org.junit.jupiter.api.Test
+    void theTreeOrdersATimerRescheduledWhileDeferredByItsReschedule() {
+        for (long again : new long[] {30, 7}) {
+            TimerQueue<String> q = TimerKind.RB_TREE.create(1, 64);
+            q.schedule(5, "trigger");
+            List<String> first = new ArrayList<>();
+            q.expire(10, p -> {
+                first.add(p);
+                if (p.equals("trigger")) {
+                    long a = q.schedule(1, "A"); // due: deferred
+                    q.schedule(again, "B");
+                    assertTrue(q.reschedule(a, again));
+                    q.schedule(again, "C");
+                }
+            });
+            assertEquals(List.of("trigger"), first);
+            assertEquals(List.of("B", "A", "C"), expire(q, 30), "rescheduled to " + again);
+            assertEquals(0, q.size());
         }
     }
 
