@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
  *       costs a shift per conversion, any other a multiplication by a reciprocal (no division;
  *       a time before the origin takes one floor division).</li>
  *   <li>{@link #span}: how far ahead the wheel reaches before deadlines wait in its overflow heap;
- *       default 64 s. The wheel gets the power of two of ticks at or above {@code span / tick}
- *       (65,536 by default), at most 2^24: {@code build} throws {@link IllegalArgumentException}
- *       beyond that.</li>
+ *       default 64 s, or 65,536 ticks where that is longer (a tick coarser than a millisecond:
+ *       a wheel of seconds reaches 18 hours, not 64 ticks). The wheel gets the power of two of
+ *       ticks at or above {@code span / tick} (65,536 by default), at most 2^24: {@code build}
+ *       throws {@link IllegalArgumentException} beyond that.</li>
  *   <li>{@link #slotCapacity}: the ring or chunk size per slot, in timers; default
  *       {@value TimerKind#DEFAULT_SLOT_CAPACITY}.</li>
  * </ul>
@@ -42,7 +43,11 @@ public final class TimerQueueBuilder {
     private final long origin;
     private TimerKind kind = TimerKind.WHEEL_LIST;
     private Duration tick;
-    private Duration span = Duration.ofSeconds(64);
+    /** Null: the default, {@link #DEFAULT_SPAN} or {@link #DEFAULT_SPAN_TICKS}, whichever is longer. */
+    private Duration span;
+
+    private static final Duration DEFAULT_SPAN = Duration.ofSeconds(64);
+    private static final long DEFAULT_SPAN_TICKS = 1 << 16;
     private int slotCapacity = TimerKind.DEFAULT_SLOT_CAPACITY;
 
     TimerQueueBuilder(TimeUnit unit, long origin) {
@@ -144,15 +149,26 @@ public final class TimerQueueBuilder {
         long ticks = spanTicks();
         if (ticks > MAX_TICKS) {
             throw new IllegalArgumentException(
-                    "span / tick needs more than 2^24 ticks: " + span + " / " + tick + "; use a coarser tick");
+                    "span / tick needs more than 2^24 ticks: " + spanText() + " / " + tick + "; use a coarser tick");
         }
         return Integer.highestOneBit((int) ticks * 2 - 1);
     }
 
     private static final long MAX_TICKS = 1 << 24;
 
+    private String spanText() {
+        return span != null ? span.toString() : "default (" + DEFAULT_SPAN + " or " + DEFAULT_SPAN_TICKS + " ticks)";
+    }
+
     /** {@code ceil(span / tick)}, exact (the span need not be a whole number of clock units). */
     private long spanTicks() {
+        if (span == null) {
+            return Math.max(ceilTicks(DEFAULT_SPAN), DEFAULT_SPAN_TICKS);
+        }
+        return ceilTicks(span);
+    }
+
+    private long ceilTicks(Duration span) {
         long q;
         try {
             q = span.dividedBy(tick);
@@ -169,7 +185,7 @@ public final class TimerQueueBuilder {
         String wheel = !kind.isWheel()
                 ? "no wheel"
                 : ticks > MAX_TICKS ? "over 2^24 ticks: build() refuses it" : ticksPerWheel() + " ticks";
-        return "TimerQueueBuilder[" + kind + ", " + unit + " from " + origin + ", tick " + tick + ", span " + span
+        return "TimerQueueBuilder[" + kind + ", " + unit + " from " + origin + ", tick " + tick + ", span " + spanText()
                 + " (" + wheel + "), slotCapacity " + slotCapacity + "]";
     }
 }

@@ -218,7 +218,26 @@ class TimerApiTest {
         assertThrows(NullPointerException.class, () -> b.tick(null));
         assertThrows(NullPointerException.class, () -> b.span(null));
         assertEquals(65536, TimerQueue.builder(TimeUnit.NANOSECONDS, 0).ticksPerWheel(), "default: 1 ms over 64 s");
-        assertEquals(64, TimerQueue.builder(TimeUnit.SECONDS, 0).ticksPerWheel(), "1 s ticks on a seconds clock");
+        assertEquals(
+                65536,
+                TimerQueue.builder(TimeUnit.SECONDS, 0).ticksPerWheel(),
+                "1 s ticks on a seconds clock: 65,536 of them (18 h), not the 64 that 64 s would make");
+        assertEquals(65536, TimerQueue.builder(TimeUnit.DAYS, 0).ticksPerWheel(), "a tick of a day");
+        assertEquals(
+                65536,
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 0)
+                        .tick(Duration.ofMillis(100))
+                        .ticksPerWheel(),
+                "a coarse tick chosen without a span");
+        assertEquals(
+                64,
+                TimerQueue.builder(TimeUnit.SECONDS, 0)
+                        .span(Duration.ofSeconds(64))
+                        .ticksPerWheel(),
+                "a span given is kept");
+        assertTrue(
+                TimerQueue.builder(TimeUnit.SECONDS, 0).toString().contains("span default (PT1M4S or 65536 ticks)"),
+                TimerQueue.builder(TimeUnit.SECONDS, 0).toString());
         assertEquals(
                 16384,
                 TimerQueue.builder(TimeUnit.MILLISECONDS, 0)
