@@ -31,8 +31,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       the next task of its key starts, even on another pool thread.</li>
  *   <li><b>Concurrency.</b> Keys with work run in parallel, up to {@code maxConcurrentKeys} at
  *       once. Default: the pool's own capacity, read at construction: a {@code ForkJoinPool}'s
- *       parallelism; a {@code ThreadPoolExecutor}'s maximum size (its core size if its queue is
- *       unbounded, since it never grows past that); unbounded for any other executor (a thread or
+ *       parallelism; a {@code ThreadPoolExecutor}'s core size, or its maximum size if its queue
+ *       holds nothing (a {@code SynchronousQueue}: a pool grows past its core only when its queue
+ *       is full, and the executor keeps about one worker waiting there); unbounded for any other executor (a thread or
  *       a virtual thread per task), so a key whose task blocks never holds up another key. An
  *       executor that wraps a bounded pool (a decorator, a framework's task executor) looks
  *       unbounded: give it {@code maxConcurrentKeys}.</li>
@@ -95,7 +96,11 @@ import java.util.concurrent.atomic.LongAdder;
  *       {@code ForkJoinPool}, a task that blocks
  *       should block as the pool expects ({@link java.util.concurrent.ForkJoinPool#managedBlock},
  *       as {@code CompletableFuture.join} does), or the pool cannot add the thread that would run
- *       the other keys meanwhile; a plain lock or latch wait holds its thread from them.</li>
+ *       the other keys meanwhile; a plain lock or latch wait holds its thread from them. Either
+ *       way a waiting task keeps its key's place among the {@code maxConcurrentKeys}: tasks that
+ *       wait for other keys' work (a {@code join} on a future another key completes) need a limit
+ *       above the number that may wait at once, or the keys they wait for never start (the
+ *       common pool's parallelism is the cores less one).</li>
  *   <li><b>Lifecycle.</b> The executor does not own the pool and never shuts it down.
  *       {@link #shutdown()} stops accepting and returns at once; queued tasks still run.
  *       {@link #close()} also waits until they have run (on a {@code ForkJoinPool} thread through
@@ -115,7 +120,9 @@ import java.util.concurrent.atomic.LongAdder;
  * the reserve worker, about 620 bytes.
  *
  * <p><b>Thread safety.</b> Every method may be called from any thread, tasks included. Keys need
- * consistent {@code equals} and {@code hashCode} and must not change while they have tasks.
+ * consistent {@code equals} and {@code hashCode} and must not change once used, as a
+ * {@code HashMap}'s: an idle key stays registered a while, and one changed by then is never
+ * released.
  *
  * @param <K> the key type
  */
@@ -540,7 +547,9 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
 
         /**
          * At most {@code n} keys run at once (pool threads in use by this executor). Default: the
-         * pool's capacity (see the class comment). Lower it to leave pool threads to other work.
+         * pool's capacity (see the class comment). Lower it to leave pool threads to other work;
+         * raise it above the number of tasks that may wait at once for other keys' work (on a
+         * {@code ForkJoinPool}, which adds threads for tasks blocked in {@code managedBlock}).
          *
          * @throws IllegalArgumentException if {@code n < 1}
          */

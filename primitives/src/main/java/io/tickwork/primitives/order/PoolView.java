@@ -37,8 +37,9 @@ abstract class PoolView {
 
     /**
      * Tasks the pool runs at once, as configured at this call: a {@code ForkJoinPool}'s
-     * parallelism; a {@code ThreadPoolExecutor}'s maximum pool size, or its core size (at least 1)
-     * if its queue is unbounded, since such a pool never grows past its core; unbounded for
+     * parallelism; a {@code ThreadPoolExecutor}'s maximum pool size if its queue holds nothing
+     * (a {@code SynchronousQueue}), else its core size (at least 1), since a pool grows past its
+     * core only when its queue is full, and the executor keeps about one worker waiting there; unbounded for
      * anything else (a thread per task, virtual threads, an unknown executor).
      */
     abstract int capacity();
@@ -100,11 +101,13 @@ abstract class PoolView {
 
         @Override
         int capacity() {
-            // an unbounded queue reports MAX_VALUE minus what it holds
-            if ((long) queue.remainingCapacity() + queue.size() >= Integer.MAX_VALUE) {
-                return Math.max(1, tpe.getCorePoolSize());
+            // a pool grows past its core only when its queue is full; the executor keeps about
+            // one worker waiting in it, so only a queue that holds nothing (a SynchronousQueue)
+            // lets the pool reach its maximum; any other, bounded or not, keeps it at its core
+            if ((long) queue.remainingCapacity() + queue.size() == 0) {
+                return Math.max(1, tpe.getMaximumPoolSize());
             }
-            return Math.max(1, tpe.getMaximumPoolSize());
+            return Math.max(1, tpe.getCorePoolSize());
         }
 
         @Override

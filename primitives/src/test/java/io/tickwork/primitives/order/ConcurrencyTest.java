@@ -81,8 +81,11 @@ class ConcurrencyTest {
                 limitOf(new ThreadPoolExecutor(3, 9, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>()))
                         .endsWith("of 3"),
                 "an unbounded queue: the pool never grows past its core");
-        assertTrue(limitOf(new ThreadPoolExecutor(3, 9, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(10)))
-                .endsWith("of 9"));
+        assertTrue(
+                limitOf(new ThreadPoolExecutor(3, 9, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(10)))
+                        .endsWith("of 3"),
+                "a bounded queue: the pool grows past its core only when the queue is full, which the"
+                        + " executor's one waiting worker never makes it");
         LinkedBlockingQueue<Runnable> holding = new LinkedBlockingQueue<>();
         holding.add(() -> {});
         assertTrue(

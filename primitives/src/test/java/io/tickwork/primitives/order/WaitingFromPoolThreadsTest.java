@@ -56,6 +56,34 @@ class WaitingFromPoolThreadsTest {
         }
     }
 
+    /**
+     * As many keys as the pool's parallelism wait (through {@code managedBlock}) for a future that
+     * another key completes: with the limit above the waiters, as the contract advises, the pool's
+     * spare thread runs that key. (At the default limit, the parallelism, it would never start.)
+     */
+    @Test
+    void keysWaitingOnAnotherKeysWorkNeedALimitAboveTheWaiters() throws Exception {
+        ForkJoinPool pool = new ForkJoinPool(2);
+        try {
+            KeyedSerialExecutor<Object> ex =
+                    KeyedSerialExecutor.builder(pool).maxConcurrentKeys(3).build();
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            CountDownLatch waiting = new CountDownLatch(2);
+            for (int i = 0; i < 2; i++) {
+                ex.execute("waiter " + i, () -> {
+                    waiting.countDown();
+                    done.join(); // managedBlock: the pool may add a thread
+                });
+            }
+            assertTrue(waiting.await(WAIT_S, TimeUnit.SECONDS), ex.toString());
+            ex.execute("completer", () -> done.complete(null));
+            done.get(WAIT_S, TimeUnit.SECONDS);
+            ex.close();
+        } finally {
+            Pools.shutdownAndAwait(pool);
+        }
+    }
+
     /** A pool task run in place by the hand-off, after the worker saw a key go idle, calls close(). */
     @Test
     void closeFromPoolTaskRunInPlaceAfterAKeyWentIdle() throws Exception {
