@@ -69,8 +69,9 @@ final class BenchConnection {
     }
 
     /**
-     * Open loop, at the end of the run: records {@code now - base} for every measured request still
-     * in flight (its latency so far, a lower bound); returns how many.
+     * For requests that will not be answered (at the end of an open-loop run, or on a connection
+     * that goes away when they are not sent again): records {@code now - base} for every measured
+     * request still in flight (its latency so far, a lower bound); returns how many.
      */
     int recordUnfinished(org.HdrHistogram.SingleWriterRecorder recorder, long now) {
         int n = 0;

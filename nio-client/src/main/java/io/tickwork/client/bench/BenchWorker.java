@@ -480,7 +480,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         if (c.parser.close()) {
             // the server ends the connection after this response: not an error, but any requests
             // pipelined behind it will never be answered, so they go back to the budget
-            giveBack(c);
+            giveBack(c, now);
             closeQuietly(c);
             counters.inc(Counters.RECONNECTS);
             connect(c, now);
@@ -511,19 +511,26 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
 
     private void fail(BenchConnection c, int kind, long now) {
         counters.inc(kind);
-        giveBack(c);
+        giveBack(c, now);
         closeQuietly(c);
         counters.inc(Counters.RECONNECTS);
         connect(c, now);
     }
 
-    /** Requests outstanding on a connection that is going away will not be answered. */
-    private void giveBack(BenchConnection c) {
+    /**
+     * Requests outstanding on a connection that is going away will not be answered. With a count
+     * of requests (closed loop, {@code -n}) they go back to the budget and are sent again;
+     * otherwise they are lost, counted, and each charged its latency so far (a lower bound), as at
+     * the end of a run: a server that stalls past {@code --timeout} is charged for the requests it
+     * delayed, not let off them.
+     */
+    private void giveBack(BenchConnection c, long now) {
         int measured = c.measuredInFlight();
         if (measured > 0) {
-            if (ratePerNs > 0) {
-                counters.add(Counters.LOST, measured); // open loop: their intended time has passed
-            } else if (budget != null) {
+            if (ratePerNs > 0 || budget == null) {
+                c.recordUnfinished(recorder, now);
+                counters.add(Counters.LOST, measured);
+            } else {
                 budget.addAndGet(measured); // closed loop with a count: send them again
             }
         }

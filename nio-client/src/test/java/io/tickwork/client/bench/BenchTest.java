@@ -182,6 +182,29 @@ class BenchTest {
             assertEquals(0, r.completed);
             assertTrue(r.timeouts >= 2, "timeouts " + r.timeouts);
             assertEquals(r.timeouts, r.errors());
+            // without -n nothing is sent again: each timed-out request is lost, and charged its
+            // wait (at least the timeout) in the latency
+            assertEquals(r.timeouts, r.lost, r.toText());
+            assertTrue(r.latency.getTotalCount() >= r.lost, r.toText());
+            assertTrue(
+                    r.latency.getMinValue() >= 100_000_000L, "the shortest charged wait: " + r.latency.getMinValue());
+        }
+    }
+
+    /**
+     * Open loop, a server that never answers, with room for every request: each one that times
+     * out is lost and charged its wait, so the latency shows the stall, not nothing.
+     */
+    @Test
+    void openLoopChargesTheRequestsThatTimedOut() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.SILENT)) {
+            BenchReport r = bench("-c", "20", "--rate", "20", "--timeout", "100ms", "--duration", "1s", s.url("/"));
+            assertEquals(0, r.completed);
+            assertTrue(r.lost >= 10, r.toText());
+            assertTrue(r.latency.getTotalCount() >= r.lost, "charged " + r.latency.getTotalCount() + ": " + r.toText());
+            assertTrue(
+                    r.latency.getCountBetweenValues(100_000_000L, LatencyRange.HIGHEST_NS) >= r.lost,
+                    "requests charged at least the timeout: " + r.toText());
         }
     }
 
