@@ -147,8 +147,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = {"-H", "--header"},
             paramLabel = "'N: V'",
-            description = "an extra request header")
-    String header;
+            description = "an extra request header; repeat for more")
+    List<String> headers = new ArrayList<>();
 
     @Option(
             names = "--seed",
@@ -276,12 +276,16 @@ public final class BenchCommand implements Callable<Integer> {
                 }
             }
         }
-        if (header != null && (header.indexOf(':') <= 0 || header.contains("\n") || header.contains("\r"))) {
-            throw new UsageException("--header must be 'Name: value' on one line: " + header);
+        StringBuilder extra = new StringBuilder();
+        for (String header : headers) {
+            if (header.indexOf(':') <= 0 || header.contains("\n") || header.contains("\r")) {
+                throw new UsageException("--header must be 'Name: value' on one line: " + header);
+            }
+            extra.append(header).append("\r\n");
         }
         List<byte[]> encoded = new ArrayList<>(targets.size());
         for (String t : targets) {
-            encoded.add(request(t, base.hostHeader(), header));
+            encoded.add(request(t, base.hostHeader(), extra.toString()));
         }
         long count = requests == null ? 0 : inRange("--requests", requests, 1, Long.MAX_VALUE / 2);
         Duration defaultDuration = count > 0 ? Duration.ofMinutes(10) : Duration.ofSeconds(10);
@@ -322,15 +326,15 @@ public final class BenchCommand implements Callable<Integer> {
                 seed);
     }
 
-    static byte[] request(String target, String host, String header) {
+    /** A GET of {@code target}; {@code extraHeaders}: header lines, each ending in CRLF, or "". */
+    static byte[] request(String target, String host, String extraHeaders) {
         for (int i = 0; i < target.length(); i++) {
             char c = target.charAt(i);
             if (c <= ' ' || c >= 0x7f) {
                 throw new UsageException("URL path must be encoded, no spaces or controls: " + target);
             }
         }
-        String r = "GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n" + (header == null ? "" : header + "\r\n")
-                + "\r\n";
+        String r = "GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n" + extraHeaders + "\r\n";
         return r.getBytes(StandardCharsets.ISO_8859_1);
     }
 }

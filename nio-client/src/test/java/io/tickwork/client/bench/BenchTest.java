@@ -65,6 +65,14 @@ class BenchTest {
         assertEquals(3, last.connections(), "a repeated option: the last one counts");
         assertEquals(Duration.ofMillis(1500), last.duration());
         assertEquals(1500.0, last.rate());
+        assertEquals(
+                "GET / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-A: 1\r\nX-B: 2\r\n\r\n",
+                new String(
+                        config("-H", "X-A: 1", "--header", "X-B: 2", "http://127.0.0.1:8080/")
+                                .requests()
+                                .get(0),
+                        StandardCharsets.ISO_8859_1),
+                "-H repeated: every header is sent, not only the last");
     }
 
     @Test
