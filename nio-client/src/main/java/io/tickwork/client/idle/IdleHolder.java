@@ -156,7 +156,18 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
             if (stop) {
                 l.stop(); // stopped before the loop existed
             }
-            l.run();
+            try {
+                l.run();
+            } finally {
+                // connects still pending are known only to the selector's keys, and closing the
+                // selector leaves their channels open: close them here, or they stay open after
+                // the run (and the kernel may complete them into live connections)
+                for (SelectionKey k : new ArrayList<>(l.keys())) {
+                    if (k.attachment() instanceof IdleConnection c && c.pending) {
+                        close(c);
+                    }
+                }
+            }
             IdleMemory last = atRamp != null ? atRamp : IdleMemory.measure(cfg, true);
             SystemMemory atEnd = SystemMemory.read();
             guard.seen(atEnd.memAvailable());

@@ -399,4 +399,35 @@ class IdleTest {
         String line = new IdleMemory(-1, 0, -1, after).describe(new IdleMemory(-1, 0, -1, before), 100);
         assertTrue(line.contains("server heap") && line.contains("200 B/conn"), line);
     }
+
+    /**
+     * A run that ends with connects still pending (a listener whose accept queue is full drops
+     * their SYNs) closes them too: an in-process caller gets back every descriptor the run took.
+     */
+    @Test
+    void connectsStillPendingWhenTheRunEndsAreClosed() throws Exception {
+        java.nio.file.Path fds = java.nio.file.Path.of("/proc/self/fd");
+        assumeTrue(java.nio.file.Files.isDirectory(fds), "needs /proc/self/fd");
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            long before = openDescriptors(fds);
+            Cli.Run run = Cli.run(
+                    "idle",
+                    "-c",
+                    "30",
+                    "--connect-timeout",
+                    "60s",
+                    "--duration",
+                    "1s",
+                    "127.0.0.1:" + full.getLocalPort());
+            Cli.assertNoStackTrace(run);
+            long after = openDescriptors(fds);
+            assertTrue(after <= before + 3, "descriptors before " + before + ", after " + after + "\n" + run.err());
+        }
+    }
+
+    private static long openDescriptors(java.nio.file.Path fds) throws IOException {
+        try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(fds)) {
+            return s.count();
+        }
+    }
 }
