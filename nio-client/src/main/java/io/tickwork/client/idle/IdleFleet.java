@@ -179,6 +179,12 @@ final class IdleFleet {
     /** The loop: children's lines, the guard, a line a second, until every child is gone or the bound. */
     private void follow(IdleMemory serverBefore) throws InterruptedException {
         long hardEnd = start + cfg.duration().toNanos() + TimeUnit.SECONDS.toNanos(GRACE_S);
+        // a ramp that never ends (connects that keep failing) still gets the server measured
+        // while the children hold their connections: a second before they end theirs (they
+        // started after this process), not once their reports say they closed them
+        long holdEnd = start
+                + cfg.duration().toNanos()
+                - Math.min(TimeUnit.SECONDS.toNanos(1), cfg.duration().toNanos() / 2);
         long nextTick = start + TimeUnit.SECONDS.toNanos(1);
         long guardNs = TimeUnit.MILLISECONDS.toNanos(GUARD_MS);
         long nextGuard = start;
@@ -205,7 +211,13 @@ final class IdleFleet {
                 nextTick += TimeUnit.SECONDS.toNanos(1);
                 second();
             }
+            if (serverAtRamp == null && now - holdEnd >= 0) {
+                rampEnded(now, serverBefore);
+            }
             long wait = Math.min(Math.min(nextTick, hardEnd), nextGuard) - now;
+            if (serverAtRamp == null) {
+                wait = Math.min(wait, holdEnd - now);
+            }
             ChildProcess.Event e = events.poll(Math.max(1, wait), TimeUnit.NANOSECONDS);
             for (int k = 0; e != null && k < BATCH; k++) {
                 if (handle(e)) {
@@ -285,7 +297,9 @@ final class IdleFleet {
         if (progress != null) {
             progress.printf(
                     Locale.ROOT,
-                    "ramp done in %.1fs: %d of %d connected in %d processes%s%n",
+                    rampsEnded()
+                            ? "ramp done in %.1fs: %d of %d connected in %d processes%s%n"
+                            : "ramp not done at %.1fs, near the end of the hold: %d of %d connected in %d processes%s%n",
                     (now - start) / 1e9,
                     connected(),
                     cfg.connections(),
@@ -298,12 +312,21 @@ final class IdleFleet {
         }
     }
 
+    /**
+     * Connections the children hold now: a child that has reported or is gone holds none (it
+     * closes its connections before it reports), whatever its last progress line said.
+     */
     private int connected() {
         int n = 0;
         for (int i = 0; i < latest.length; i++) {
-            n += reports[i] != null ? reports[i].connectedAtEnd() : latest[i] != null ? latest[i].connected() : 0;
+            n += holding(i) ? latest[i].connected() : 0;
         }
         return n;
+    }
+
+    /** Child {@code i} is still running its hold: it has sent progress, no report, and not ended. */
+    private boolean holding(int i) {
+        return latest[i] != null && reports[i] == null && ends[i] < 2;
     }
 
     /** The once-a-second work: the machine's memory for the guard's minimum, and the progress line. */
@@ -323,9 +346,9 @@ final class IdleFleet {
                 ramping += ends[i] < 2 ? 1 : 0; // not started yet
                 continue;
             }
-            connected += reports[i] != null ? reports[i].connectedAtEnd() : p.connected();
-            pending += reports[i] != null ? 0 : p.pending();
-            ramping += p.rampDone() || reports[i] != null ? 0 : 1;
+            connected += holding(i) ? p.connected() : 0;
+            pending += holding(i) ? p.pending() : 0;
+            ramping += holding(i) && !p.rampDone() ? 1 : 0;
             rss += ends[i] < 2 && p.rssBytes() > 0 ? p.rssBytes() : 0;
             requests += p.requests();
             p.failures().forEach((k, v) -> failures.merge(k, v, Long::sum));

@@ -21,6 +21,7 @@ import java.io.PipedOutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -355,6 +356,41 @@ class IdleFleetTest {
             Cli.Run text = Cli.run("idle-merge", f.toString());
             assertTrue(text.out().contains("total: 300 of 300 connected"), text.out());
             assertTrue(text.out().contains("3 processes"), text.out());
+        }
+    }
+
+    /**
+     * A ramp that never ends (half the targets never accept: their connects time out and are
+     * tried again) still gets the server measured while the children hold their connections, near
+     * the end of the hold, not after they closed them.
+     */
+    @Test
+    void aRampThatNeverEndsIsMeasuredBeforeTheChildrenLetGo() throws Exception {
+        try (IdleTest.Acceptor a = new IdleTest.Acceptor(20);
+                ServerSocket deaf = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Cli.Run run = Cli.run(
+                    "idle",
+                    "--processes",
+                    "2",
+                    "-c",
+                    "40",
+                    "--connect-timeout",
+                    "300ms",
+                    "--duration",
+                    "4s",
+                    "--min-available",
+                    "0",
+                    "--server-pid",
+                    Long.toString(ProcessHandle.current().pid()),
+                    "--target",
+                    "127.0.0.1:" + a.port() + ",127.0.0.1:" + deaf.getLocalPort());
+            Cli.assertNoStackTrace(run);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                            "ramp not done at [0-9.]+s, near the end of the hold: (\\d+) of 40 connected")
+                    .matcher(run.out()); // progress goes to standard output without --json
+            assertTrue(m.find(), run.out() + run.err());
+            assertTrue(Integer.parseInt(m.group(1)) >= 20, "measured while held: " + m.group());
+            assertFalse(run.out().contains("ramp done in"), run.out());
         }
     }
 
