@@ -371,7 +371,7 @@ final class WorkerLauncher {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (code == 0) {
+        if (code == 0 && reported < 0) { // after a worker died the run failed, however the others ended
             out.println("tickwork dictionary: all " + workers.size() + " workers stopped");
         }
         out.flush();

@@ -92,6 +92,18 @@ public final class LaunchedServer implements AutoCloseable {
         return children;
     }
 
+    /** The last entry of a stream's lines: the stream ended. */
+    public static final String END = "\u0000end of stream";
+
+    /** Every line of {@code lines} up to the end of its stream; fails after the bound. */
+    public List<String> restOf(BlockingQueue<String> lines) throws InterruptedException {
+        List<String> rest = new ArrayList<>();
+        for (String l; !(l = awaitLine(lines, "")).equals(END); ) {
+            rest.add(l);
+        }
+        return rest;
+    }
+
     /** The next line of {@code lines} starting with {@code prefix}; fails after the bound. */
     public String awaitLine(BlockingQueue<String> lines, String prefix) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
@@ -115,6 +127,7 @@ public final class LaunchedServer implements AutoCloseable {
             } catch (IOException closed) {
                 // the process is gone
             }
+            lines.add(END);
         });
         t.setDaemon(true);
         t.start();

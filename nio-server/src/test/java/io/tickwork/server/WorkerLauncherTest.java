@@ -17,7 +17,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -108,7 +107,7 @@ class WorkerLauncherTest {
                         .sorted()
                         .collect(Collectors.toList()),
                 "the workers' last lines, forwarded");
-        assertEquals(List.of(), Arrays.asList(launched.err.toArray()), "nothing on stderr");
+        assertEquals(List.of(), launched.restOf(launched.err), "nothing on stderr");
     }
 
     @Test
@@ -136,6 +135,10 @@ class WorkerLauncherTest {
         assertTrue(ProcessHandle.of(victim).orElseThrow().destroy()); // SIGTERM: it stops gracefully, status 0
         assertTrue(launched.process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "launcher exited");
         assertEquals(1, launched.process.exitValue(), "a supervisor's Restart=on-failure must see the failure");
+        List<String> out = launched.restOf(launched.out);
+        assertTrue(
+                out.stream().noneMatch(l -> l.startsWith("tickwork dictionary: all")),
+                "no line of success on a failed run: " + out);
     }
 
     /** A terminal's Ctrl-C sends SIGINT to the launcher and every worker at once: a stop, exit 0. */
