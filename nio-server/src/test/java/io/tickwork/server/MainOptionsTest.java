@@ -56,6 +56,21 @@ class MainOptionsTest {
         };
     }
 
+    /** A dictionary file that cannot be opened: exit 1, with the path and why on one line. */
+    @Test
+    void aDataFileThatCannotBeOpenedIsNamedWithTheReason(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        String missing = dir.resolve("none.twd").toString();
+        String[] r = run("--data", missing, "--port", "0");
+        assertEquals("1", r[0], r[2]);
+        assertEquals("tickwork: cannot open the dictionary: " + missing + ": no such file\n", r[2]);
+        r = run("--data", dir.toString(), "--port", "0");
+        assertEquals("1", r[0], r[2]);
+        assertEquals("tickwork: cannot open the dictionary: " + dir + ": a directory, not a dictionary file\n", r[2]);
+        r = run("--data", "", "--port", "0");
+        assertEquals("1", r[0], r[2]);
+        assertEquals("tickwork: cannot open the dictionary: an empty path names no dictionary file\n", r[2]);
+    }
+
     @Test
     void defaults() {
         ServerOptions o = parse();

@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  * header (96 bytes, big-endian)
  *   magic "TWDICT01" | int words | int synsets | int exceptions | int crc32 of everything after the header
- *   9 x (int offset, int length) section table, offsets from the start of the file
+ *   9 x (int offset, int length) section table, offsets from the start of the file; the sections
+ *   follow one another from byte 96, each padded to 8 bytes, to the end of the file
  * KEYS       sorted lemma keys (lower case, '_' as ' '), a ByteKeyIndex image; word id = key position
  * WORDS      int[words + 1]: offsets of each word's record in WORD_DATA
  * WORD_DATA  per word: varint n, n x varint synset id (WordNet sense order, noun, verb, adj, adv)
@@ -40,6 +41,13 @@ final class DictFormat {
             EXC_DATA = 7,
             LICENSE = 8;
     static final int CRC_POS = 20;
+    /** Where the header's counts of words, synsets and exceptions are. */
+    static final int WORDS_POS = 8, SYNSETS_POS = 12, EXCEPTIONS_POS = 16;
+
+    /** Sections follow one another from the end of the header, each padded to 8 bytes. */
+    static int align(int n) {
+        return (n + 7) & ~7;
+    }
 
     static final String RESOURCE = "wordnet31.twd";
     static final String LICENSE_RESOURCE = "WORDNET-LICENSE.txt";

@@ -88,14 +88,32 @@ public final class Dictionary {
      *     CRC; the message names the file and what is wrong
      */
     public static Dictionary open(Path path) throws IOException {
+        if (path.toString().isEmpty()) {
+            throw new IOException("an empty path names no dictionary file");
+        }
+        if (Files.isDirectory(path)) {
+            throw new IOException(path + ": a directory, not a dictionary file");
+        }
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             ByteBuffer mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
             verify(mapped, path.toString());
-            return new Dictionary(mapped, path.toString());
+            try {
+                return new Dictionary(mapped, path.toString());
+            } catch (RuntimeException inconsistent) { // whole by its CRC, but not what this reader builds
+                throw new DamagedDictionaryException(path + ": damaged: " + inconsistent.getMessage());
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IOException(path + ": no such file", e);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IOException(path + ": permission denied", e);
         }
     }
 
-    /** Checks {@code file}'s magic, section table and CRC; {@code source} names it in the error. */
+    /**
+     * Checks {@code file}'s magic, its header against the layout (the sections in order and
+     * contiguous to the end of the file, the counts matching their tables) and the data's CRC;
+     * {@code source} names it in the error.
+     */
     static void verify(ByteBuffer file, String source) throws DamagedDictionaryException {
         ByteBuffer f = file.duplicate().order(ByteOrder.BIG_ENDIAN);
         long size = f.capacity();
@@ -109,14 +127,40 @@ public final class Dictionary {
             throw new DamagedDictionaryException(source + ": not a tickwork dictionary (magic "
                     + new String(magic, StandardCharsets.ISO_8859_1) + ", expected TWDICT01)");
         }
+        // The CRC covers the data, not the header; every header field is checked against the
+        // layout instead: the sections follow one another from the header's end to the file's,
+        // and the three counts match the lengths of the offset tables they size
         long end = DictFormat.HEADER_SIZE;
+        long[] lengths = new long[DictFormat.SECTIONS];
         for (int s = 0; s < DictFormat.SECTIONS; s++) {
             int at = DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8 + s * 8;
-            end = Math.max(end, (f.getInt(at) & 0xFFFF_FFFFL) + (f.getInt(at + 4) & 0xFFFF_FFFFL));
+            long offset = f.getInt(at) & 0xFFFF_FFFFL;
+            lengths[s] = f.getInt(at + 4) & 0xFFFF_FFFFL;
+            if (offset != end) {
+                throw new DamagedDictionaryException(source + ": damaged header: section " + s + " starts at byte "
+                        + offset + ", where the one before ends at " + end);
+            }
+            end += (lengths[s] + 7) & ~7L;
         }
         if (end > size) {
             throw new DamagedDictionaryException(
                     source + ": truncated: " + size + " bytes, its sections end at byte " + end);
+        }
+        if (end != size) {
+            throw new DamagedDictionaryException(
+                    source + ": damaged header: its sections end at byte " + end + ", the file at " + size);
+        }
+        int[][] counted = {
+            {DictFormat.WORDS_POS, DictFormat.WORDS},
+            {DictFormat.SYNSETS_POS, DictFormat.SYNSETS},
+            {DictFormat.EXCEPTIONS_POS, DictFormat.EXC}
+        };
+        for (int[] c : counted) {
+            long n = f.getInt(c[0]) & 0xFFFF_FFFFL;
+            if (lengths[c[1]] != 4 * (n + 1)) {
+                throw new DamagedDictionaryException(source + ": damaged header: a count of " + n + " for section "
+                        + c[1] + " of " + lengths[c[1]] + " bytes (" + 4 * (n + 1) + " expected)");
+            }
         }
         CRC32 crc = new CRC32();
         crc.update(f.duplicate().position(DictFormat.HEADER_SIZE));
@@ -125,6 +169,39 @@ public final class Dictionary {
             throw new DamagedDictionaryException(String.format(
                     "%s: damaged: the CRC-32 of its %,d data bytes is %08x, the header records %08x",
                     source, size - DictFormat.HEADER_SIZE, (int) crc.getValue(), expected));
+        }
+        // the data is whole now: every section's padding is zero, the licence text holds no NUL
+        // (a length one too long would take in padding), and each offset table's last entry is
+        // the length of the data it indexes
+        for (int s = 0; s < DictFormat.SECTIONS; s++) {
+            int at = f.getInt(DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8 + s * 8);
+            long padEnd = at + ((lengths[s] + 7) & ~7L);
+            for (long i = at + lengths[s]; i < padEnd; i++) {
+                if (f.get((int) i) != 0) {
+                    throw new DamagedDictionaryException(
+                            source + ": damaged header: section " + s + " is longer than " + lengths[s] + " bytes");
+                }
+            }
+        }
+        int licenceAt = f.getInt(DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8 + DictFormat.LICENSE * 8);
+        for (int i = 0; i < lengths[DictFormat.LICENSE]; i++) {
+            if (f.get(licenceAt + i) == 0) {
+                throw new DamagedDictionaryException(source + ": damaged header: the licence section takes in padding");
+            }
+        }
+        // the data is whole now: each offset table's last entry is the length of the data it indexes
+        int[][] indexed = {
+            {DictFormat.WORDS, DictFormat.WORD_DATA},
+            {DictFormat.SYNSETS, DictFormat.SYN_DATA},
+            {DictFormat.EXC, DictFormat.EXC_DATA}
+        };
+        for (int[] t : indexed) {
+            int tableAt = f.getInt(DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8 + t[0] * 8);
+            long last = f.getInt(tableAt + (int) lengths[t[0]] - 4) & 0xFFFF_FFFFL;
+            if (last != lengths[t[1]]) {
+                throw new DamagedDictionaryException(source + ": damaged header: section " + t[1] + " is "
+                        + lengths[t[1]] + " bytes, its offset table ends at " + last);
+            }
         }
     }
 
@@ -159,13 +236,22 @@ public final class Dictionary {
             String source = "embedded " + DictFormat.RESOURCE;
             verify(direct, source);
             if (cached != null) {
+                Path tmp = null;
                 try {
-                    Path tmp = Files.createTempFile(dir, "wordnet31-", ".tmp");
+                    tmp = Files.createTempFile(dir, "wordnet31-", ".tmp");
                     Files.write(tmp, bytes);
                     Files.move(tmp, cached, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                     return open(cached);
                 } catch (IOException e) {
-                    // unwritable cache: serve from the direct buffer
+                    // unwritable cache (a full disk, say): serve from the direct buffer, and leave no
+                    // partial copy behind for each start to add another
+                    if (tmp != null) {
+                        try {
+                            Files.deleteIfExists(tmp);
+                        } catch (IOException ignored) {
+                            // nothing more to do
+                        }
+                    }
                 }
             }
             return new Dictionary(direct, source);

@@ -221,7 +221,7 @@ public final class WordNetCompiler {
 
         int total = DictFormat.HEADER_SIZE;
         for (byte[] s : sections) {
-            total += align(s.length);
+            total += DictFormat.align(s.length);
         }
         ByteBuffer out = ByteBuffer.allocate(total);
         out.put(DictFormat.MAGIC)
@@ -232,11 +232,11 @@ public final class WordNetCompiler {
         int pos = DictFormat.HEADER_SIZE;
         for (byte[] s : sections) {
             out.putInt(pos).putInt(s.length);
-            pos += align(s.length);
+            pos += DictFormat.align(s.length);
         }
         for (byte[] s : sections) {
             out.put(s);
-            out.position(out.position() + align(s.length) - s.length);
+            out.position(out.position() + DictFormat.align(s.length) - s.length);
         }
         CRC32 crc = new CRC32();
         crc.update(out.array(), DictFormat.HEADER_SIZE, total - DictFormat.HEADER_SIZE);
@@ -250,10 +250,6 @@ public final class WordNetCompiler {
         c.synsets = synOffsets.size();
         c.exceptions = excKeys.size();
         return c;
-    }
-
-    private static int align(int n) {
-        return (n + 7) & ~7;
     }
 
     /** One data.* line: {@code offset lexfile ss_type w_cnt(hex) word lex_id ... | gloss}. */

@@ -67,6 +67,42 @@ class DictionaryIntegrityTest {
         assertThrows(DamagedDictionaryException.class, () -> Dictionary.open(file));
     }
 
+    /**
+     * The CRC covers the data, not the header: a change to any header field (a count, a section's
+     * offset or length; +8 and -8, as an aligned offset moves) is refused against the layout,
+     * naming the file, rather than served as other sections' bytes.
+     */
+    @Test
+    void everyHeaderFieldChangedIsRefusedNamingTheFile() throws IOException {
+        byte[] whole = embeddedBytes();
+        for (int at = 8; at < DictFormat.HEADER_SIZE; at += 4) {
+            if (at == DictFormat.CRC_POS) {
+                continue; // the CRC itself: refused as a CRC mismatch (below)
+            }
+            // a change by one is caught wherever the reader uses the field: the counts, the tables'
+            // and data sections' lengths, the licence's; the two key indexes read their own headers
+            int section = (at - (DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8)) / 8;
+            boolean keysLength = at >= DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8
+                    && at % 8 == 4
+                    && (section == DictFormat.KEYS || section == DictFormat.EXC_KEYS);
+            for (int delta : keysLength ? new int[] {8, -8} : new int[] {8, -8, 1, -1}) {
+                byte[] b = whole.clone();
+                java.nio.ByteBuffer.wrap(b)
+                        .putInt(at, java.nio.ByteBuffer.wrap(b).getInt(at) + delta);
+                Path file = Files.write(tmp.resolve("header-" + at + "-" + delta + ".twd"), b);
+                DamagedDictionaryException e = assertThrows(
+                        DamagedDictionaryException.class,
+                        () -> Dictionary.open(file),
+                        "header byte " + at + " changed by " + delta);
+                assertTrue(e.getMessage().startsWith(file + ": "), e.getMessage());
+            }
+        }
+        byte[] b = whole.clone();
+        b[DictFormat.CRC_POS] ^= 1;
+        Path file = Files.write(tmp.resolve("crc.twd"), b);
+        assertThrows(DamagedDictionaryException.class, () -> Dictionary.open(file));
+    }
+
     @Test
     void aTruncatedFileIsRefusedNamingTheFile() throws IOException {
         byte[] whole = embeddedBytes();
