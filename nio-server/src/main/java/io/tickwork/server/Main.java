@@ -98,6 +98,12 @@ public final class Main {
         } catch (IOException | UnsupportedOperationException e) {
             err.println("tickwork: cannot listen on " + o.host + ":" + o.port + ": " + e.getMessage());
             return 1;
+        } catch (OutOfMemoryError e) {
+            // each selector loop takes its buffers at start (direct memory, capped by -Xmx unless
+            // -XX:MaxDirectMemorySize says otherwise): too many loops for this JVM
+            err.println("tickwork: cannot start " + o.threads + " selector loops: " + e.getMessage()
+                    + "; use fewer --threads, or give the JVM more memory (-Xmx, -XX:MaxDirectMemorySize)");
+            return 1;
         }
         if (worker) {
             try {

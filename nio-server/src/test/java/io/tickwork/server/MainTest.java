@@ -116,6 +116,36 @@ class MainTest {
         return Integer.parseInt(head.substring(9, 12));
     }
 
+    /** More selector loops than the JVM's direct memory holds: one line and exit 1, not a stack trace. */
+    @Test
+    void moreLoopsThanDirectMemoryHoldsIsOneLineAndExitOne() throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        String data = Paths.get(io.tickwork.server.dict.Dictionary.class
+                        .getResource("wordnet31.twd")
+                        .toURI())
+                .toString(); // mapped, not read into direct memory
+        Process p = new ProcessBuilder(
+                        java,
+                        "-Xmx64m",
+                        "-XX:MaxDirectMemorySize=1m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "--data",
+                        data,
+                        "--port",
+                        "0",
+                        "--threads",
+                        "16")
+                .redirectErrorStream(true)
+                .start();
+        String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), all);
+        assertEquals(1, p.exitValue(), all);
+        assertTrue(all.startsWith("tickwork: cannot start 16 selector loops: "), all);
+        assertTrue(all.strip().lines().count() == 1 && !all.contains("\tat "), "one line, no stack trace: " + all);
+    }
+
     @Test
     void startsPrintsOneLineServesAndExitsZeroOnSigterm() throws Exception {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
