@@ -260,8 +260,9 @@ public final class Dictionary {
 
     /**
      * Where the embedded dictionary is cached: {@code -Dtickwork.cache.dir}, else
-     * {@code $XDG_CACHE_HOME/tickwork}, else {@code ~/.cache/tickwork}. A per-user directory, so no
-     * other local user can plant a file under the name the server will map.
+     * {@code $XDG_CACHE_HOME/tickwork}, else {@code ~/.cache/tickwork}; null when none of these is
+     * known (the JVM reports a home of {@code ?} for a uid without a passwd entry). A per-user
+     * directory, so no other local user can plant a file under the name the server will map.
      */
     static Path cacheDirectory() {
         String configured = System.getProperty("tickwork.cache.dir");
@@ -272,7 +273,11 @@ public final class Dictionary {
         if (xdg != null && !xdg.isEmpty()) {
             return Paths.get(xdg, "tickwork");
         }
-        return Paths.get(System.getProperty("user.home"), ".cache", "tickwork");
+        String home = System.getProperty("user.home");
+        if (home == null || home.equals("?") || !Paths.get(home).isAbsolute()) {
+            return null; // a user with no home (a uid without a passwd entry, in a container): no cache
+        }
+        return Paths.get(home, ".cache", "tickwork");
     }
 
     /**
@@ -281,6 +286,9 @@ public final class Dictionary {
      */
     static Path trustedCacheDirectory() {
         Path dir = cacheDirectory();
+        if (dir == null) {
+            return null;
+        }
         try {
             boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
             if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
@@ -309,8 +317,27 @@ public final class Dictionary {
 
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
-    private static boolean ownedByUs(Path p) throws IOException {
+    /**
+     * Whether this process's user owns {@code p}: by numeric uid where the platform has one (a uid
+     * without a passwd entry has no name; the JVM's {@code user.name} is then {@code ?}), else by
+     * name.
+     */
+    static boolean ownedByUs(Path p) throws IOException {
+        Integer ours = ourUid();
+        if (ours != null) {
+            return ours.equals(Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+        }
         return Files.getOwner(p, LinkOption.NOFOLLOW_LINKS).getName().equals(System.getProperty("user.name"));
+    }
+
+    /** This process's uid: the owner of its {@code /proc} directory (Linux); null where unknown. */
+    private static Integer ourUid() {
+        try {
+            Object uid = Files.getAttribute(Paths.get("/proc/self"), "unix:uid");
+            return uid instanceof Integer ? (Integer) uid : null;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | SecurityException e) {
+            return null;
+        }
     }
 
     private static byte[] concat(byte[] a, byte[] b) {

@@ -139,4 +139,30 @@ class DictionaryIntegrityTest {
             assertEquals(0, files.count(), "nothing written where another user could plant a file");
         }
     }
+
+    /**
+     * Ownership is the numeric uid, not the user name (a uid without a passwd entry has none, and
+     * the JVM calls it {@code ?}); and a home of {@code ?} gives no cache directory rather than a
+     * relative {@code ./?/.cache}.
+     */
+    @Test
+    void ourOwnFilesAreOursAndAHomeOfQuestionMarkHasNoCache() throws IOException {
+        Path mine = Files.writeString(tmp.resolve("mine"), "x");
+        String name = System.getProperty("user.name");
+        String home = System.getProperty("user.home");
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                System.getenv("XDG_CACHE_HOME") == null
+                        || System.getenv("XDG_CACHE_HOME").isEmpty(),
+                "XDG_CACHE_HOME set: the home is not consulted");
+        try {
+            System.setProperty("user.name", "?");
+            assertTrue(Dictionary.ownedByUs(mine), "by uid, whatever the name");
+            System.setProperty("user.home", "?");
+            assertEquals(null, Dictionary.cacheDirectory());
+            assertEquals(null, Dictionary.trustedCacheDirectory());
+        } finally {
+            System.setProperty("user.name", name);
+            System.setProperty("user.home", home);
+        }
+    }
 }
