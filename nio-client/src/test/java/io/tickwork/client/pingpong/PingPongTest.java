@@ -80,8 +80,8 @@ class PingPongTest {
 
     /**
      * Where one client thread cannot connect, the run fails with that thread's error, not with
-     * the other thread's giving up on it. The listener has room for one connection of the two;
-     * either thread may get it.
+     * the other thread's giving up on it. The listener has room for one connection of the two
+     * (usually: see below); either thread may get it.
      */
     @Test
     void aRunThatCannotConnectFailsWithTheConnectError() throws Exception {
@@ -101,7 +101,15 @@ class PingPongTest {
                 }
                 queued.add(full.accept()); // room for one more: one of the client's two
                 PingPongClient client = new PingPongClient(at, 2, 2);
-                IOException e = assertThrows(IOException.class, () -> client.run(10, TimeUnit.SECONDS.toNanos(1)));
+                IOException e = null;
+                try {
+                    client.run(10, TimeUnit.SECONDS.toNanos(1));
+                } catch (IOException thrown) {
+                    e = thrown;
+                }
+                // the kernel may complete both handshakes (a full queue drops the final ACK, not
+                // always the SYN); runFailure's choice is tested on its own below
+                org.junit.jupiter.api.Assumptions.assumeTrue(e != null, "both connections got in this time");
                 assertTrue(
                         e instanceof java.net.SocketTimeoutException,
                         e + (e.getCause() == null ? "" : ", cause " + e.getCause()));
