@@ -377,7 +377,7 @@ class IdleFleetTest {
                     "--connect-timeout",
                     "300ms",
                     "--duration",
-                    "6s", // the measurement at 5 s leaves the children (JVMs started after us) 4 s to connect
+                    "4s", // measured at 3 s, unless the ramp ended before
                     "--min-available",
                     "0",
                     "--server-pid",
@@ -385,12 +385,22 @@ class IdleFleetTest {
                     "--target",
                     "127.0.0.1:" + a.port() + ",127.0.0.1:" + deaf.getLocalPort());
             Cli.assertNoStackTrace(run);
+            java.util.regex.Matcher done = java.util.regex.Pattern.compile("(?m)^ramp done in ([0-9.]+)s: ")
+                    .matcher(run.out());
+            // SYN cookies may let the deaf listener's connects in after all: a ramp that ended
+            // before the measurement's time tests nothing here
+            org.junit.jupiter.api.Assumptions.assumeFalse(
+                    done.find() && Double.parseDouble(done.group(1)) < 3.0, "the ramp ended: " + run.out());
             java.util.regex.Matcher m = java.util.regex.Pattern.compile(
                             "ramp not done at [0-9.]+s, near the end of the hold: (\\d+) of 40 connected")
                     .matcher(run.out()); // progress goes to standard output without --json
             assertTrue(m.find(), run.out() + run.err());
             assertTrue(Integer.parseInt(m.group(1)) >= 20, "measured while held: " + m.group());
-            assertFalse(run.out().contains("ramp done in"), run.out());
+            assertFalse(
+                    java.util.regex.Pattern.compile("(?m)^ramp done in")
+                            .matcher(run.out())
+                            .find(),
+                    "the fleet's ramp did not end: " + run.out());
         }
     }
 
