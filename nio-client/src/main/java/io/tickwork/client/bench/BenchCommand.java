@@ -197,7 +197,7 @@ public final class BenchCommand implements Callable<Integer> {
                     cfg.target(),
                     cfg.connections(),
                     cfg.depth(),
-                    cfg.openLoop() ? "open loop " + (long) cfg.rate() + " req/s" : "closed loop",
+                    cfg.openLoop() ? "open loop " + rateText(cfg.rate()) + " req/s" : "closed loop",
                     cfg.warmsUp() ? ", " + Fmt.duration(cfg.warmup()) + " warm-up first (unmeasured)" : "");
         }
         Bench bench = new Bench(cfg);
@@ -324,6 +324,13 @@ public final class BenchCommand implements Callable<Integer> {
                 readTimeout,
                 connTimeout,
                 seed);
+    }
+
+    /** A rate as given: whole numbers without a fraction, {@code 0.5} as {@code 0.5}, not {@code 0}. */
+    static String rateText(double rate) {
+        return rate == Math.rint(rate) && rate < 1e15
+                ? Long.toString((long) rate)
+                : java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString();
     }
 
     /** A GET of {@code target}; {@code extraHeaders}: header lines, each ending in CRLF, or "". */

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 /**
  * How many connections one process can hold: its open-file limit (the hard {@code RLIMIT_NOFILE},
  * which the JVM raises its soft limit to) less {@value #JVM_FILES} descriptors kept for the JVM
- * itself (jars, selectors, pipes, {@code /proc} reads). The load tools refuse a connection count
+ * itself (jars, selectors, pipes, {@code /proc} reads), or half of it under a limit of 2,000. The load tools refuse a connection count
  * above it before they start, rather than run into {@code EMFILE} partway and report a run that
  * is not the one asked for. Stateless.
  */
@@ -49,9 +49,10 @@ public final class OpenFiles {
     public static void check(String what, long wanted, long openFileLimit, String remedy) {
         long most = connections(openFileLimit);
         if (wanted > most) {
-            throw new UsageException(
-                    what + " needs " + wanted + " descriptors in one process, more than it can hold: at most " + most
-                            + " (open-file limit " + openFileLimit + " less " + JVM_FILES + " for the JVM); " + remedy);
+            throw new UsageException(what + " needs " + wanted
+                    + " descriptors in one process, more than it can hold: at most " + most
+                    + " (open-file limit " + openFileLimit + " less " + (openFileLimit - most) + " for the JVM); "
+                    + remedy);
         }
     }
 }

@@ -70,7 +70,7 @@ final class FleetPlan {
         if (most > limit) {
             throw new UsageException("--connections " + c + " over --processes " + processes + " is " + most
                     + " per process, more than one process can hold: at most " + limit + " (open-file limit "
-                    + openFileLimit + " less " + JVM_FILES + " for the JVM); use --processes "
+                    + openFileLimit + " less " + (openFileLimit - limit) + " for the JVM); use --processes "
                     + (c + limit - 1) / limit + " or more, or raise the hard limit (ulimit -Hn, LimitNOFILE=)");
         }
         int[] k = new int[processes];

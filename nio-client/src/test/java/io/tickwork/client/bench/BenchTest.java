@@ -73,6 +73,9 @@ class BenchTest {
                                 .get(0),
                         StandardCharsets.ISO_8859_1),
                 "-H repeated: every header is sent, not only the last");
+        assertEquals("0.5", BenchCommand.rateText(0.5), "a rate below 1 is not shown as 0");
+        assertEquals("1500", BenchCommand.rateText(1500.0));
+        assertEquals("2.25", BenchCommand.rateText(2.25));
     }
 
     @Test

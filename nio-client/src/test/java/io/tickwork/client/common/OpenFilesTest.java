@@ -28,6 +28,8 @@ class OpenFilesTest {
                         + " 20000 less 1000 for the JVM); remedy",
                 e.getMessage());
         assertDoesNotThrow(() -> OpenFiles.check("x", Long.MAX_VALUE, -1, "remedy"));
+        e = assertThrows(UsageException.class, () -> OpenFiles.check("x", 513, 1_024, "remedy"));
+        assertTrue(e.getMessage().contains("at most 512 (open-file limit 1024 less 512 for the JVM)"), e.getMessage());
     }
 
     @Test
