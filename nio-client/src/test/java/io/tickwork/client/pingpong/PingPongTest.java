@@ -51,20 +51,10 @@ class PingPongTest {
     void aListenerThatNeverAcceptsHoldsTheClientNoLongerThanItsTimeLimit() throws Exception {
         try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), full.getLocalPort());
-            List<Socket> queued = new ArrayList<>();
+            // fill its accept queue: the kernel then drops further SYNs, and a plain connect()
+            // waits through its retries, minutes
+            List<Socket> queued = fillAcceptQueue(at);
             try {
-                // fill its accept queue: the kernel then drops further SYNs, and a plain connect()
-                // waits through its retries, minutes
-                for (int i = 0; i < 16; i++) {
-                    Socket s = new Socket();
-                    try {
-                        s.connect(at, 200);
-                        queued.add(s);
-                    } catch (IOException dropped) {
-                        s.close();
-                        break;
-                    }
-                }
                 long start = System.nanoTime();
                 PingPongClient client = new PingPongClient(at, 2, 1);
                 assertThrows(IOException.class, () -> client.run(10, TimeUnit.SECONDS.toNanos(2)));
@@ -87,18 +77,8 @@ class PingPongTest {
     void aRunThatCannotConnectFailsWithTheConnectError() throws Exception {
         try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), full.getLocalPort());
-            List<Socket> queued = new ArrayList<>();
+            List<Socket> queued = fillAcceptQueue(at);
             try {
-                for (int i = 0; i < 16; i++) {
-                    Socket s = new Socket();
-                    try {
-                        s.connect(at, 200);
-                        queued.add(s);
-                    } catch (IOException dropped) {
-                        s.close();
-                        break;
-                    }
-                }
                 queued.add(full.accept()); // room for one more: one of the client's two
                 PingPongClient client = new PingPongClient(at, 2, 2);
                 IOException e = null;
@@ -119,6 +99,22 @@ class PingPongTest {
                 }
             }
         }
+    }
+
+    /** Connects to {@code at} until a connect is dropped: its accept queue is then full. */
+    private static List<Socket> fillAcceptQueue(InetSocketAddress at) throws IOException {
+        List<Socket> queued = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            Socket s = new Socket();
+            try {
+                s.connect(at, 200);
+                queued.add(s);
+            } catch (IOException dropped) {
+                s.close();
+                break;
+            }
+        }
+        return queued;
     }
 
     @Test
