@@ -51,9 +51,10 @@ public final class TaskSleep {
      * yield plus the timer.
      *
      * <p>A woven caller calls the leaf again when it resumes ({@code f.pc != 0}, with dummy
-     * arguments), which completes the pause. {@link RunLoop} holds a stray resumption (a stale notification that resumes the
-     * task before its timer fired) instead of running the task, and runs the task when the timer
-     * fires, so on {@link RunLoopScheduler} the leaf only ever resumes after its timer. On Kilim's
+     * arguments), which completes the pause. {@link RunLoop} holds a stray resumption (a stale
+     * notification that resumes the task before its timer fired) instead of running the task,
+     * and runs the task when the timer fires, so on {@link RunLoopScheduler} the leaf only ever
+     * resumes after its timer. On Kilim's
      * own schedulers a stray resumption ends the sleep early; there the resumed leaf cancels the
      * task's timer, as Kilim's timed waits do, so the task's next wait is not taken for timed
      * out.

@@ -479,7 +479,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         }
         if (c.parser.close()) {
             // the server ends the connection after this response: not an error, but any requests
-            // pipelined behind it will never be answered, so they go back to the budget
+            // pipelined behind it will never be answered (giveBack: sent again, or lost)
             giveBack(c, now);
             closeQuietly(c);
             counters.inc(Counters.RECONNECTS);

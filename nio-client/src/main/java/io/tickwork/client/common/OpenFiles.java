@@ -7,9 +7,9 @@ import java.nio.file.Path;
 /**
  * How many connections one process can hold: its open-file limit (the hard {@code RLIMIT_NOFILE},
  * which the JVM raises its soft limit to) less {@value #JVM_FILES} descriptors kept for the JVM
- * itself (jars, selectors, pipes, {@code /proc} reads), or half of it under a limit of 2,000. The load tools refuse a connection count
- * above it before they start, rather than run into {@code EMFILE} partway and report a run that
- * is not the one asked for. Stateless.
+ * itself (jars, selectors, pipes, {@code /proc} reads), or half of it under a limit of 2,000.
+ * The load tools refuse a connection count above it before they start, rather than run into
+ * {@code EMFILE} partway and report a run that is not the one asked for. Stateless.
  */
 public final class OpenFiles {
     /** Descriptors a process keeps for its JVM; the rest of its open-file limit is for connections. */

@@ -111,7 +111,8 @@ public final class Dictionary {
 
     /**
      * Checks {@code file}'s magic, its header against the layout (the sections in order and
-     * contiguous to the end of the file, the counts matching their tables) and the data's CRC;
+     * contiguous to the end of the file, the counts matching their tables), the data's CRC, and
+     * then the lengths against the data (zero padding, each table ending at its data's length);
      * {@code source} names it in the error.
      */
     static void verify(ByteBuffer file, String source) throws DamagedDictionaryException {
@@ -131,6 +132,7 @@ public final class Dictionary {
         // layout instead: the sections follow one another from the header's end to the file's,
         // and the three counts match the lengths of the offset tables they size
         long end = DictFormat.HEADER_SIZE;
+        int[] offsets = new int[DictFormat.SECTIONS];
         long[] lengths = new long[DictFormat.SECTIONS];
         for (int s = 0; s < DictFormat.SECTIONS; s++) {
             int at = DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8 + s * 8;
@@ -140,7 +142,8 @@ public final class Dictionary {
                 throw new DamagedDictionaryException(source + ": damaged header: section " + s + " starts at byte "
                         + offset + ", where the one before ends at " + end);
             }
-            end += (lengths[s] + 7) & ~7L;
+            offsets[s] = (int) offset; // within the file, which a buffer's int indexes
+            end += (lengths[s] + 7) & ~7L; // DictFormat.align, in long: a damaged length may be near 2^32
         }
         if (end > size) {
             throw new DamagedDictionaryException(
@@ -174,30 +177,26 @@ public final class Dictionary {
         // (a length one too long would take in padding), and each offset table's last entry is
         // the length of the data it indexes
         for (int s = 0; s < DictFormat.SECTIONS; s++) {
-            int at = f.getInt(DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8 + s * 8);
-            long padEnd = at + ((lengths[s] + 7) & ~7L);
-            for (long i = at + lengths[s]; i < padEnd; i++) {
-                if (f.get((int) i) != 0) {
+            int padEnd = offsets[s] + DictFormat.align((int) lengths[s]);
+            for (int i = offsets[s] + (int) lengths[s]; i < padEnd; i++) {
+                if (f.get(i) != 0) {
                     throw new DamagedDictionaryException(
                             source + ": damaged header: section " + s + " is longer than " + lengths[s] + " bytes");
                 }
             }
         }
-        int licenceAt = f.getInt(DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8 + DictFormat.LICENSE * 8);
         for (int i = 0; i < lengths[DictFormat.LICENSE]; i++) {
-            if (f.get(licenceAt + i) == 0) {
+            if (f.get(offsets[DictFormat.LICENSE] + i) == 0) {
                 throw new DamagedDictionaryException(source + ": damaged header: the licence section takes in padding");
             }
         }
-        // the data is whole now: each offset table's last entry is the length of the data it indexes
         int[][] indexed = {
             {DictFormat.WORDS, DictFormat.WORD_DATA},
             {DictFormat.SYNSETS, DictFormat.SYN_DATA},
             {DictFormat.EXC, DictFormat.EXC_DATA}
         };
         for (int[] t : indexed) {
-            int tableAt = f.getInt(DictFormat.HEADER_SIZE - DictFormat.SECTIONS * 8 + t[0] * 8);
-            long last = f.getInt(tableAt + (int) lengths[t[0]] - 4) & 0xFFFF_FFFFL;
+            long last = f.getInt(offsets[t[0]] + (int) lengths[t[0]] - 4) & 0xFFFF_FFFFL;
             if (last != lengths[t[1]]) {
                 throw new DamagedDictionaryException(source + ": damaged header: section " + t[1] + " is "
                         + lengths[t[1]] + " bytes, its offset table ends at " + last);

@@ -29,8 +29,9 @@ final class Connection {
     boolean closeAfterWrite;
     /**
      * The close after the output is a lingering one (a response that closes the connection: the
-     * client may still be sending). Set with {@link #closeAfterWrite}; once the output is written, {@code closeAfterWrite}
-     * is cleared and this alone means lingering: our side is shut down, reads are discarded.
+     * client may still be sending). Set with {@link #closeAfterWrite}; once the output is
+     * written, {@code closeAfterWrite} is cleared and this alone means lingering: our side is shut
+     * down, reads are discarded.
      */
     boolean lingerOnClose;
     /** This request's {@code 100 Continue}: owed (behind responses still being computed), or sent. */

@@ -260,10 +260,9 @@ final class ConnectionOutput {
      * may still be sending (a body we refused, the rest of an oversized head, requests pipelined
      * behind a {@code Connection: close}). Closing with unread bytes makes the kernel send a reset,
      * and a reset throws away what is still in our socket buffer and can destroy what the client
-     * has not read yet. So our
-     * side is shut down (a FIN after the response), what the client still sends is read and
-     * discarded, and the connection closes when the client closes its side or after
-     * {@link #LINGER_MILLIS}, whichever comes first.
+     * has not read yet. So our side is shut down (a FIN after the response), what the client
+     * still sends is read and discarded, and the connection closes when the client closes its
+     * side or after {@link #LINGER_MILLIS}, whichever comes first.
      */
     private void linger(Connection c) {
         c.closeAfterWrite = false; // from now on lingerOnClose alone: lingering
