@@ -472,7 +472,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         if (measured) {
             recorder.recordValue(latency);
             counters.inc(Counters.COMPLETED);
-            counters.inc(Counters.STATUS + Math.min(c.parser.status(), 599));
+            counters.inc(Counters.STATUS + c.parser.status()); // 100..599: the parser refuses others
         } else {
             warmRecorder.recordValue(latency);
             counters.inc(Counters.WARM_COMPLETED);

@@ -253,7 +253,8 @@ public final class ResponseParser {
             }
             s = s * 10 + d;
         }
-        if (s < 100) {
+        if (s < 100 || s > 599) {
+            // RFC 9110, 15: a status code outside 100..599 is invalid
             throw new ParseException("bad status code: " + printable(n));
         }
         status = s;

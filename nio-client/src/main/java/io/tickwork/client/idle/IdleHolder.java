@@ -185,6 +185,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
                     responseBytes,
                     workload.timeouts(),
                     workload.badResponses(),
+                    workload.non2xx(),
                     workload.latency(),
                     before,
                     last,

@@ -28,6 +28,7 @@ record IdleResult(
         long responseBytes,
         long timeouts,
         long badResponses,
+        long non2xx,
         Histogram latency,
         IdleMemory before,
         IdleMemory atRamp,
@@ -75,9 +76,10 @@ record IdleResult(
         if (requests > 0 || timeouts > 0 || badResponses > 0) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "  workload   %d responses, %s read, %d timeouts, "
+                    "  workload   %d responses (%d non-2xx), %s read, %d timeouts, "
                             + "%d bad responses, latency p50 %s p99 %s max %s%n",
                     requests,
+                    non2xx,
                     Fmt.bytes(responseBytes),
                     timeouts,
                     badResponses,
@@ -187,6 +189,7 @@ record IdleResult(
         j.field("bytes_read", responseBytes);
         j.field("timeouts", timeouts);
         j.field("bad_responses", badResponses);
+        j.field("non2xx", non2xx);
         j.object("latency_us");
         long n = latency.getTotalCount();
         j.field("count", n);

@@ -5,6 +5,8 @@ import io.tickwork.client.common.LatencyRange;
 import io.tickwork.client.common.ResponseParser;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +20,9 @@ import org.HdrHistogram.Histogram;
  * The http-kit workload of {@code idle}: each connection idles a random time in [idleMin,
  * idleMax], sends {@code GET path?len=L} with L random in [1, maxLength], reads the response
  * (one per request; a response that closes the connection, or bytes after it, end the
- * connection) and idles again. A response not complete within {@code timeout} is a timeout and
+ * connection) and idles again. Every complete response counts as a request answered and records
+ * its latency; one whose status is not 2xx is also counted apart ({@link #non2xx}), as {@code
+ * bench} does. A response not complete within {@code timeout} is a timeout and
  * ends its connection, as does a malformed one; the holder replaces ended connections, and counts
  * as closed by the server only those the server ended.
  *
@@ -43,6 +47,7 @@ final class IdleWorkload {
     private long requests;
     private long timeouts;
     private long badResponses;
+    private long non2xx;
 
     IdleWorkload(IdleConfig cfg, Consumer<IdleConnection> lost, Consumer<IdleConnection> ended) {
         this.ended = ended;
@@ -61,6 +66,11 @@ final class IdleWorkload {
 
     long badResponses() {
         return badResponses;
+    }
+
+    /** Complete responses whose status was not 2xx (included in {@link #requests}). */
+    long non2xx() {
+        return non2xx;
     }
 
     /** A copy of the response latencies so far. */
@@ -131,7 +141,7 @@ final class IdleWorkload {
         String sep = cfg.path().indexOf('?') >= 0 ? "&" : "?";
         InetSocketAddress t = (InetSocketAddress) remote(c);
         byte[] req = ("GET " + cfg.path() + sep + "len=" + len + " HTTP/1.1\r\nHost: "
-                        + (t == null ? "127.0.0.1" : t.getAddress().getHostAddress() + ":" + t.getPort())
+                        + (t == null ? "127.0.0.1" : hostHeader(t))
                         + "\r\n\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
         c.outBuf = ByteBuffer.wrap(req);
@@ -143,6 +153,19 @@ final class IdleWorkload {
         } catch (IOException e) {
             lost.accept(c);
         }
+    }
+
+    /**
+     * The Host header's value for {@code address} (RFC 9110, 7.2): an IPv6 literal goes in
+     * brackets, its zone's {@code %} written {@code %25} (RFC 6874), then the port.
+     */
+    static String hostHeader(InetSocketAddress address) {
+        InetAddress a = address.getAddress();
+        String host = a.getHostAddress();
+        if (a instanceof Inet6Address) {
+            host = "[" + host.replace("%", "%25") + "]";
+        }
+        return host + ":" + address.getPort();
     }
 
     private static Object remote(IdleConnection c) {
@@ -185,6 +208,10 @@ final class IdleWorkload {
 
     private void responseDone(IdleConnection c, long now) {
         requests++;
+        int status = c.parser.status();
+        if (status < 200 || status > 299) {
+            non2xx++;
+        }
         latency.recordValue(LatencyRange.clamp(now - c.sentAt));
         scheduleIdle(c, now);
     }

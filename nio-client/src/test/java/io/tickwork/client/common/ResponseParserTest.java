@@ -130,6 +130,7 @@ class ResponseParserTest {
             "HTTP/2 200 OK\r\n\r\n",
             "HTTP/1.1 2x0 OK\r\n\r\n",
             "HTTP/1.1 099 Low\r\n\r\n",
+            "HTTP/1.1 600 High\r\n\r\n",
             "ICY 200 OK\r\n\r\n",
             "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
             "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",

@@ -262,6 +262,7 @@ class IdleFleetTest {
                 123456,
                 1,
                 0,
+                7,
                 latency,
                 new IdleMemory(50L << 20, 4L << 20, -1, null),
                 new IdleMemory(52L << 20, 5L << 20, -1, null),

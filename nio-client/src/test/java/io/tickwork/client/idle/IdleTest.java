@@ -272,6 +272,36 @@ class IdleTest {
         }
     }
 
+    /** A response that is not 2xx is still an answer, and is counted apart, as bench counts it. */
+    @Test
+    void workloadResponsesThatAreNot2xxAreCountedApart() throws Exception {
+        try (StubHttpServer s = new StubHttpServer(
+                (n, p) -> n % 2 == 0 ? StubHttpServer.ok("z") : StubHttpServer.response(503, "busy"))) {
+            IdleResult[] result = new IdleResult[1];
+            runWorkload(s, "20ms", "10s", 200, result);
+            IdleResult r = result[0];
+            assertTrue(r.requests() >= 150, "responses " + r.requests());
+            // each connection alternates 200 and 503: at most one more 200 than 503 per connection
+            assertTrue(
+                    r.non2xx() >= r.requests() / 2 - 20 && r.non2xx() <= r.requests() / 2,
+                    r.non2xx() + " non-2xx of " + r.requests());
+            assertEquals(0, r.badResponses());
+            assertTrue(r.toText().contains("(" + r.non2xx() + " non-2xx)"), r.toText());
+            assertTrue(r.toJson(IdleTest.config("127.0.0.1:9")).contains("\"non2xx\":" + r.non2xx()));
+        }
+    }
+
+    @Test
+    void theWorkloadsHostHeaderBracketsAnIpv6Literal() throws Exception {
+        assertEquals(
+                "127.0.0.1:8080",
+                IdleWorkload.hostHeader(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 8080)));
+        assertEquals("[0:0:0:0:0:0:0:1]:80", IdleWorkload.hostHeader(new InetSocketAddress("::1", 80)));
+        InetAddress scoped = java.net.Inet6Address.getByAddress(
+                null, InetAddress.getByName("fe80::1").getAddress(), 3);
+        assertEquals("[fe80:0:0:0:0:0:0:1%253]:80", IdleWorkload.hostHeader(new InetSocketAddress(scoped, 80)));
+    }
+
     /**
      * With a long response timeout, every request leaves a timeout behind it once answered: the
      * workload re-arms one timer per connection, so however many requests ran, its timers stay
