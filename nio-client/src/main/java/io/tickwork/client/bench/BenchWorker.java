@@ -27,10 +27,13 @@ import org.HdrHistogram.SingleWriterRecorder;
  *
  * <p>Closed loop: each connection keeps {@code depth} requests outstanding and sends the next as
  * soon as one completes; latency is measured from the moment the request was queued for write.
- * Open loop ({@code rate > 0}): request k of this worker is <em>intended</em> at {@code start +
+ * Open loop ({@code rate > 0}): request k of this worker is <em>intended</em> at {@code origin +
  * k / rate}; it goes out on the first connection with a free slot, and its latency is measured
  * from the intended time, so a stalled server is charged for the requests it delayed
- * (coordinated-omission correction as in wrk2).
+ * (coordinated-omission correction as in wrk2). Worker i of T starts its schedule i/T of its
+ * interval after the run's start, so together the workers send at the total rate in an even
+ * stream, not T requests at once every T/rate. Requests intended at or after the run's end are
+ * not sent, nor charged.
  *
  * <p>Warm-up ({@code warmEndNs > startNs}): until then the same workload runs unmeasured. Each
  * request remembers whether it was sent in the measured phase; only those count toward the
@@ -60,7 +63,9 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     private final AtomicLong budget; // closed loop with --requests: requests still to send, shared
     private final long openLoopCount; // open loop with --requests: this worker's share
     private final double ratePerNs;
+    /** Open loop: the intended time of this worker's request 0, its schedule's origin. */
     private final long startNs;
+
     private final long warmEndNs;
     private final long endNs;
     private final long timeoutNs;
@@ -92,7 +97,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         this.budget = budget;
         this.openLoopCount = openLoopCount;
         this.ratePerNs = rate / 1e9;
-        this.startNs = startNs;
+        this.startNs = startNs + (rate > 0 ? (long) (index * 1e9 / (rate * cfg.threads())) : 0);
         this.warmEndNs = warmEndNs;
         this.endNs = endNs;
         this.measuring = warmEndNs <= startNs;
@@ -182,12 +187,26 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         for (BenchConnection c : conns) {
             c.recordUnfinished(recorder, now);
         }
-        long due = (long) Math.floor((now - startNs) * ratePerNs) + 1;
+        long due = dueBy(now, startNs, ratePerNs, endNs);
         long from = Math.max(issued, firstSendAtOrAfter(startNs, ratePerNs, warmEndNs));
         long room = openLoopCount - measuredIssued; // sends still allowed in the measured phase
         if (from < due && room > 0) {
             chargeBacklog(recorder, startNs, ratePerNs, from, due - from <= room ? due : from + room, now);
         }
+    }
+
+    /**
+     * Open loop: how many sends are due at {@code now}, those intended at or before it and before
+     * {@code endNs} (at most one more, the boundary being rounded as the intended times are).
+     */
+    static long dueBy(long now, long startNs, double ratePerNs, long endNs) {
+        long t = Math.min(now, endNs - 1);
+        return t < startNs ? 0 : (long) Math.floor((t - startNs) * ratePerNs) + 1;
+    }
+
+    /** Open loop: the intended time of this worker's request 0. */
+    long scheduleOrigin() {
+        return startNs;
     }
 
     /** The first send {@code k} whose intended time, {@code startNs + (long) (k / ratePerNs)}, is at or after {@code t}. */
@@ -357,7 +376,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
 
     /** Open loop: send every request whose intended time has come, on connections with room. */
     private void dispatchOpenLoop(long now) {
-        long due = (long) Math.floor((now - startNs) * ratePerNs) + 1;
+        long due = dueBy(now, startNs, ratePerNs, endNs);
         while (issued < due && mayIssue()) {
             BenchConnection c = ready.pollFirst();
             if (c == null) {

@@ -74,4 +74,39 @@ class BacklogChargeTest {
             }
         }
     }
+
+    /** Sends intended at or after the run's end are neither sent nor charged, however late the end is seen. */
+    @Test
+    void noSendIsDueFromTheEndOfTheRunOn() {
+        long start = 1_000;
+        double rate = 1e-6; // one send per ms
+        long end = start + 10_000_000; // 10 ms: sends 0..9 are intended before it
+        assertEquals(0, BenchWorker.dueBy(start - 1, start, rate, end));
+        assertEquals(1, BenchWorker.dueBy(start, start, rate, end));
+        assertEquals(5, BenchWorker.dueBy(start + 4_500_000, start, rate, end));
+        assertEquals(10, BenchWorker.dueBy(end - 1, start, rate, end));
+        assertEquals(10, BenchWorker.dueBy(end, start, rate, end));
+        assertEquals(10, BenchWorker.dueBy(end + 50_000_000, start, rate, end));
+    }
+
+    /** The workers' schedules interleave: together they send at the total rate, evenly spaced. */
+    @Test
+    void theWorkersSendsInterleaveEvenly() {
+        int threads = 4;
+        BenchConfig cfg = BenchTest.config(
+                "-t", "" + threads, "-c", "" + threads, "--rate", "1k", "-D", "1s", "http://127.0.0.1:8080/");
+        long start = 1_000_000_000L;
+        java.util.List<Long> intended = new java.util.ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            BenchWorker w = new BenchWorker(
+                    cfg, i, 1, null, Long.MAX_VALUE, 1_000.0 / threads, start, start, start + 1_000_000_000L);
+            for (int k = 0; k < 25; k++) {
+                intended.add(w.scheduleOrigin() + (long) (k / (1_000.0 / threads / 1e9)));
+            }
+        }
+        java.util.Collections.sort(intended);
+        for (int j = 0; j < intended.size(); j++) {
+            assertEquals(start + j * 1_000_000L, intended.get(j), 1, "send " + j + " of the four workers together");
+        }
+    }
 }
