@@ -31,7 +31,8 @@ import java.util.zip.CRC32;
  * views, whatever the size of the dictionary; words and senses live in the mapped file (page
  * cache, shared between processes). Nothing is ever copied into per-word objects.
  *
- * <p><b>Cost:</b> a lookup is one or two index searches (a few more for detachment rules), no
+ * <p><b>Cost:</b> a lookup is two index searches, the lemmas' and the exception lists' (a few more
+ * for detachment rules), no
  * allocation on the byte[] paths. <b>Thread safety:</b> immutable; every read is absolute, so
  * any number of threads may share one instance. Callers supply their own scratch arrays.
  */
@@ -450,28 +451,34 @@ public final class Dictionary {
     }
 
     /**
-     * Resolves a normalized query to the words it names: the lemma itself; else the base forms
-     * from the exception lists; else the first lemma reached by a detachment rule. Writes up to
-     * {@code out.length} distinct word ids and returns how many (0: unknown word). {@code scratch}
+     * Resolves a normalized query to the words it names, as WordNet's morphy does: the lemma
+     * itself, followed by the base forms the exception lists give it (a query that is both a
+     * lemma and an inflection, {@code saw} or {@code found}, names both: {@code saw, see}); with
+     * neither, the first lemma reached by a detachment rule. Writes up to {@code out.length}
+     * distinct word ids, the lemma first, and returns how many (0: unknown word). {@code scratch}
      * must hold at least {@code len} bytes.
      */
     public int resolve(byte[] q, int len, int[] out, byte[] scratch) {
         if (len == 0 || out.length == 0) {
             return 0;
         }
+        int k = 0;
         int id = keys.find(q, 0, len);
         if (id >= 0) {
-            out[0] = id;
-            return 1;
+            out[k++] = id;
         }
         int e = exceptions.find(q, 0, len);
         if (e >= 0) {
             int[] pos = {excData + file.getInt(excTable + 4 * e)};
             int n = DictFormat.readVarint(file, pos);
-            int k = 0;
             for (int i = 0; i < n && k < out.length; i++) {
-                out[k++] = DictFormat.readVarint(file, pos);
+                int base = DictFormat.readVarint(file, pos);
+                if (base != id) {
+                    out[k++] = base;
+                }
             }
+        }
+        if (k > 0) {
             return k;
         }
         for (byte[][] rule : RULES) {

@@ -71,6 +71,9 @@ class DictionaryServerTest {
         assertTrue(get("/d/ice_cream").body().startsWith("{\"word\":\"ice cream\""));
         assertTrue(get("/d/geese").body().startsWith("{\"word\":\"goose\",\"query\":\"geese\""));
         assertTrue(get("/d/ran").body().startsWith("{\"word\":\"run\",\"query\":\"ran\""));
+        assertTrue(
+                get("/d/saw").body().startsWith("{\"word\":\"saw\",\"query\":\"saw\",\"forms\":[\"saw\",\"see\"]"),
+                "a lemma that is also an inflection");
     }
 
     @Test

@@ -72,6 +72,23 @@ class DictionaryTest {
         assertEquals(57, dict.senses(dict.lookup("run")[0]).size());
     }
 
+    /** As WordNet's morphy: a lemma that is also an inflected form names its base forms too, after itself. */
+    @Test
+    void aLemmaThatIsAlsoAnInflectionNamesItsBaseFormsToo() {
+        assertEquals(List.of("saw", "see"), words(dict.lookup("saw")));
+        assertEquals(List.of("found", "find"), words(dict.lookup("found")));
+        assertEquals(List.of("dog"), words(dict.lookup("dog")));
+        assertEquals(List.of("goose"), words(dict.lookup("geese")));
+    }
+
+    private static List<String> words(int[] ids) {
+        List<String> w = new ArrayList<>();
+        for (int id : ids) {
+            w.add(dict.word(id));
+        }
+        return w;
+    }
+
     @Test
     void unknownWordsResolveToNothing() {
         assertArrayEquals(new int[0], dict.lookup("xyzzyq"));
