@@ -86,6 +86,9 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     private boolean expiring;
     private long expiringNow;
+    /** An {@code expire(Long.MAX_VALUE, ..)} was called: no new timer is accepted (TimerQueue). */
+    private boolean drained;
+
     private long[] deferred = new long[8];
     private int deferredCount;
     /** Deferred timers still pending (not cancelled since): the nodes the flush may need. */
@@ -344,6 +347,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (refs == null) {
             throw new UnsupportedOperationException("a queue of long payloads");
         }
+        checkNotDrained();
         reserve();
         int e = allocateTimer();
         refs[e] = payload;
@@ -355,10 +359,17 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (vals == null) {
             throw new UnsupportedOperationException("a queue of object payloads");
         }
+        checkNotDrained();
         reserve();
         int e = allocateTimer();
         vals[e] = payload;
         return scheduleTimer(e, deadline);
+    }
+
+    private void checkNotDrained() {
+        if (drained && !expiring) {
+            throw WheelTimer.drainedQueue();
+        }
     }
 
     private long scheduleTimer(int e, long deadline) {
@@ -457,6 +468,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be >= 1: " + limit);
         }
+        drained |= now == Long.MAX_VALUE;
         if (size == 0) {
             return 0;
         }

@@ -54,8 +54,14 @@ import java.util.function.Consumer;
  *       one-unit tick, a deadline at or past {@code origin + Long.MAX_VALUE}), fires only at
  *       {@code expire(Long.MAX_VALUE, ..)}, never early, and
  *       {@link #nextDeadline()} answers {@code Long.MAX_VALUE} for it. {@code expire(Long.MAX_VALUE, ..)}
- *       fires everything; a wheel is then at the end of its time, and later calls with a real
- *       {@code now} hand out nothing: use it only to drain a queue before dropping it.</li>
+ *       fires everything: use it only to drain a queue before dropping it. Once it has been
+ *       called, the queue's time has ended: {@code schedule} throws
+ *       {@link IllegalStateException} (a timer scheduled then could fire at no real
+ *       {@code now}), except from that call's own consumer. Timers its consumer scheduled, and
+ *       those a bounded drain left pending, still fire: at the next
+ *       {@code expire(Long.MAX_VALUE, ..)}, or on the tree at any {@code now} that reaches them.
+ *       On a wheel the same holds once an {@code expire} reaches the last tick a long counts,
+ *       whatever its {@code now}.</li>
  *   <li><b>Cancel and reschedule</b> return {@code true} for a timer that is pending and act on
  *       it; for a timer that fired or was cancelled, or a handle never issued, they return
  *       {@code false} and change nothing. A handle means something only to the queue that issued
@@ -112,7 +118,8 @@ public interface TimerQueue<T> {
      * @return a handle for {@link #cancel}; never 0, so 0 can mean "no timer" in callers' fields
      * @throws NullPointerException if {@code payload} is null
      * @throws IllegalStateException if the queue is full: 2^30 pending timers on a wheel, 2^27 - 1
-     *     on {@link TimerKind#RB_TREE} (the queue is unchanged)
+     *     on {@link TimerKind#RB_TREE}; or if its time has ended (drained by
+     *     {@code expire(Long.MAX_VALUE, ..)}, see the class comment). The queue is unchanged.
      */
     long schedule(long deadline, T payload);
 

@@ -122,6 +122,9 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     final int[] slotLive;
 
     private boolean expiring;
+    /** An {@code expire} reached the last tick: no new timer is accepted (TimerQueue). */
+    private boolean ended;
+
     private long expiringNowTick;
     private int[] deferredIds = new int[8];
     private int deferredCount;
@@ -366,6 +369,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (payload == null | refs == null) {
             throw badSchedule(payload);
         }
+        checkNotDrained();
         int id = allocate(); // may grow refs
         refs[id] = payload;
         return scheduleEntry(id, deadline);
@@ -382,9 +386,26 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (vals == null) {
             throw new UnsupportedOperationException("a queue of object payloads");
         }
+        checkNotDrained();
         int id = allocate();
         vals[id] = payload;
         return scheduleEntry(id, deadline);
+    }
+
+    /**
+     * An {@code expire} that reached the last tick (at {@code Long.MAX_VALUE}) moved the wheel
+     * where no real {@code now} follows: a timer scheduled then could fire only at another such
+     * call.
+     */
+    private void checkNotDrained() {
+        if (ended && !expiring) {
+            throw drainedQueue();
+        }
+    }
+
+    static IllegalStateException drainedQueue() {
+        return new IllegalStateException(
+                "the queue was drained by expire(Long.MAX_VALUE): a timer scheduled now would never fire");
     }
 
     private long scheduleEntry(int id, long deadline) {
@@ -635,6 +656,9 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     private int expire(long now, int limit) {
         long nowTick = nowTick(now);
+        if (nowTick == Long.MAX_VALUE) {
+            ended = true; // the end of time: no real now comes after it (checkNotDrained)
+        }
         long t = cursor;
         if (nowTick < t | size == 0) {
             objectSink = null; // hold no reference to the consumer between calls

@@ -328,6 +328,42 @@ class TimerQueueEdgeCaseTest {
         assertTrue(q.expire(Long.MAX_VALUE, p -> {}) == 0);
     }
 
+    /**
+     * After a drain at {@code Long.MAX_VALUE} a timer could fire at no real {@code now}: scheduling
+     * one is refused, but the drain's own consumer may, and its timers still fire.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aQueueDrainedAtTheEndOfTimeRefusesNewTimers(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 64);
+        q.schedule(20, 1);
+        q.schedule(30, 2);
+        q.schedule(40, 3);
+        List<Integer> drained = new ArrayList<>();
+        assertEquals(1, q.expire(Long.MAX_VALUE, drained::add, 1), "a bounded drain");
+        assertThrows(IllegalStateException.class, () -> q.schedule(45, 9), "after a bounded drain");
+        assertEquals(2, q.expire(Long.MAX_VALUE, p -> {
+            drained.add(p);
+            if (p == 2) {
+                q.schedule(50, 4); // from the drain's consumer: accepted
+            }
+        }));
+        assertEquals(List.of(1, 2, 3), drained);
+        assertThrows(IllegalStateException.class, () -> q.schedule(1_000, 5));
+        assertEquals(1, q.size(), "the refused timers were not added");
+        List<Integer> late = new ArrayList<>(expire(q, 1_000_000)); // the tree fires it here
+        late.addAll(expire(q, Long.MAX_VALUE)); // a wheel only here
+        assertEquals(List.of(4), late, "the consumer's timer");
+        assertEquals(0, q.size());
+        assertEquals(TimerQueue.NO_DEADLINE, q.nextDeadline());
+
+        LongTimerQueue longs =
+                TimerQueue.builder(TimeUnit.NANOSECONDS, 0).kind(kind).buildLong();
+        longs.expire(Long.MAX_VALUE, v -> {});
+        assertThrows(IllegalStateException.class, () -> longs.schedule(10, 7L), "an empty queue drained");
+        assertEquals(0, longs.size());
+    }
+
     @ParameterizedTest
     @EnumSource(TimerKind.class)
     void nextDeadlineIsWhenExpireWillHandItOut(TimerKind kind) {

@@ -3,6 +3,7 @@ package io.tickwork.primitives.timer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -231,6 +232,10 @@ class TimerQueueModelTest {
         final Set<Long> issued = new HashSet<>();
         /** Largest now seen by expire, or none yet. */
         boolean anyExpire;
+        /** An expire reached the end of time: the queue refuses new timers from outside expire. */
+        boolean ended;
+        /** Whether {@link #pickNow} may pick the end of time: only late in a run, so most ops see a live queue. */
+        boolean mayEnd;
 
         long maxNow;
         /** The wheel's cursor tick as the model sees it. */
@@ -328,12 +333,12 @@ class TimerQueueModelTest {
             } else if (r < 88) {
                 n = base + rnd.nextLong(0, 1L << 52); // long jump
             } else if (r < 89) {
-                n = Long.MAX_VALUE;
+                n = mayEnd ? Long.MAX_VALUE : base;
             } else {
                 n = base;
             }
             if (base > 0 && n < 0 && r >= 72) {
-                n = Long.MAX_VALUE; // overflowed upwards
+                n = mayEnd ? Long.MAX_VALUE : base; // overflowed upwards
             }
             return n;
         }
@@ -468,6 +473,9 @@ class TimerQueueModelTest {
                 threw = true;
                 returned = -1;
             }
+            if (kind.isWheel() ? nowTick == Long.MAX_VALUE : now == Long.MAX_VALUE) {
+                ended = true;
+            }
             if (!threw) {
                 assertEquals(fired.size(), returned, where + ": expire returned a wrong count");
                 assertTrue(returned <= limit, where + ": handed out more than the limit");
@@ -502,6 +510,12 @@ class TimerQueueModelTest {
             if (stopped) {
                 // the wheel resumes at the tick it was draining, somewhere in [cursorTick, nowTick]
                 cursorKnown = false;
+                // and placed the timers its consumer made due at that tick, or at their own if later
+                for (Timer t : pendingList) {
+                    if (t.scheduledInCurrentExpire) {
+                        t.placedTick = Math.max(ceilTick(t.deadline), cursorTick);
+                    }
+                }
             } else {
                 if (monotone) {
                     cursorKnown = true;
@@ -557,7 +571,15 @@ class TimerQueueModelTest {
             try {
                 for (int op = 0; op < OPS; op++) {
                     int r = rnd.nextInt(100);
-                    if (r < 40) {
+                    mayEnd = op >= OPS * 3 / 4;
+                    if (r < 40 && ended) {
+                        int before = q.size();
+                        assertThrows(
+                                IllegalStateException.class,
+                                () -> q.schedule(pickDeadline(), new Timer(0)),
+                                where + ": schedule after the end of time");
+                        assertEquals(before, q.size(), where + ": a refused schedule changed the size");
+                    } else if (r < 40) {
                         schedule(pickDeadline(), false, 0);
                     } else if (r < 52) {
                         cancelRandom();
