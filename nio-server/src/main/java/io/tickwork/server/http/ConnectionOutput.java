@@ -38,6 +38,8 @@ final class ConnectionOutput {
     private final TimerQueue<Object> timers;
     private final LoopAcceptor acceptor;
     private byte[] head = new byte[1024];
+    /** The connection whose responses {@link #out} holds, not yet flushed; null when it holds none. */
+    private Connection staged;
     /** Bytes written to sockets (loop thread). */
     long bytesOut;
     /** Connections registered and not yet closed (loop thread). */
@@ -86,6 +88,7 @@ final class ConnectionOutput {
         }
         if (c.pendingOut == null && out.remaining() >= total) {
             out.put(head, 0, h).put(res.body, 0, b);
+            staged = c;
             return true;
         }
         // socket already backed up, or one response larger than the whole output buffer
@@ -123,6 +126,7 @@ final class ConnectionOutput {
         }
         if (c.pendingOut == null && out.remaining() >= bytes.length) {
             out.put(bytes);
+            staged = c;
         } else {
             append(c, bytes);
         }
@@ -164,6 +168,7 @@ final class ConnectionOutput {
 
     /** Writes the staged output to {@code c}; what the socket does not take moves into the connection. */
     private boolean flushStaged(Connection c, long now) {
+        staged = null;
         if (c.closed) {
             out.clear(); // nothing staged for a closed connection may reach the next one
             return false;
@@ -299,6 +304,10 @@ final class ConnectionOutput {
         }
         c.closed = true;
         open--;
+        if (staged == c) {
+            out.clear(); // its responses not flushed yet: they must not go out ahead of the next connection's
+            staged = null;
+        }
         acceptor.released();
         if (c.timerHandle != 0) {
             timers.cancel(c.timerHandle);

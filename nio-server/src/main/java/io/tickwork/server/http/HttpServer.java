@@ -216,7 +216,11 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
-        /** Where the server reports problems (accept failures, handler exceptions). */
+        /**
+         * Where the server reports problems (accept failures, handler exceptions). Called on the
+         * server's threads; what it throws is ignored, so a failing log cannot fail a request or
+         * a loop.
+         */
         public Builder log(Consumer<String> log) {
             c.log = Objects.requireNonNull(log, "log");
             return this;
@@ -397,7 +401,11 @@ public final class HttpServer implements AutoCloseable {
     }
 
     void log(String message) {
-        config.log.accept(message);
+        try {
+            config.log.accept(message);
+        } catch (Throwable ignored) {
+            // a report that cannot be made must not fail what it reports on
+        }
     }
 
     /**

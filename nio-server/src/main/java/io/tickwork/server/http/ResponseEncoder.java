@@ -82,10 +82,11 @@ final class ResponseEncoder {
         } else {
             try {
                 handler.handle(request, res);
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) {
                 // an Error too (a StackOverflowError, an AssertionError, an OutOfMemoryError of
-                // the handler's own allocation): it fails this request, not the loop and every
-                // connection on it
+                // the handler's own allocation), and a checked exception a handler written in
+                // another JVM language throws undeclared: it fails this request, not the loop and
+                // every connection on it
                 server.log("handler failed on " + request.path() + ": " + e);
                 res.reset();
                 res.status(500);

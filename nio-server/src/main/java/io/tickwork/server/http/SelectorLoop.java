@@ -113,7 +113,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         Throwable failure = null;
         try {
             while (iterate()) {}
-        } catch (IOException | RuntimeException | Error e) {
+        } catch (Throwable e) { // any, a checked one thrown undeclared included: the server must stop, not hang
             failure = e; // reported below, once the loop is down: logging may fail for want of memory
         } finally {
             try {
@@ -235,7 +235,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             }
         } catch (RuntimeException e) {
             server.log("closing a connection after an unexpected error: " + e);
-            output.close(c);
+            output.close(c); // with what was staged for it: not a byte of it may reach the next connection
         }
     }
 

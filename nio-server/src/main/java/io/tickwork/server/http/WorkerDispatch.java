@@ -70,7 +70,7 @@ final class WorkerDispatch {
             byte[] bytes;
             try {
                 bytes = WorkerState.get().respond(copy, parser, server, handler, close);
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) {
                 // the server's own failure, not the handler's (answer() turns those into a 500):
                 // a 500 in the request's place, the connection kept as the loop decided (it may
                 // have handed out the requests behind this one already)

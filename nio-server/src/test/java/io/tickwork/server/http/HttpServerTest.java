@@ -57,10 +57,18 @@ class HttpServerTest {
             throw new IllegalStateException("handler bug");
         } else if (req.pathEquals("/boom-error")) {
             throw new StackOverflowError("handler recursion");
+        } else if (req.pathEquals("/boom-checked")) {
+            throw HttpServerTest.<RuntimeException>undeclared(new Exception("undeclared checked"));
         } else {
             res.status(404).appendAscii("{}");
         }
     };
+
+    /** Throws {@code e} whatever its type, as code in another JVM language may. */
+    @SuppressWarnings("unchecked")
+    static <E extends Throwable> E undeclared(Throwable e) throws E {
+        throw (E) e;
+    }
 
     /** {@link #HANDLER} after up to 20,000 dependent steps of arithmetic. */
     static final HttpHandler JITTERY = (req, res) -> {
@@ -424,6 +432,44 @@ class HttpServerTest {
                 assertEquals("other", other.read().text());
             }
             assertTrue(log.stream().anyMatch(l -> l.contains("handler recursion")), log.toString());
+        }
+
+        /** A checked exception a handler throws undeclared fails its request only, as any other. */
+        @Test
+        void handlerCheckedExceptionIs500AndTheConnectionLives() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send(get("/boom-checked") + get("/echo/alive"));
+                assertEquals(500, c.read().status());
+                assertEquals("alive", c.read().text());
+            }
+            assertTrue(log.stream().anyMatch(l -> l.contains("undeclared checked")), log.toString());
+        }
+
+        /**
+         * A log that throws fails nothing: the failed request still gets its 500, its connection
+         * and the loop live on, and no byte of one connection's responses reaches another.
+         */
+        @Test
+        void aLogThatThrowsFailsNothing() throws IOException {
+            server = builder()
+                    .threads(1)
+                    .port(0)
+                    .idleTimeout(Duration.ofSeconds(10))
+                    .log(m -> {
+                        throw new IllegalStateException("log full");
+                    })
+                    .start();
+            try (RawClient alice = new RawClient(server.port());
+                    RawClient bob = new RawClient(server.port())) {
+                alice.send(get("/echo/alice-token") + get("/boom"));
+                assertEquals("alice-token", alice.read().text());
+                assertEquals(500, alice.read().status());
+                bob.send(get("/echo/bob"));
+                assertEquals("bob", bob.read().text());
+                alice.send(get("/echo/again"));
+                assertEquals("again", alice.read().text());
+            }
         }
 
         @ParameterizedTest
