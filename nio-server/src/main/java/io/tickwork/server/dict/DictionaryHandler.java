@@ -177,6 +177,10 @@ public final class DictionaryHandler implements HttpHandler {
         if (n < 0) {
             return;
         }
+        if (n == 0) {
+            error(res, 400, "no word: /d/{word}"); // nothing to look up, not a word missing from WordNet
+            return;
+        }
         WordBodyCache cache = s.cache;
         int set = 0;
         if (cache != null) {

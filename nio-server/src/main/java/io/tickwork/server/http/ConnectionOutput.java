@@ -77,7 +77,7 @@ final class ConnectionOutput {
         }
         int h = ResponseEncoder.writeHead(
                 head, res.status, res.contentType, res.extraHeaders, res.length, close, keepAlive10);
-        int b = headRequest ? 0 : res.length;
+        int b = ResponseEncoder.bodyBytes(res, headRequest);
         int total = h + b;
         if (c.pendingOut == null && out.remaining() < total && !flushStaged(c, now)) {
             return false;

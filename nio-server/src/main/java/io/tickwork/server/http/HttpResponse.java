@@ -31,10 +31,16 @@ public final class HttpResponse {
         }
     }
 
-    /** Sets the status code (100..599). */
+    /**
+     * Sets the status code, 200..599 (an interim 1xx response is the server's to send). A 204 or
+     * 304 goes out without a body or {@code Content-Length} (RFC 9110 8.6), as a HEAD's goes
+     * without a body: what the handler appended is dropped.
+     *
+     * @throws IllegalArgumentException for a code outside 200..599
+     */
     public HttpResponse status(int code) {
-        if (code < 100 || code > 599) {
-            throw new IllegalArgumentException("status must be in 100..599: " + code);
+        if (code < 200 || code > 599) {
+            throw new IllegalArgumentException("status must be in 200..599: " + code);
         }
         this.status = code;
         return this;

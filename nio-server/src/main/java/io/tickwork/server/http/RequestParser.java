@@ -161,6 +161,22 @@ final class RequestParser {
         return true;
     }
 
+    private static final byte[] OPTIONS = {'O', 'P', 'T', 'I', 'O', 'N', 'S'};
+
+    /** Whether the request's method, set in {@code r}, is {@code OPTIONS}. */
+    private static boolean isOptions(byte[] b, HttpRequest r) {
+        byte[] options = OPTIONS;
+        if (r.methodEnd - r.methodStart != options.length) {
+            return false;
+        }
+        for (int i = 0; i < options.length; i++) {
+            if (b[r.methodStart + i] != options[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Sets the path and query of the request target {@code b[ts, te)}: origin-form ({@code /...}),
      * absolute-form ({@code scheme://authority[/...][?...]}; RFC 9112 3.2.2: a server MUST accept
@@ -171,6 +187,9 @@ final class RequestParser {
         int ps;
         int pe;
         int qm;
+        if (te - ts == 1 && b[ts] == '*' && !isOptions(b, r)) {
+            return error(r, 400, "the request target '*' is for OPTIONS only"); // RFC 9112 3.2.4
+        }
         if (b[ts] == '/' || (te - ts == 1 && b[ts] == '*')) {
             ps = ts;
             qm = indexOf(b, ps, te, (byte) '?');
@@ -186,6 +205,9 @@ final class RequestParser {
             }
             int slash = indexOf(b, colon + 3, te, (byte) '/');
             qm = indexOf(b, colon + 3, te, (byte) '?');
+            if (colon + 3 == te || slash == colon + 3 || qm == colon + 3) {
+                return error(r, 400, "request target without a host"); // RFC 9110 4.2.1: http(s) URIs need one
+            }
             if (slash >= 0 && (qm < 0 || slash < qm)) {
                 ps = slash;
                 qm = indexOf(b, ps, te, (byte) '?');

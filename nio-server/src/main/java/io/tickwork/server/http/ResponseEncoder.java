@@ -119,6 +119,16 @@ final class ResponseEncoder {
         return encode(res, headRequest, close, keepAlive10);
     }
 
+    /** A 204 or a 304: never a body, nor a {@code Content-Length} (RFC 9110 8.6, 15.3.5, 15.4.5). */
+    static boolean bodiless(int status) {
+        return status == 204 || status == 304;
+    }
+
+    /** The bytes of {@code res}'s body that go out: none for a HEAD or a {@link #bodiless} status. */
+    static int bodyBytes(HttpResponse res, boolean headRequest) {
+        return headRequest || bodiless(res.status) ? 0 : res.length;
+    }
+
     /** Upper bound of the head {@link #writeHead} writes. */
     static int headBound(ContentType type, CharSequence extra) {
         return 512 + type.headerLine.length + extra.length();
@@ -146,9 +156,11 @@ final class ResponseEncoder {
         h = put(head, h, SERVER);
         h = put(head, h, date());
         h = put(head, h, type.headerLine);
-        h = put(head, h, CONTENT_LENGTH);
-        h = putInt(head, h, bodyLength);
-        h = put(head, h, CRLF);
+        if (!bodiless(status)) {
+            h = put(head, h, CONTENT_LENGTH);
+            h = putInt(head, h, bodyLength);
+            h = put(head, h, CRLF);
+        }
         for (int i = 0; i < extra.length(); i++) {
             head[h++] = (byte) extra.charAt(i);
         }
@@ -168,7 +180,7 @@ final class ResponseEncoder {
     static byte[] encode(HttpResponse res, boolean headRequest, boolean close, boolean keepAlive10) {
         byte[] head = new byte[headBound(res.contentType, res.extraHeaders)];
         int h = writeHead(head, res.status, res.contentType, res.extraHeaders, res.length, close, keepAlive10);
-        int b = headRequest ? 0 : res.length;
+        int b = bodyBytes(res, headRequest);
         byte[] all = Arrays.copyOf(head, h + b);
         System.arraycopy(res.body, 0, all, h, b);
         return all;

@@ -290,8 +290,22 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         c.pendingIn = null;
         bytesIn += n;
-        c.lastActivity = now;
+        if (len != 0 || c.requestStart >= 0 || !onlyEmptyLines(len, len + n)) {
+            // empty lines between requests are ignored (RFC 9112 2.2), and are no activity: a client
+            // sending nothing else keeps no connection open past the idle timeout
+            c.lastActivity = now;
+        }
         process(c, len + n);
+    }
+
+    /** Whether {@code in[from, to)} holds nothing but CR and LF bytes. */
+    private boolean onlyEmptyLines(int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (in[i] != '\r' && in[i] != '\n') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@link #readOrClose}'s answer when the read failed and {@code c} is closed. */

@@ -84,6 +84,11 @@ class DictionaryServerTest {
                 "{\"query\":\"zebrax\",\"error\":\"not found\",\"suggestions\":[\"zebra\",\"zebra crossing\",\"zebra finch\",\"zebra mussel\",\"zebra orchid\",\"zebra-tailed lizard\",\"zebrawood\",\"zebrawood family\",\"zebrawood tree\"]}",
                 r.body());
         assertEquals(400, get("/d/%FF").statusCode(), "not UTF-8");
+        for (String empty : new String[] {"/d/", "/d/_", "/d/%20"}) {
+            HttpResponse<String> none = get(empty);
+            assertEquals(400, none.statusCode(), empty + ": no word to look up");
+            assertEquals("{\"status\":400,\"error\":\"no word: /d/{word}\"}", none.body());
+        }
     }
 
     @Test

@@ -57,6 +57,10 @@ class HttpServerTest {
             throw new IllegalStateException("handler bug");
         } else if (req.pathEquals("/boom-error")) {
             throw new StackOverflowError("handler recursion");
+        } else if (req.pathEquals("/no-content")) {
+            res.status(204).appendAscii("dropped");
+        } else if (req.pathEquals("/interim")) {
+            res.status(103);
         } else if (req.pathEquals("/boom-checked")) {
             throw HttpServerTest.<RuntimeException>undeclared(new Exception("undeclared checked"));
         } else {
@@ -434,6 +438,23 @@ class HttpServerTest {
             assertTrue(log.stream().anyMatch(l -> l.contains("handler recursion")), log.toString());
         }
 
+        /**
+         * A 204 goes out without a body or a Content-Length, whatever the handler appended, and the
+         * response behind it is framed right; an interim status from a handler is its failure (500).
+         */
+        @Test
+        void aNoContentResponseHasNoBodyAndAnInterimStatusIsRefused() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send(get("/no-content") + get("/interim") + get("/echo/after"));
+                RawClient.Response none = c.read(); // RawClient refuses a 204 with a Content-Length
+                assertEquals(204, none.status());
+                assertEquals(500, c.read().status());
+                assertEquals("after", c.read().text());
+            }
+            assertTrue(log.stream().anyMatch(l -> l.contains("status must be in 200..599: 103")), log.toString());
+        }
+
         /** A checked exception a handler throws undeclared fails its request only, as any other. */
         @Test
         void handlerCheckedExceptionIs500AndTheConnectionLives() throws IOException {
@@ -516,6 +537,42 @@ class HttpServerTest {
                     }
                 }
                 assertEquals(408, response.get(10, TimeUnit.SECONDS).status());
+            }
+        }
+
+        /**
+         * Empty lines between requests are ignored (RFC 9112 2.2), and are no activity: a client
+         * that sends nothing else is closed at the idle timeout (400 ms), however often it sends them.
+         */
+        @Test
+        void emptyLinesAloneDoNotHoldAConnectionOpen() throws Exception {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send(get("/echo/x"));
+                assertEquals("x", c.read().text());
+                CompletableFuture<Boolean> closed = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return c.closedByServer();
+                    } catch (IOException e) {
+                        throw new RuntimeException(e);
+                    }
+                });
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (!closed.isDone() && System.nanoTime() < until) {
+                    try {
+                        c.send("\r\n");
+                    } catch (IOException reset) {
+                        break;
+                    }
+                    try {
+                        // paces the client at an empty line per 100 ms and returns as soon as the server closes
+                        closed.get(100, TimeUnit.MILLISECONDS);
+                    } catch (TimeoutException stillOpen) {
+                        // send the next one
+                    }
+                }
+                // the loop ends when the connection closed, or after 5 s of empty lines it survived
+                assertTrue(closed.isDone() && closed.get(), "closed at the idle timeout, not held by empty lines");
             }
         }
 

@@ -77,6 +77,12 @@ final class RawClient implements AutoCloseable {
                     l.substring(c + 1).trim());
         }
         String cl = headers.get("content-length");
+        if (status == 204 || status == 304) {
+            if (cl != null) {
+                throw new IOException("a " + status + " with a Content-Length: " + headers); // RFC 9110 8.6
+            }
+            return new Response(status, headers, new byte[0]);
+        }
         if (cl == null) {
             throw new IOException("response without Content-Length: " + statusLine + " " + headers);
         }

@@ -140,6 +140,13 @@ class RequestParserTest {
     }
 
     @Test
+    void theAsteriskFormIsAcceptedForOptions() {
+        String req = "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n";
+        assertEquals(req.length(), parse(req), r.errorDetail);
+        assertEquals("*", r.path());
+    }
+
+    @Test
     void missingQueryParameterIsNull() {
         parse("GET /s/a HTTP/1.1\r\nHost: a\r\n\r\n");
         assertNull(r.queryParameter("limit"));
@@ -172,6 +179,10 @@ class RequestParserTest {
                 "GET / HTTP/1.1\\r\\nHost: a:8x\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: [::1\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nExpect: 100-continue, x\\r\\n\\r\\n | 417",
+                "GET * HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET http:///d/x HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET http://?x HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET http:// HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
                 "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA | 501",
             })
     void badInputGetsTheRightStatus(String raw, int status) {
