@@ -1,6 +1,8 @@
 package io.tickwork.jmh.search;
 
 import io.tickwork.primitives.search.ByteKeyIndex;
+import it.unimi.dsi.fastutil.bytes.ByteArrays;
+import it.unimi.dsi.fastutil.objects.Object2IntOpenCustomHashMap;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,11 +29,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * One exact lookup per operation of a string key that arrives as UTF-8 bytes (as it does off a
  * socket): {@link ByteKeyIndex} on a heap image and on a direct buffer (what a memory-mapped file
  * gives the server), beside {@link Arrays#binarySearch(Object[], Object)} over a sorted
- * {@code String[]} and {@code HashMap<String,Integer>}.
+ * {@code String[]}, {@code HashMap<String,Integer>}, and fastutil's
+ * {@code Object2IntOpenCustomHashMap<byte[]>} with {@code ByteArrays.HASH_STRATEGY}, the peer that
+ * also looks the bytes up as they are (default load factor, pre-sized to n, as its docs advise).
  *
  * <p>Measures: for the String peers, decoding the query bytes into a {@code String}
  * ({@code new String(bytes, UTF_8)}, which also recomputes the hash for the HashMap, as a real
- * lookup must) plus the lookup; for the index, the lookup straight on the bytes. Keys: n random
+ * lookup must) plus the lookup; for the index and the byte-array map, the lookup straight on the
+ * bytes (the map hashes every byte of the query, then compares it with a key). Keys: n random
  * strings of 2 to 15 lowercase ASCII letters; half of the queries are keys, half are random strings
  * that are not keys, shuffled. Result returned to JMH.
  *
@@ -50,7 +55,7 @@ public class ByteKeySearchBenchmark {
     @Param({"200000"})
     int n;
 
-    @Param({"BYTE_KEY_INDEX", "BYTE_KEY_INDEX_DIRECT", "STRING_BINARY_SEARCH", "STRING_HASH_MAP"})
+    @Param({"BYTE_KEY_INDEX", "BYTE_KEY_INDEX_DIRECT", "STRING_BINARY_SEARCH", "STRING_HASH_MAP", "FASTUTIL_BYTES_MAP"})
     String impl;
 
     static final int QUERIES = 1 << 17;
@@ -115,7 +120,7 @@ public class ByteKeySearchBenchmark {
 
     /**
      * Subject {@code impl} over {@code sorted}: the index and the String binary search answer
-     * {@link Arrays#binarySearch}'s contract, the HashMap the key's sorted index or -1.
+     * {@link Arrays#binarySearch}'s contract, the two maps the key's sorted index or -1.
      */
     static BytesLookup subject(String impl, String[] sorted) {
         switch (impl) {
@@ -147,6 +152,15 @@ public class ByteKeySearchBenchmark {
                     Integer v = map.get(new String(q, StandardCharsets.UTF_8));
                     return v == null ? -1 : v;
                 };
+            }
+            case "FASTUTIL_BYTES_MAP": {
+                Object2IntOpenCustomHashMap<byte[]> map =
+                        new Object2IntOpenCustomHashMap<>(sorted.length, ByteArrays.HASH_STRATEGY);
+                map.defaultReturnValue(-1);
+                for (int i = 0; i < sorted.length; i++) {
+                    map.put(sorted[i].getBytes(StandardCharsets.UTF_8), i);
+                }
+                return map::getInt;
             }
             default:
                 throw new IllegalArgumentException("unknown impl: " + impl);
