@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
  *     accounts.execute("alice", () -> ledger.credit("alice", 10));
  *     accounts.execute("bob", () -> ledger.debit("bob", 5));     // beside alice's tasks
  *     accounts.execute("alice", () -> ledger.debit("alice", 3)); // after alice's credit
- * } // close(): accepts no more tasks, waits until every accepted one has run
+ * } // close(): accepts no more tasks, waits until every accepted one has run (unless interrupted)
+ * pool.shutdown(); // the executor never shuts its pool down
  * }</pre>
  *
  * <p>Options ({@link #builder(Executor)}): a lower limit on keys running at once, a bound on each
@@ -33,10 +34,11 @@ import java.util.concurrent.atomic.LongAdder;
  *       once. Default: the pool's own capacity, read at construction: a {@code ForkJoinPool}'s
  *       parallelism; a {@code ThreadPoolExecutor}'s core size, or its maximum size if its queue
  *       holds nothing (a {@code SynchronousQueue}: a pool grows past its core only when its queue
- *       is full, and the executor keeps about one worker waiting there); unbounded for any other executor (a thread or
- *       a virtual thread per task), so a key whose task blocks never holds up another key. An
- *       executor that wraps a bounded pool (a decorator, a framework's task executor) looks
- *       unbounded: give it {@code maxConcurrentKeys}.</li>
+ *       is full, and the executor keeps about one worker waiting there); 1 for
+ *       {@code Executors.newSingleThreadExecutor()}; unbounded for any other executor (a thread
+ *       or a virtual thread per task), so a key whose task blocks never holds up another key. An
+ *       executor that wraps a bounded pool (a decorator, {@code unconfigurableExecutorService},
+ *       a framework's task executor) looks unbounded: give it {@code maxConcurrentKeys}.</li>
  *   <li><b>Nothing lost.</b> {@code execute} either accepts the task, which then runs exactly once,
  *       or throws {@link RejectedExecutionException} and the task never runs. It rejects after
  *       {@link #shutdown()} or {@link #close()} (from a running task too); once the pool is shut

@@ -30,17 +30,30 @@ abstract class PoolView {
             return new ThreadPool(tpe);
         }
         if (pool instanceof ExecutorService service) {
-            return new Service(service);
+            return new Service(service, isJdkSingleThread(service) ? 1 : UNBOUNDED);
         }
         return new Plain(pool);
+    }
+
+    /**
+     * Whether {@code service} is what {@code Executors.newSingleThreadExecutor()} returns: a
+     * one-thread pool behind a wrapper that hides it ({@code FinalizableDelegatedExecutorService}
+     * to JDK 20, {@code AutoShutdownDelegatedExecutorService} from 21). Recognised by name, since
+     * nothing else tells it from the unbounded executors: its capacity is 1.
+     */
+    static boolean isJdkSingleThread(ExecutorService service) {
+        String name = service.getClass().getName();
+        return name.equals("java.util.concurrent.Executors$FinalizableDelegatedExecutorService")
+                || name.equals("java.util.concurrent.Executors$AutoShutdownDelegatedExecutorService");
     }
 
     /**
      * Tasks the pool runs at once, as configured at this call: a {@code ForkJoinPool}'s
      * parallelism; a {@code ThreadPoolExecutor}'s maximum pool size if its queue holds nothing
      * (a {@code SynchronousQueue}), else its core size (at least 1), since a pool grows past its
-     * core only when its queue is full, and the executor keeps about one worker waiting there; unbounded for
-     * anything else (a thread per task, virtual threads, an unknown executor).
+     * core only when its queue is full, and the executor keeps about one worker waiting there; 1 for
+     * {@code Executors.newSingleThreadExecutor()}; unbounded for anything else (a thread per task,
+     * virtual threads, an unknown executor).
      */
     abstract int capacity();
 
@@ -123,15 +136,17 @@ abstract class PoolView {
 
     private static final class Service extends PoolView {
         private final ExecutorService service;
+        private final int capacity;
 
-        Service(ExecutorService service) {
+        Service(ExecutorService service, int capacity) {
             super(service);
             this.service = service;
+            this.capacity = capacity;
         }
 
         @Override
         int capacity() {
-            return UNBOUNDED;
+            return capacity;
         }
 
         @Override

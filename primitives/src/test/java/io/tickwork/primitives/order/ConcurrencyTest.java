@@ -96,6 +96,11 @@ class ConcurrencyTest {
                 .endsWith("of 5"));
         assertTrue(limitOf(new ForkJoinPool(7)).endsWith("of 7"));
         assertTrue(limitOf(Executors.newCachedThreadPool()).endsWith("of unbounded"));
+        assertTrue(limitOf(Executors.newSingleThreadExecutor()).endsWith("of 1"), "one thread behind a wrapper");
+        assertTrue(
+                limitOf(Executors.unconfigurableExecutorService(Executors.newFixedThreadPool(2)))
+                        .endsWith("of unbounded"),
+                "a wrapper hides its pool: give it maxConcurrentKeys");
         assertTrue(limitOf(Runnable::run).endsWith("of unbounded"));
     }
 
