@@ -23,8 +23,14 @@ import java.util.function.Consumer;
  * idle.reschedule(conn.timer, System.nanoTime() + timeout);      // on activity: same handle
  * long now = System.nanoTime();
  * idle.expire(now, Connection::closeIdle, 1024);                  // at most 1,024 per loop turn
- * long next = idle.nextDeadline();                               // select() may block until then:
- * long waitNanos = next == TimerQueue.NO_DEADLINE ? Long.MAX_VALUE : next <= now ? 0 : next - now;
+ * long next = idle.nextDeadline();                               // select() may block until then
+ * if (next == TimerQueue.NO_DEADLINE) {
+ *     selector.select();
+ * } else if (next <= now) {
+ *     selector.selectNow();  // timers left due by the limit: select(0) would block for ever
+ * } else {
+ *     selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - now + 999_999)));
+ * }
  * }</pre>
  *
  * <p>Implementations differ in how they store timers (a red-black tree, or a timing wheel whose
