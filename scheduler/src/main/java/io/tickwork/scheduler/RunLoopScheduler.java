@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import kilim.Fiber;
 import kilim.Scheduler;
 import kilim.Task;
 import kilim.timerservice.Timer;
@@ -231,6 +232,9 @@ public final class RunLoopScheduler extends Scheduler {
      *
      * @throws NullPointerException if {@code task} is null
      * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
+     * @throws IllegalArgumentException if the task's class was not woven by Kilim (run, it would
+     *     end the JVM with status 0, as Kilim does with an unwoven task); so does a task that
+     *     Kilim's own {@code Task.start()} hands to this scheduler
      */
     public <T extends Task<?>> T start(T task) {
         if (task.timer instanceof LoopTimer) {
@@ -246,7 +250,7 @@ public final class RunLoopScheduler extends Scheduler {
      * After termination, as {@link #start(Task)}.
      *
      * @throws NullPointerException if {@code task} is null
-     * @throws IllegalArgumentException if there is no such loop
+     * @throws IllegalArgumentException if there is no such loop, or the task's class was not woven
      * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
      */
     public <T extends Task<?>> T start(T task, int loopIndex) {
@@ -462,6 +466,11 @@ public final class RunLoopScheduler extends Scheduler {
 
     /** Gives a task its home loop; the LoopTimer carries the affinity and the timer handle. */
     private RunLoop adopt(Task<?> task, int index) {
+        Class<?> type = task.getClass();
+        if (type != lastWoven) {
+            requireWoven(type);
+            lastWoven = type; // racy, and harmless: another thread's class only costs a check
+        }
         RunLoop loop;
         if (loops.length == 1) {
             loop = loops[0];
@@ -476,6 +485,29 @@ public final class RunLoopScheduler extends Scheduler {
             loop.addResidents(1); // a single loop has nowhere to move tasks: no count to keep
         }
         return loop;
+    }
+
+    /** The task class {@link #adopt} last found woven, so tasks of one class are checked once in a row. */
+    private Class<?> lastWoven;
+
+    /**
+     * Refuses a task whose class Kilim's weaver has not seen: run, it would reach Kilim's
+     * {@code Task.execute(Fiber)}, which prints a banner and ends the JVM with status 0, so a test
+     * run "passes" with nothing run. A woven class, or one of its superclasses below
+     * {@code Task}, declares {@code execute(Fiber)}.
+     */
+    private static void requireWoven(Class<?> type) {
+        for (Class<?> c = type; c != null && c != Task.class; c = c.getSuperclass()) {
+            try {
+                c.getDeclaredMethod("execute", Fiber.class);
+                return;
+            } catch (NoSuchMethodException notHere) {
+                // look in its superclass
+            }
+        }
+        throw new IllegalArgumentException("task class " + type.getName()
+                + " was not woven by Kilim (run kilim.tools.Weaver on it, or load it through"
+                + " kilim.WeavingClassLoader): Kilim would end the JVM when it ran");
     }
 
     /** The loop of the {@code k}-th task placed by the {@link Spread} (k >= 0). */

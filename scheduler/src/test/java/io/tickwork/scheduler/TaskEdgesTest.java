@@ -122,6 +122,35 @@ class TaskEdgesTest {
         }
     }
 
+    /** No pausable method: the weaver leaves it as it is, and Kilim would end the JVM running it. */
+    static final class NeverWoven extends Task<Object> {}
+
+    /**
+     * A task whose class was not woven is refused where it is started, however it is started: run,
+     * Kilim's {@code Task.execute(Fiber)} would end the JVM with status 0. The scheduler goes on.
+     */
+    @Test
+    void aTaskWhoseClassWasNotWovenIsRefused() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        try {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.start(new NeverWoven()));
+            assertTrue(e.getMessage().contains(NeverWoven.class.getName() + " was not woven"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> s.start(new NeverWoven(), 1));
+            NeverWoven viaKilim = new NeverWoven();
+            viaKilim.setScheduler(s);
+            assertThrows(IllegalArgumentException.class, viaKilim::start);
+            Runs woven = s.start(new Runs());
+            assertTrue(woven.done.await(AWAIT_S, TimeUnit.SECONDS), "a woven task after the refusals");
+            assertThrows(
+                    IllegalArgumentException.class, () -> s.start(new NeverWoven()), "checked after another class");
+        } finally {
+            stop(s);
+        }
+    }
+
     static final class Runs extends Task<Object> {
         final CountDownLatch done = new CountDownLatch(1);
 
