@@ -468,8 +468,10 @@ public final class RunLoopScheduler extends Scheduler {
     private RunLoop adopt(Task<?> task, int index) {
         Class<?> type = task.getClass();
         if (type != lastWoven) {
-            requireWoven(type);
-            lastWoven = type; // racy, and harmless: another thread's class only costs a check
+            if (!WOVEN.get(type)) {
+                throw notWoven(type);
+            }
+            lastWoven = type; // racy, and harmless: another thread's class only costs a lookup
         }
         RunLoop loop;
         if (loops.length == 1) {
@@ -487,25 +489,33 @@ public final class RunLoopScheduler extends Scheduler {
         return loop;
     }
 
-    /** The task class {@link #adopt} last found woven, so tasks of one class are checked once in a row. */
+    /** The task class {@link #adopt} last found woven: tasks of one class in a row skip {@link #WOVEN}. */
     private Class<?> lastWoven;
 
     /**
-     * Refuses a task whose class Kilim's weaver has not seen: run, it would reach Kilim's
+     * Whether Kilim's weaver has seen a task class: run unwoven, a task reaches Kilim's
      * {@code Task.execute(Fiber)}, which prints a banner and ends the JVM with status 0, so a test
      * run "passes" with nothing run. A woven class, or one of its superclasses below
-     * {@code Task}, declares {@code execute(Fiber)}.
+     * {@code Task}, declares {@code execute(Fiber)}. Looked up once per class.
      */
-    private static void requireWoven(Class<?> type) {
-        for (Class<?> c = type; c != null && c != Task.class; c = c.getSuperclass()) {
-            try {
-                c.getDeclaredMethod("execute", Fiber.class);
-                return;
-            } catch (NoSuchMethodException notHere) {
-                // look in its superclass
+    private static final ClassValue<Boolean> WOVEN = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            for (Class<?> c = type; c != null && c != Task.class; c = c.getSuperclass()) {
+                for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
+                    if (m.getName().equals("execute")
+                            && m.getParameterCount() == 1
+                            && m.getParameterTypes()[0] == Fiber.class) {
+                        return true;
+                    }
+                }
             }
+            return false;
         }
-        throw new IllegalArgumentException("task class " + type.getName()
+    };
+
+    private static IllegalArgumentException notWoven(Class<?> type) {
+        return new IllegalArgumentException("task class " + type.getName()
                 + " was not woven by Kilim (run kilim.tools.Weaver on it, or load it through"
                 + " kilim.WeavingClassLoader): Kilim would end the JVM when it ran");
     }
