@@ -293,7 +293,9 @@ public final class Report {
         if (current == null) {
             return candidate;
         }
-        boolean candidateWins = g.higherIsBetter() ? candidate.score > current.score : candidate.score < current.score;
+        // by the statistic the ratio is of, so the variant named best is the one the ratio measures
+        boolean candidateWins =
+                g.higherIsBetter() ? candidate.central() > current.central() : candidate.central() < current.central();
         return candidateWins ? candidate : current;
     }
 

@@ -114,6 +114,18 @@ class ReportTest {
         assertTrue(search.contains("3.00× ") && search.contains("(tickworkEytzinger vs binarySearch)"), search);
     }
 
+    /** The best of each side is picked by the median, the statistic the ratio is of, not by the mean. */
+    @Test
+    void theBestOfEachSideIsPickedByItsMedian() {
+        // peer "skewed": a higher mean (one fast iteration) but a lower median than peer "steady"
+        JmhResult ours = new JmhResult("a.B.c", "thrpt", Map.of("impl", "ours"), 100, 5, 100, "ops/s", 0, 0);
+        JmhResult skewed = new JmhResult("a.B.c", "thrpt", Map.of("impl", "skewed"), 90, 40, 70, "ops/s", 0, 0);
+        JmhResult steady = new JmhResult("a.B.c", "thrpt", Map.of("impl", "steady"), 80, 5, 80, "ops/s", 0, 0);
+        Report report = new Report(List.of(ours, skewed, steady), Pattern.compile("ours"), null);
+        String table = report.table(report.groups().get(0));
+        assertTrue(table.contains("1.25× won (ours vs steady)"), table);
+    }
+
     @Test
     void writesMarkdownAndDecodablePngs(@TempDir Path dir) throws IOException {
         Report report = new Report(JmhResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
