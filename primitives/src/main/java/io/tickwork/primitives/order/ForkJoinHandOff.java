@@ -101,7 +101,12 @@ abstract class ForkJoinHandOff extends ForkJoinTask<Void> {
                 other.quietlyInvoke(); // taken off the pool's queues: it runs whatever beforeRun did
             }
         } catch (Throwable failure) {
-            worker.getUncaughtExceptionHandler().uncaughtException(worker, failure);
+            try {
+                worker.getUncaughtExceptionHandler().uncaughtException(worker, failure);
+            } catch (Throwable ignored) {
+                // as the pool ignores it: thrown on, it would reach a worker beforeRun already
+                // handed back to the pool, which another thread may be running
+            }
         } finally {
             slot.unhide(hidden);
             handingOff[0] = false;
