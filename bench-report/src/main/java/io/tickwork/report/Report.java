@@ -43,11 +43,18 @@ public final class Report {
     private final List<JmhResult> results;
     private final Pattern ours;
     private final String variantParam;
+    /** Our variants a user gets by default: where a row has one, the ratio is of the best of these. */
+    private final Pattern headline;
 
     Report(List<JmhResult> results, Pattern ours, String variantParam) {
+        this(results, ours, variantParam, null);
+    }
+
+    Report(List<JmhResult> results, Pattern ours, String variantParam, Pattern headline) {
         this.results = results;
         this.ours = ours;
         this.variantParam = variantParam != null ? variantParam : detectVariantParam(results);
+        this.headline = headline;
     }
 
     public static void main(String[] args) throws IOException {
@@ -86,7 +93,10 @@ public final class Report {
         Path out = Path.of(opts.getOrDefault("out", "docs/bench"));
         String name = opts.getOrDefault("name", "report");
         Report report = new Report(
-                all, Pattern.compile(opts.getOrDefault("ours", "(?i)tickwork.*")), opts.get("variant-param"));
+                all,
+                Pattern.compile(opts.getOrDefault("ours", "(?i)tickwork.*")),
+                opts.get("variant-param"),
+                opts.containsKey("headline") ? Pattern.compile(opts.get("headline")) : null);
         List<Path> written =
                 report.write(out, name, opts.getOrDefault("title", name), opts.getOrDefault("note", ""), log);
         for (Path p : written) {
@@ -96,8 +106,11 @@ public final class Report {
 
     static String usage() {
         return "usage: Report --in results.json [--in more.json] [--out docs/bench] [--name suite]\n"
-                + "              [--ours REGEX] [--variant-param NAME] [--title TEXT] [--note TEXT] [--log]\n"
+                + "              [--ours REGEX] [--headline REGEX] [--variant-param NAME] [--title TEXT] [--note TEXT]\n"
+                + "              [--log]\n"
                 + "  --ours           variants matching this regex are ours, the rest are peers (default (?i)tickwork.*)\n"
+                + "  --headline       ours a user gets by default: a row with one compares the best of these, not\n"
+                + "                   of all ours (identical variants would otherwise add a best-of-N draw)\n"
                 + "  --variant-param  the @Param naming the variant (default: first of " + VARIANT_PARAMS + ";\n"
                 + "                   without one, each @Benchmark method is a variant)\n"
                 + "  --log            logarithmic score axis (for variants orders of magnitude apart)";
@@ -112,7 +125,9 @@ public final class Report {
         if (!note.isEmpty()) {
             md.append(note).append("\n\n");
         }
-        md.append("Ratio: best of ours against the best peer in the row, on medians of every measured iteration, "
+        md.append("Ratio: best of ours"
+                + (headline != null ? " (of `" + headline.pattern() + "` where the row has it)" : "")
+                + " against the best peer in the row, on medians of every measured iteration, "
                 + "> 1 means ours is faster; level when the JMH error intervals overlap. Quote a row as won or lost "
                 + "only from a run of at least 3 forks.\n");
         for (Group g : groups()) {
@@ -222,7 +237,7 @@ public final class Report {
         for (String v : variants) {
             sb.append(' ').append(isOurs(v) ? "**" + v + "**" : v).append(" |");
         }
-        sb.append(" best ours / best peer |\n|---|");
+        sb.append(headline != null ? " ours (headline) / best peer |\n|---|" : " best ours / best peer |\n|---|");
         sb.append("---:|".repeat(variants.size())).append("---|\n");
         for (Map.Entry<String, Map<String, JmhResult>> row : g.cells.entrySet()) {
             sb.append("| ").append(row.getKey()).append(" |");
@@ -245,21 +260,29 @@ public final class Report {
     }
 
     /**
-     * "1.52× won (ours vs peer)", or "" when the row lacks either side. The ratio is of medians
+     * "1.52× won (ours vs peer)", or "" when the row lacks either side. Ours is the best of the
+     * headline variants where the row has one, else the best of all ours. The ratio is of medians
      * over every measured iteration when JMH recorded them (of means otherwise); the verdict is
      * "level" when the two results' error intervals (score ± JMH's 99.9 % error) overlap, "won" or
      * "lost" when they do not, and "no error" when either side has none (a single iteration).
      */
     String ratioText(Group g, Map<String, JmhResult> row) {
         JmhResult bestOurs = null;
+        JmhResult bestHeadline = null;
         JmhResult bestPeer = null;
         for (Map.Entry<String, JmhResult> e : row.entrySet()) {
             JmhResult r = e.getValue();
             if (isOurs(e.getKey())) {
                 bestOurs = better(g, bestOurs, r);
+                if (headline != null && headline.matcher(e.getKey()).matches()) {
+                    bestHeadline = better(g, bestHeadline, r);
+                }
             } else {
                 bestPeer = better(g, bestPeer, r);
             }
+        }
+        if (bestHeadline != null) {
+            bestOurs = bestHeadline;
         }
         if (bestOurs == null || bestPeer == null) {
             return "";

@@ -126,6 +126,27 @@ class ReportTest {
         assertTrue(table.contains("1.25× won (ours vs steady)"), table);
     }
 
+    /** With a headline, a row that has one compares it, not the best of ours; a row without compares the best. */
+    @Test
+    void aHeadlineVariantIsComparedWhereTheRowHasIt() {
+        JmhResult copyA =
+                new JmhResult("a.B.c", "thrpt", Map.of("impl", "ours-a", "n", "1"), 110, 5, 110, "ops/s", 0, 0);
+        JmhResult headline =
+                new JmhResult("a.B.c", "thrpt", Map.of("impl", "ours-h", "n", "1"), 100, 5, 100, "ops/s", 0, 0);
+        JmhResult peer = new JmhResult("a.B.c", "thrpt", Map.of("impl", "peer", "n", "1"), 80, 5, 80, "ops/s", 0, 0);
+        JmhResult copyA2 =
+                new JmhResult("a.B.c", "thrpt", Map.of("impl", "ours-a", "n", "2"), 120, 5, 120, "ops/s", 0, 0);
+        JmhResult peer2 = new JmhResult("a.B.c", "thrpt", Map.of("impl", "peer", "n", "2"), 80, 5, 80, "ops/s", 0, 0);
+        Report report = new Report(
+                List.of(copyA, headline, peer, copyA2, peer2),
+                Pattern.compile("ours-.*"),
+                "impl",
+                Pattern.compile("ours-h"));
+        String table = report.table(report.groups().get(0));
+        assertTrue(table.contains("1.25× won (ours-h vs peer)"), table);
+        assertTrue(table.contains("1.50× won (ours-a vs peer)"), table);
+    }
+
     @Test
     void writesMarkdownAndDecodablePngs(@TempDir Path dir) throws IOException {
         Report report = new Report(JmhResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
