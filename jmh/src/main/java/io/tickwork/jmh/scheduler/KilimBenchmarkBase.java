@@ -39,10 +39,13 @@ public abstract class KilimBenchmarkBase {
      * {@code placed}: with 2 threads every task stays on the thread its block is assigned to, ping-pong
      * partners together (tickwork: {@code start(task, loop)}; Kilim Affine: started there and pinned;
      * Kilim ForkJoin cannot pin, so that combination is refused). {@code free}: every scheduler
-     * places and moves tasks itself. With 1 thread the two are the same run, so {@code free} is
-     * refused there.
+     * places and moves tasks itself. {@code shuffled}: as {@code free}, but the tasks are started
+     * in one seeded random order, the same for every scheduler, so partners are not started one
+     * after the other (which tickwork's default spread, blocks of consecutive starts per loop,
+     * would otherwise put on one loop). With 1 thread all three are the same run, so
+     * {@code free} and {@code shuffled} are refused there.
      */
-    @Param({"placed", "free"})
+    @Param({"placed", "free", "shuffled"})
     public String placement;
 
     Scheduler sched;
@@ -52,7 +55,7 @@ public abstract class KilimBenchmarkBase {
 
     @Setup(Level.Trial)
     public void startScheduler() {
-        if (threads == 1 && placement.equals("free")) {
+        if (threads == 1 && !placement.equals("placed")) {
             throw new IllegalStateException("placement is moot on 1 thread: run placement=placed");
         }
         if (threads > 1 && placement.equals("placed") && scheduler.equals("kilim-forkjoin")) {
@@ -66,18 +69,44 @@ public abstract class KilimBenchmarkBase {
         SchedulerSubjects.stop(sched);
     }
 
+    /** The order {@code shuffled} starts the tasks in: a seeded permutation of {@link #TASKS}, made once. */
+    private static int[] shuffledOrder;
+
+    int[] order;
+
     /** Fresh arrays and latch for {@link #TASKS} tasks; the caller fills them. */
     void prepare() {
         tasks = new Task<?>[TASKS];
         affinity = new int[TASKS];
         done = new CountDownLatch(TASKS);
+        order = placement.equals("shuffled") ? shuffled() : null;
+    }
+
+    private static synchronized int[] shuffled() {
+        if (shuffledOrder == null) {
+            int[] o = new int[TASKS];
+            for (int i = 0; i < TASKS; i++) {
+                o[i] = i;
+            }
+            java.util.SplittableRandom r = new java.util.SplittableRandom(42);
+            for (int i = TASKS - 1; i > 0; i--) {
+                int j = r.nextInt(i + 1);
+                int t = o[i];
+                o[i] = o[j];
+                o[j] = t;
+            }
+            shuffledOrder = o;
+        }
+        return shuffledOrder;
     }
 
     /** The measured part: start every task on its loop, then wait (bounded) until all finished. */
     void runAll() throws InterruptedException {
         boolean placed = placement.equals("placed");
+        int[] o = order;
         for (int i = 0; i < tasks.length; i++) {
-            SchedulerSubjects.start(sched, tasks[i], affinity[i], placed);
+            int k = o == null ? i : o[i];
+            SchedulerSubjects.start(sched, tasks[k], affinity[k], placed);
         }
         if (!done.await(5, TimeUnit.MINUTES)) {
             throw new IllegalStateException(done.getCount() + " tasks did not finish on " + scheduler);

@@ -41,7 +41,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * places every task itself (tickwork: its default spread at start, blocks of tasks started one
  * after another per loop, then a task woken from another loop moves to it when that loop is no
  * busier; Affine: round-robin over its executors
- * per resumption; ForkJoin: the resuming worker's deque, with stealing).
+ * per resumption; ForkJoin: the resuming worker's deque, with stealing). {@code shuffled} is
+ * {@code free} with the tasks started in a seeded random order, so a pair's two tasks are not
+ * started one after the other.
  *
  * <p>Not measured: building the tasks (a fresh set per invocation, in {@code @Setup(Level.Invocation)},
  * since a finished Kilim task cannot be restarted). Measured and small beside the switches: starting

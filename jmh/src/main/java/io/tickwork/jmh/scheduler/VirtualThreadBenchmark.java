@@ -35,7 +35,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * threads are reached through a method handle on {@code Thread.ofVirtual()}. On an older JDK the
  * setup fails with a message saying so and JMH goes on with the next benchmark. The number of
  * carrier threads is the JDK's {@code jdk.virtualThreadScheduler.parallelism} (default: the core
- * count); pass {@code -jvmArgsAppend -Djdk.virtualThreadScheduler.parallelism=1} for one carrier.
+ * count); {@link VirtualThreadOneCarrierBenchmark} and {@link VirtualThreadTwoCarriersBenchmark} run
+ * the same on one and two carriers, in the same run as the schedulers' rows.
  *
  * <p>Not measured: creating the (unstarted) threads, in {@code @Setup(Level.Invocation)}.
  */
