@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.LongAdder;
  *       parallelism; a {@code ThreadPoolExecutor}'s core size, or its maximum size if its queue
  *       holds nothing (a {@code SynchronousQueue}: a pool grows past its core only when its queue
  *       is full, and the executor keeps about one worker waiting there); 1 for
- *       {@code Executors.newSingleThreadExecutor()}; unbounded for any other executor (a thread
+ *       {@code Executors.newSingleThreadExecutor()} and {@code newSingleThreadScheduledExecutor()}
+ *       (and {@code unconfigurableScheduledExecutorService}, whose wrapper is the same); unbounded for any other executor (a thread
  *       or a virtual thread per task), so a key whose task blocks never holds up another key. An
  *       executor that wraps a bounded pool (a decorator, {@code unconfigurableExecutorService},
  *       a framework's task executor) looks unbounded: give it {@code maxConcurrentKeys}.</li>

@@ -36,15 +36,19 @@ abstract class PoolView {
     }
 
     /**
-     * Whether {@code service} is what {@code Executors.newSingleThreadExecutor()} returns: a
-     * one-thread pool behind a wrapper that hides it ({@code FinalizableDelegatedExecutorService}
-     * to JDK 20, {@code AutoShutdownDelegatedExecutorService} from 21). Recognised by name, since
-     * nothing else tells it from the unbounded executors: its capacity is 1.
+     * Whether {@code service} is what {@code Executors.newSingleThreadExecutor()} or
+     * {@code newSingleThreadScheduledExecutor()} returns: a one-thread pool behind a wrapper that
+     * hides it ({@code FinalizableDelegatedExecutorService} to JDK 20,
+     * {@code AutoShutdownDelegatedExecutorService} from 21, {@code DelegatedScheduledExecutorService}).
+     * Recognised by name, since nothing else tells it from the unbounded executors: its capacity is
+     * 1. ({@code unconfigurableScheduledExecutorService} makes the last wrapper too, around any
+     * scheduled pool: counted as 1 as well, the limit then lower than the pool's.)
      */
     static boolean isJdkSingleThread(ExecutorService service) {
         String name = service.getClass().getName();
         return name.equals("java.util.concurrent.Executors$FinalizableDelegatedExecutorService")
-                || name.equals("java.util.concurrent.Executors$AutoShutdownDelegatedExecutorService");
+                || name.equals("java.util.concurrent.Executors$AutoShutdownDelegatedExecutorService")
+                || name.equals("java.util.concurrent.Executors$DelegatedScheduledExecutorService");
     }
 
     /**
@@ -52,7 +56,7 @@ abstract class PoolView {
      * parallelism; a {@code ThreadPoolExecutor}'s maximum pool size if its queue holds nothing
      * (a {@code SynchronousQueue}), else its core size (at least 1), since a pool grows past its
      * core only when its queue is full, and the executor keeps about one worker waiting there; 1 for
-     * {@code Executors.newSingleThreadExecutor()}; unbounded for anything else (a thread per task,
+     * {@code Executors.newSingleThreadExecutor()} and {@code newSingleThreadScheduledExecutor()}; unbounded for anything else (a thread per task,
      * virtual threads, an unknown executor).
      */
     abstract int capacity();

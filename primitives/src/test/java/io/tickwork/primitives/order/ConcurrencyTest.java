@@ -97,6 +97,7 @@ class ConcurrencyTest {
         assertTrue(limitOf(new ForkJoinPool(7)).endsWith("of 7"));
         assertTrue(limitOf(Executors.newCachedThreadPool()).endsWith("of unbounded"));
         assertTrue(limitOf(Executors.newSingleThreadExecutor()).endsWith("of 1"), "one thread behind a wrapper");
+        assertTrue(limitOf(Executors.newSingleThreadScheduledExecutor()).endsWith("of 1"), "the scheduled one too");
         assertTrue(
                 limitOf(Executors.unconfigurableExecutorService(Executors.newFixedThreadPool(2)))
                         .endsWith("of unbounded"),
