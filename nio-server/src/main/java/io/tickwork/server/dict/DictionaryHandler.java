@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * </ul>
  * Word and prefix are percent-decoded UTF-8, case-insensitive, {@code '_'} = space.
  *
- * <p>Cost: a lookup is one or two index searches in the mapped file and a copy of the senses'
+ * <p>Cost: a lookup is two index searches in the mapped file (the lemmas and the exception lists;
+ * a few more for the detachment rules) and a copy of the senses'
  * bytes into the response; each thread keeps the bodies of recent {@code /d} answers
  * ({@link WordBodyCache}, 256 words by default), so a hot word is one hash and one copy. Once
  * the cache is warm, no per-request allocation on {@code /d} and {@code /s} except the path.

@@ -163,6 +163,24 @@ final class RequestParser {
 
     private static final byte[] OPTIONS = {'O', 'P', 'T', 'I', 'O', 'N', 'S'};
 
+    /**
+     * Whether the authority starting at {@code b[from]} (ended by '/', '?' or {@code te}) has an
+     * empty host: nothing at all, or nothing between its userinfo's '@' and its port's ':'.
+     */
+    private static boolean emptyHost(byte[] b, int from, int te) {
+        int end = from;
+        while (end < te && b[end] != '/' && b[end] != '?') {
+            end++;
+        }
+        int host = from;
+        for (int i = from; i < end; i++) {
+            if (b[i] == '@') {
+                host = i + 1; // the host follows the last '@'
+            }
+        }
+        return host == end || b[host] == ':';
+    }
+
     /** Whether the request's method, set in {@code r}, is {@code OPTIONS}. */
     private static boolean isOptions(byte[] b, HttpRequest r) {
         byte[] options = OPTIONS;
@@ -205,7 +223,7 @@ final class RequestParser {
             }
             int slash = indexOf(b, colon + 3, te, (byte) '/');
             qm = indexOf(b, colon + 3, te, (byte) '?');
-            if (colon + 3 == te || slash == colon + 3 || qm == colon + 3) {
+            if (emptyHost(b, colon + 3, te)) {
                 return error(r, 400, "request target without a host"); // RFC 9110 4.2.1: http(s) URIs need one
             }
             if (slash >= 0 && (qm < 0 || slash < qm)) {

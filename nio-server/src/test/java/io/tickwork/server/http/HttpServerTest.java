@@ -469,7 +469,7 @@ class HttpServerTest {
 
         /**
          * A log that throws fails nothing: the failed request still gets its 500, its connection
-         * and the loop live on, and no byte of one connection's responses reaches another.
+         * and the loop live on, and the next connection gets its own response only.
          */
         @Test
         void aLogThatThrowsFailsNothing() throws IOException {

@@ -183,6 +183,9 @@ class RequestParserTest {
                 "GET http:///d/x HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
                 "GET http://?x HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
                 "GET http:// HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET http://:80/x HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET http://u@/x HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET http://u@:80 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
                 "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA | 501",
             })
     void badInputGetsTheRightStatus(String raw, int status) {
