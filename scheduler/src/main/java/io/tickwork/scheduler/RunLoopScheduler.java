@@ -466,12 +466,8 @@ public final class RunLoopScheduler extends Scheduler {
 
     /** Gives a task its home loop; the LoopTimer carries the affinity and the timer handle. */
     private RunLoop adopt(Task<?> task, int index) {
-        Class<?> type = task.getClass();
-        if (type != lastWoven) {
-            if (!WOVEN.get(type)) {
-                throw notWoven(type);
-            }
-            lastWoven = type; // racy, and harmless: another thread's class only costs a lookup
+        if (!WOVEN.get(task.getClass())) {
+            throw notWoven(task.getClass());
         }
         RunLoop loop;
         if (loops.length == 1) {
@@ -488,9 +484,6 @@ public final class RunLoopScheduler extends Scheduler {
         }
         return loop;
     }
-
-    /** The task class {@link #adopt} last found woven: tasks of one class in a row skip {@link #WOVEN}. */
-    private Class<?> lastWoven;
 
     /**
      * Whether Kilim's weaver has seen a task class: run unwoven, a task reaches Kilim's
