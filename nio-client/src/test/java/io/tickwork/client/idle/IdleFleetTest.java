@@ -274,6 +274,8 @@ class IdleFleetTest {
         IdleConfig cfg = IdleTest.config("127.0.0.1:9");
         IdleResult back = FleetReport.childResult(JsonReader.parseObject(FleetReport.childJson(r, cfg)));
         assertEquals(r.toJson(cfg), back.toJson(cfg), "every reported figure, the latency percentiles included");
+        String v6 = r.toJson(IdleTest.config("[::1]:9"));
+        assertTrue(v6.contains("\"targets\":\"[0:0:0:0:0:0:0:1]:9\""), "an IPv6 target in brackets: " + v6);
         assertEquals(latency, back.latency());
     }
 
