@@ -33,7 +33,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * misses start early (hash tables, the radix directory) over long dependent chains (binary search).
  *
  * <p>{@link #chained} is the latency mode beside it: each query's position depends on the previous
- * answer, so the lookups cannot overlap.
+ * answer, so the lookups cannot overlap. The link is the answer's sign bit; a subject that decides
+ * a miss by a branch (the maps' default value, a binary search moving its bounds) lets a
+ * correctly predicted branch start the next lookup before the data arrives, while the radix
+ * directories and the Eytzinger layout compute the answer from the loaded key. So the chain is
+ * strict for ours and looser for those peers: the chained rows lean their way.
  *
  * <p>Avoids measuring: building the structure and generating keys (in {@link Setup}); query
  * generation (a pre-generated array of 2^20 queries, 4 MiB, read sequentially by a counter masked
