@@ -6,6 +6,7 @@ import io.tickwork.primitives.timer.TimerQueue;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +67,12 @@ public enum TimerSubject {
     AGRONA_POLL_ONCE,
     PRIORITY_QUEUE,
     TREE_MAP,
+    /**
+     * A {@code TreeMap} from deadline to a bucket of the timers due then, what a JDK-only run loop
+     * on a coarse clock keeps: O(log d) over d distinct deadlines, as {@link #RB_TREE} is, and
+     * O(1) cancel through the bucket's links.
+     */
+    TREE_MAP_BUCKETED,
     KAFKA;
 
     static final int TICKS_PER_WHEEL = 1024;
@@ -101,6 +108,8 @@ public enum TimerSubject {
                 return new JdkPriorityQueue(sink);
             case TREE_MAP:
                 return new JdkTreeMap(sink);
+            case TREE_MAP_BUCKETED:
+                return new JdkBucketedTreeMap(sink);
             case KAFKA:
                 return new KafkaTimingWheel(sink);
             default:
@@ -403,6 +412,92 @@ public enum TimerSubject {
         @Override
         public int size() {
             return map.size();
+        }
+    }
+
+    /** A timer of {@link JdkBucketedTreeMap}: a link in its deadline's bucket. */
+    static final class BucketNode {
+        final long deadline;
+        final Object payload;
+        BucketNode prev;
+        BucketNode next;
+        BucketNode bucket; // the sentinel of its bucket
+        int slot; // in the adapter's HandleTable
+
+        BucketNode(long deadline, Object payload) {
+            this.deadline = deadline;
+            this.payload = payload;
+        }
+    }
+
+    /** {@code TreeMap<Long, bucket>}: a circular list per deadline, its head a sentinel. */
+    static final class JdkBucketedTreeMap implements TimerAdapter {
+        private final TreeMap<Long, BucketNode> map = new TreeMap<>();
+        private final HandleTable<BucketNode> handles = new HandleTable<>();
+        private final Consumer<Object> sink;
+        private int size;
+
+        JdkBucketedTreeMap(Consumer<Object> sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public long schedule(long deadline, Object payload) {
+            BucketNode head = map.get(deadline);
+            if (head == null) {
+                head = new BucketNode(deadline, null);
+                head.prev = head;
+                head.next = head;
+                map.put(deadline, head);
+            }
+            BucketNode n = new BucketNode(deadline, payload);
+            n.bucket = head;
+            n.prev = head.prev; // at the tail: a bucket fires in the order its timers were scheduled
+            n.next = head;
+            head.prev.next = n;
+            head.prev = n;
+            long handle = handles.put(n);
+            n.slot = HandleTable.slotOf(handle);
+            size++;
+            return handle;
+        }
+
+        @Override
+        public boolean cancel(long handle) {
+            BucketNode n = handles.remove(handle);
+            if (n == null) {
+                return false;
+            }
+            n.prev.next = n.next;
+            n.next.prev = n.prev;
+            BucketNode head = n.bucket;
+            if (head.next == head && map.get(n.deadline) == head) { // emptied, and still in the map
+                map.remove(n.deadline);
+            }
+            size--;
+            return true;
+        }
+
+        @Override
+        public int expire(long now) {
+            int fired = 0;
+            Map.Entry<Long, BucketNode> first;
+            while ((first = map.firstEntry()) != null && first.getKey() <= now) {
+                map.pollFirstEntry();
+                BucketNode head = first.getValue();
+                for (BucketNode n = head.next; n != head; n = n.next) {
+                    handles.release(n.slot);
+                    sink.accept(n.payload);
+                    fired++;
+                    size--;
+                }
+            }
+            return fired;
+        }
+
+        @Override
+        public int size() {
+            return size;
         }
     }
 }
