@@ -39,11 +39,13 @@ public abstract class KilimBenchmarkBase {
      * {@code placed}: with 2 threads every task stays on the thread its block is assigned to, ping-pong
      * partners together (tickwork: {@code start(task, loop)}; Kilim Affine: started there and pinned;
      * Kilim ForkJoin cannot pin, so that combination is refused). {@code free}: every scheduler
-     * places and moves tasks itself. {@code shuffled}: as {@code free}, but the tasks are started
-     * in one seeded random order, the same for every scheduler, so partners are not started one
-     * after the other (which tickwork's default spread, blocks of consecutive starts per loop,
-     * would otherwise put on one loop). With 1 thread all three are the same run, so
-     * {@code free} and {@code shuffled} are refused there.
+     * places and moves tasks itself. {@code shuffled}: as {@code free}, but the two tasks of a pair
+     * are two positions of one seeded random pairing, the same for every scheduler, instead of
+     * neighbours, so partners are not started one after the other (which tickwork's default
+     * spread, blocks of consecutive starts per loop, would otherwise put on one loop). Tasks are
+     * still built and started in the same order, so their order in memory is unchanged. Workloads
+     * without partners refuse it (it would be {@code free} again). With 1 thread all three are
+     * the same run, so {@code free} and {@code shuffled} are refused there.
      */
     @Param({"placed", "free", "shuffled"})
     public String placement;
@@ -69,21 +71,33 @@ public abstract class KilimBenchmarkBase {
         SchedulerSubjects.stop(sched);
     }
 
-    /** The order {@code shuffled} starts the tasks in: a seeded permutation of {@link #TASKS}, made once. */
-    private static int[] shuffledOrder;
-
-    int[] order;
+    /** {@code shuffled}'s pairing: positions {@code 2p} and {@code 2p + 1} of it are pair p's tasks. */
+    private static int[] pairing;
 
     /** Fresh arrays and latch for {@link #TASKS} tasks; the caller fills them. */
     void prepare() {
         tasks = new Task<?>[TASKS];
         affinity = new int[TASKS];
         done = new CountDownLatch(TASKS);
-        order = placement.equals("shuffled") ? shuffled() : null;
     }
 
-    private static synchronized int[] shuffled() {
-        if (shuffledOrder == null) {
+    /**
+     * Where pair {@code p}'s two tasks go: positions {@code 2p} and {@code 2p + 1}, or, with
+     * {@code shuffled}, two positions of a seeded random pairing (made once).
+     */
+    int[] pairPositions() {
+        if (!placement.equals("shuffled")) {
+            int[] identity = new int[TASKS];
+            for (int i = 0; i < TASKS; i++) {
+                identity[i] = i;
+            }
+            return identity;
+        }
+        return randomPairing();
+    }
+
+    private static synchronized int[] randomPairing() {
+        if (pairing == null) {
             int[] o = new int[TASKS];
             for (int i = 0; i < TASKS; i++) {
                 o[i] = i;
@@ -95,18 +109,23 @@ public abstract class KilimBenchmarkBase {
                 o[i] = o[j];
                 o[j] = t;
             }
-            shuffledOrder = o;
+            pairing = o;
         }
-        return shuffledOrder;
+        return pairing;
+    }
+
+    /** For workloads whose tasks have no partner. */
+    void refuseShuffled() {
+        if (placement.equals("shuffled")) {
+            throw new IllegalStateException("shuffled changes where partners are; this workload has none: run free");
+        }
     }
 
     /** The measured part: start every task on its loop, then wait (bounded) until all finished. */
     void runAll() throws InterruptedException {
         boolean placed = placement.equals("placed");
-        int[] o = order;
         for (int i = 0; i < tasks.length; i++) {
-            int k = o == null ? i : o[i];
-            SchedulerSubjects.start(sched, tasks[k], affinity[k], placed);
+            SchedulerSubjects.start(sched, tasks[i], affinity[i], placed);
         }
         if (!done.await(5, TimeUnit.MINUTES)) {
             throw new IllegalStateException(done.getCount() + " tasks did not finish on " + scheduler);

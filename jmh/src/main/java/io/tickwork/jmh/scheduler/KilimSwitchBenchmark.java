@@ -42,8 +42,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * after another per loop, then a task woken from another loop moves to it when that loop is no
  * busier; Affine: round-robin over its executors
  * per resumption; ForkJoin: the resuming worker's deque, with stealing). {@code shuffled} is
- * {@code free} with the tasks started in a seeded random order, so a pair's two tasks are not
- * started one after the other.
+ * {@code free} with each pair's two tasks at two random positions of one seeded pairing, so they
+ * are not started one after the other; yield has no pairs and refuses it.
  *
  * <p>Not measured: building the tasks (a fresh set per invocation, in {@code @Setup(Level.Invocation)},
  * since a finished Kilim task cannot be restarted). Measured and small beside the switches: starting
@@ -68,28 +68,55 @@ public class KilimSwitchBenchmark extends KilimBenchmarkBase {
 
     @Setup(Level.Invocation)
     public void buildTasks(org.openjdk.jmh.infra.BenchmarkParams params) {
+        buildTasks(params.getBenchmark());
+    }
+
+    /** The tasks of benchmark {@code bench} (its name ends with the method's), also for the tests. */
+    void buildTasks(String bench) {
         prepare();
-        String bench = params.getBenchmark();
-        if (bench.endsWith("turnPingPong")) {
-            for (int p = 0; p < PAIRS; p++) {
-                Coroutines.Turn pair = new Coroutines.Turn();
-                pair.a = new Coroutines.TurnPlayer(pair, 0, ROUNDS, done);
-                pair.b = new Coroutines.TurnPlayer(pair, 1, ROUNDS, done);
-                tasks[2 * p] = pair.b;
-                tasks[2 * p + 1] = pair.a;
-                affinity[2 * p] = SchedulerSubjects.block(2 * p, TASKS, threads);
-                affinity[2 * p + 1] = affinity[2 * p];
+        if (bench.endsWith("turnPingPong") || bench.endsWith("pingPong")) {
+            boolean turn = bench.endsWith("turnPingPong");
+            // pair p's tasks sit at positions at[2p] and at[2p + 1]: neighbours, or with shuffled two
+            // random positions; built and started in position order either way
+            int[] at = pairPositions();
+            int[] pairOf = new int[TASKS];
+            for (int k = 0; k < TASKS; k++) {
+                pairOf[at[k]] = k;
             }
-        } else if (bench.endsWith("pingPong")) {
+            Object[] pairs = new Object[PAIRS];
             for (int p = 0; p < PAIRS; p++) {
-                Mailbox<Coroutines.Ball> toPonger = new Mailbox<>(1, 1);
-                Mailbox<Coroutines.Ball> toPinger = new Mailbox<>(1, 1);
-                tasks[2 * p] = new Coroutines.Ponger(toPonger, toPinger, ROUNDS, done);
-                tasks[2 * p + 1] = new Coroutines.Pinger(toPinger, toPonger, ROUNDS, done);
-                affinity[2 * p] = SchedulerSubjects.block(2 * p, TASKS, threads);
-                affinity[2 * p + 1] = affinity[2 * p];
+                if (turn) {
+                    pairs[p] = new Coroutines.Turn();
+                } else {
+                    pairs[p] =
+                            new Mailbox<?>[] {new Mailbox<Coroutines.Ball>(1, 1), new Mailbox<Coroutines.Ball>(1, 1)};
+                }
+            }
+            for (int pos = 0; pos < TASKS; pos++) {
+                int k = pairOf[pos];
+                int p = k >> 1;
+                boolean first = (k & 1) == 0; // the pair's first task: b of a turn, the ponger
+                if (turn) {
+                    Coroutines.Turn pair = (Coroutines.Turn) pairs[p];
+                    if (first) {
+                        pair.b = new Coroutines.TurnPlayer(pair, 1, ROUNDS, done);
+                        tasks[pos] = pair.b;
+                    } else {
+                        pair.a = new Coroutines.TurnPlayer(pair, 0, ROUNDS, done);
+                        tasks[pos] = pair.a;
+                    }
+                } else {
+                    @SuppressWarnings("unchecked")
+                    Mailbox<Coroutines.Ball>[] m = (Mailbox<Coroutines.Ball>[]) pairs[p];
+                    tasks[pos] = first
+                            ? new Coroutines.Ponger(m[0], m[1], ROUNDS, done)
+                            : new Coroutines.Pinger(m[1], m[0], ROUNDS, done);
+                }
+                // placed: both of a pair on the first one's block (placed pairs are neighbours)
+                affinity[pos] = SchedulerSubjects.block(at[2 * p], TASKS, threads);
             }
         } else {
+            refuseShuffled();
             for (int i = 0; i < TASKS; i++) {
                 tasks[i] = new Coroutines.Yielder(YIELDS, done);
                 affinity[i] = SchedulerSubjects.block(i, TASKS, threads);

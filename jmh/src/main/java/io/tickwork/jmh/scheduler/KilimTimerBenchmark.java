@@ -26,7 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Included in every operation, for every scheduler alike: Kilim's {@code Task.sleep} allocates a
  * {@code Mailbox} and reads {@code currentTimeMillis()} twice; {@code TaskSleep} reads it once. Not measured: building the tasks
  * ({@code @Setup(Level.Invocation)}). Placement as in {@link KilimSwitchBenchmark}: {@code placed}, contiguous
- * blocks per thread on tickwork and Kilim Affine (pinned); {@code free}, each scheduler's own.
+ * blocks per thread on tickwork and Kilim Affine (pinned); {@code free}, each scheduler's own;
+ * {@code shuffled} is refused (it moves partners, and sleepers have none).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -45,6 +46,7 @@ public class KilimTimerBenchmark extends KilimBenchmarkBase {
     @Setup(Level.Invocation)
     public void buildTasks() {
         prepare();
+        refuseShuffled(); // sleepers have no partners
         boolean lean = "TaskSleep".equals(sleepCall);
         for (int i = 0; i < TASKS; i++) {
             tasks[i] = lean ? new Coroutines.LeanSleeper(SLEEPS, 1, done) : new Coroutines.Sleeper(SLEEPS, 1, done);

@@ -23,7 +23,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * timeout), as in a server. Score: re-arms per second (64 per invocation, expiry included).
  * A re-arm is tickwork's {@code reschedule}, the peers' cancel plus schedule.
  *
- * <p>{@code rearm}: {@code RESCHEDULE} (the default, the suite's row) calls the adapter's
+ * <p>{@code rearm}: {@code RESCHEDULE} (a default, with {@code LAZY_FIELD}) calls the adapter's
  * {@code reschedule}; {@code CANCEL_SCHEDULE} makes every subject cancel the timer and schedule a
  * new one, so {@code -p rearm=RESCHEDULE,CANCEL_SCHEDULE} on a wheel measures what its
  * {@code reschedule} saves over the two calls a user would otherwise make. The clock advances one
@@ -61,7 +61,7 @@ public class MixedLoopBenchmark {
         LAZY_FIELD
     }
 
-    @Param({"RESCHEDULE"})
+    @Param({"RESCHEDULE", "LAZY_FIELD"})
     Rearm rearm;
 
     private TimerAdapter timers;

@@ -70,7 +70,7 @@ public enum TimerSubject {
     /**
      * A {@code TreeMap} from deadline to a bucket of the timers due then, what a JDK-only run loop
      * on a coarse clock keeps: O(log d) over d distinct deadlines, as {@link #RB_TREE} is, and
-     * O(1) cancel through the bucket's links.
+     * O(1) cancel through the bucket's links; it boxes the deadline, as such code does.
      */
     TREE_MAP_BUCKETED,
     KAFKA;

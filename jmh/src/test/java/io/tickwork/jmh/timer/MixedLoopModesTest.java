@@ -14,6 +14,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * timers fire a tick late.
  */
 class MixedLoopModesTest {
+    // PRIORITY_QUEUE's cancel scans its queue: at 65,536 live it takes most of this test's time
     private static final Blackhole BH = new Blackhole(
             "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
 
@@ -38,10 +39,14 @@ class MixedLoopModesTest {
                 new MixedLoopBenchmark.Rearm[] {MixedLoopBenchmark.Rearm.RESCHEDULE, MixedLoopBenchmark.Rearm.LAZY_FIELD
                 }) {
             MixedLoopBenchmark b = run(subject, rearm);
-            assertEquals(eager.timedOut, b.timedOut, subject + " " + rearm + ": connections timed out");
             if (subject != TimerSubject.AGRONA_POLL_ONCE) {
+                assertEquals(eager.timedOut, b.timedOut, subject + " " + rearm + ": connections timed out");
                 assertEquals(eager.timedOutChecksum, b.timedOutChecksum, subject + " " + rearm + ": which, and when");
-            } // its timers fire a tick late: checked against the deadline, a lazy one may time out a turn sooner
+            } else {
+                // its timers fire a tick late: checked against the deadline, a lazy one may time out
+                // a turn sooner, so the counts may differ by the connections due in the last turn
+                assertEquals(eager.timedOut, b.timedOut, 64, subject + " " + rearm + ": connections timed out");
+            }
         }
     }
 }
