@@ -60,18 +60,21 @@ enum OrderSubject {
     /**
      * Peer: per key, a JCTools {@code MpscUnboundedXaddArrayQueue} mailbox and a "scheduled" flag,
      * the actor-mailbox set-up: the XADD queue is the MPSC queue JCTools designs for many
-     * concurrent producers (its class comment), with JCTools' default chunk (1,024) and pooling
-     * ({@code MpscUnboundedXaddArrayQueue(int chunkSize)}), drained by the usual
+     * concurrent producers (its class comment), with 128-slot chunks and JCTools' default pooling
+     * ({@code MpscUnboundedXaddArrayQueue(int chunkSize)}; the chunk has no default: 128 ran ahead
+     * of 1,024 at 64 and 100,000 keys and of 64 at 64 keys, docs/results/order.md; the system
+     * property {@code tickwork.jctoolsChunk} sets another), drained by the usual
      * drain-then-recheck of {@link FlagDrainer}. No fence per offer: the offer's XADD of the
      * producer index is a volatile read-modify-write, and {@code isEmpty()} compares the consumer
      * index with that producer index, so the drainer's re-check after clearing the flag sees
-     * every offer whose producer could still see the flag set. Memory: a 1,024-slot chunk (4 KiB
-     * with compressed oops) per key plus pooled chunks, so about 12 MB per 1,000 keys.
+     * every offer whose producer could still see the flag set. Memory: a 128-slot chunk (512 B
+     * with compressed oops) per key plus a pooled one, so about 1.5 MB per 1,000 keys.
      */
     jctoolsMailbox(true) {
         @Override
         Keyed create(Executor pool, int keys, int stripes) {
-            return perKey(keys, k -> new FlagDrainer(new MpscUnboundedXaddArrayQueue<>(1024), pool)::execute);
+            int chunk = Integer.getInteger("tickwork.jctoolsChunk", 128);
+            return perKey(keys, k -> new FlagDrainer(new MpscUnboundedXaddArrayQueue<>(chunk), pool)::execute);
         }
     },
     /**
