@@ -86,6 +86,13 @@ public final class Targets {
         return new Url(new InetSocketAddress(a, port), hostHeader, path);
     }
 
+    /** {@code host:port} of {@code address}, an IPv6 literal in brackets ({@code [::1]:80}), as a target is written. */
+    public static String text(InetSocketAddress address) {
+        InetAddress a = address.getAddress();
+        String host = a.getHostAddress();
+        return (a instanceof java.net.Inet6Address ? "[" + host + "]" : host) + ":" + address.getPort();
+    }
+
     /** A parsed URL: where to connect, the Host header, and the request target (path?query). */
     public record Url(InetSocketAddress address, String hostHeader, String target) {}
 }

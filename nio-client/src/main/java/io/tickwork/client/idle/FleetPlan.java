@@ -1,8 +1,8 @@
 package io.tickwork.client.idle;
 
 import io.tickwork.client.common.OpenFiles;
+import io.tickwork.client.common.Targets;
 import io.tickwork.client.common.UsageException;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -158,11 +158,7 @@ final class FleetPlan {
         List<String> a = new ArrayList<>(List.of("idle", "--child"));
         StringBuilder targets = new StringBuilder();
         for (InetSocketAddress t : c.targets()) {
-            String host = t.getAddress().getHostAddress();
-            targets.append(targets.length() == 0 ? "" : ",")
-                    .append(t.getAddress() instanceof Inet6Address ? "[" + host + "]" : host)
-                    .append(':')
-                    .append(t.getPort());
+            targets.append(targets.length() == 0 ? "" : ",").append(Targets.text(t));
         }
         add(a, "--target", targets.toString());
         add(a, "--connections", Integer.toString(c.connections()));

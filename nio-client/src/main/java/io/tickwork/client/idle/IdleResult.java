@@ -155,11 +155,7 @@ record IdleResult(
         j.field("tool", "tickwork idle");
         StringBuilder t = new StringBuilder();
         for (java.net.InetSocketAddress a : cfg.targets()) {
-            String host = a.getAddress().getHostAddress();
-            t.append(t.length() == 0 ? "" : ",")
-                    .append(a.getAddress() instanceof java.net.Inet6Address ? "[" + host + "]" : host)
-                    .append(':')
-                    .append(a.getPort());
+            t.append(t.length() == 0 ? "" : ",").append(io.tickwork.client.common.Targets.text(a));
         }
         j.field("targets", t.toString());
         j.field("target", target);

@@ -3,10 +3,9 @@ package io.tickwork.client.idle;
 import io.tickwork.client.common.ClientSelectorLoop;
 import io.tickwork.client.common.LatencyRange;
 import io.tickwork.client.common.ResponseParser;
+import io.tickwork.client.common.Targets;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.io.IOException;
-import java.net.Inet6Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -160,12 +159,7 @@ final class IdleWorkload {
      * brackets, its zone's {@code %} written {@code %25} (RFC 6874), then the port.
      */
     static String hostHeader(InetSocketAddress address) {
-        InetAddress a = address.getAddress();
-        String host = a.getHostAddress();
-        if (a instanceof Inet6Address) {
-            host = "[" + host.replace("%", "%25") + "]";
-        }
-        return host + ":" + address.getPort();
+        return Targets.text(address).replace("%", "%25"); // only an IPv6 zone holds a '%'
     }
 
     private static Object remote(IdleConnection c) {
