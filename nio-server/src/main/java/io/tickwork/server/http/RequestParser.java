@@ -161,8 +161,6 @@ final class RequestParser {
         return true;
     }
 
-    private static final byte[] OPTIONS = {'O', 'P', 'T', 'I', 'O', 'N', 'S'};
-
     /**
      * Whether the authority starting at {@code b[from]} (ended by '/', '?' or {@code te}) has an
      * empty host: nothing at all, or nothing between its userinfo's '@' and its port's ':'.
@@ -181,20 +179,6 @@ final class RequestParser {
         return host == end || b[host] == ':';
     }
 
-    /** Whether the request's method, set in {@code r}, is {@code OPTIONS}. */
-    private static boolean isOptions(byte[] b, HttpRequest r) {
-        byte[] options = OPTIONS;
-        if (r.methodEnd - r.methodStart != options.length) {
-            return false;
-        }
-        for (int i = 0; i < options.length; i++) {
-            if (b[r.methodStart + i] != options[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Sets the path and query of the request target {@code b[ts, te)}: origin-form ({@code /...}),
      * absolute-form ({@code scheme://authority[/...][?...]}; RFC 9112 3.2.2: a server MUST accept
@@ -205,7 +189,9 @@ final class RequestParser {
         int ps;
         int pe;
         int qm;
-        if (te - ts == 1 && b[ts] == '*' && !isOptions(b, r)) {
+        if (te - ts == 1
+                && b[ts] == '*'
+                && !(r.methodEnd - r.methodStart == 7 && equalsExactly(b, r.methodStart, "OPTIONS"))) {
             return error(r, 400, "the request target '*' is for OPTIONS only"); // RFC 9112 3.2.4
         }
         if (b[ts] == '/' || (te - ts == 1 && b[ts] == '*')) {
