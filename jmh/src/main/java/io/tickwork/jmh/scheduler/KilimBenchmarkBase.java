@@ -86,22 +86,16 @@ public abstract class KilimBenchmarkBase {
      * {@code shuffled}, two positions of a seeded random pairing (made once).
      */
     int[] pairPositions() {
-        if (!placement.equals("shuffled")) {
-            int[] identity = new int[TASKS];
-            for (int i = 0; i < TASKS; i++) {
-                identity[i] = i;
-            }
-            return identity;
-        }
-        return randomPairing();
+        return placement.equals("shuffled") ? randomPairing() : NEIGHBOURS;
     }
+
+    /** Pair p at positions 2p and 2p + 1. */
+    private static final int[] NEIGHBOURS =
+            java.util.stream.IntStream.range(0, TASKS).toArray();
 
     private static synchronized int[] randomPairing() {
         if (pairing == null) {
-            int[] o = new int[TASKS];
-            for (int i = 0; i < TASKS; i++) {
-                o[i] = i;
-            }
+            int[] o = NEIGHBOURS.clone();
             java.util.SplittableRandom r = new java.util.SplittableRandom(42);
             for (int i = TASKS - 1; i > 0; i--) {
                 int j = r.nextInt(i + 1);
