@@ -468,7 +468,9 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be >= 1: " + limit);
         }
-        drained |= now == Long.MAX_VALUE;
+        if (now == Long.MAX_VALUE) {
+            drained = true;
+        }
         if (size == 0) {
             return 0;
         }

@@ -67,8 +67,7 @@ import java.util.function.Consumer;
  *       and those a bounded drain left pending, still fire: at the next
  *       {@code expire(Long.MAX_VALUE, ..)}, or on the tree at any {@code now} that reaches them
  *       (on a wheel, {@code reschedule} of such a timer keeps it at the last tick, whatever its
- *       deadline). On a wheel the same holds once an {@code expire} reaches the last tick a long
- *       counts, whatever its {@code now}.</li>
+ *       deadline).</li>
  *   <li><b>Cancel and reschedule</b> return {@code true} for a timer that is pending and act on
  *       it; for a timer that fired or was cancelled, or a handle never issued, they return
  *       {@code false} and change nothing. A handle means something only to the queue that issued

@@ -122,7 +122,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     final int[] slotLive;
 
     private boolean expiring;
-    /** An {@code expire} reached the last tick: no new timer is accepted (TimerQueue). */
+    /** An {@code expire(Long.MAX_VALUE, ..)} was called: no new timer is accepted (TimerQueue). */
     private boolean ended;
 
     private long expiringNowTick;
@@ -233,7 +233,11 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      * a deadline near {@code Long.MAX_VALUE}, whose tick starts past it, still fires.
      */
     private long nowTick(long now) {
-        return now == Long.MAX_VALUE ? Long.MAX_VALUE : clock.floorTick(now);
+        if (now == Long.MAX_VALUE) {
+            ended = true; // the end of time: no real now comes after it (checkNotDrained)
+            return Long.MAX_VALUE;
+        }
+        return clock.floorTick(now);
     }
 
     /** The tick slot {@code s} holds in the current window. */
@@ -393,9 +397,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     }
 
     /**
-     * An {@code expire} that reached the last tick (at {@code Long.MAX_VALUE}) moved the wheel
-     * where no real {@code now} follows: a timer scheduled then could fire only at another such
-     * call.
+     * An {@code expire(Long.MAX_VALUE, ..)} moved the wheel to the last tick, where no real
+     * {@code now} follows: a timer scheduled then could fire only at another such call.
      */
     private void checkNotDrained() {
         if (ended && !expiring) {
@@ -656,9 +659,6 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     private int expire(long now, int limit) {
         long nowTick = nowTick(now);
-        if (nowTick == Long.MAX_VALUE) {
-            ended = true; // the end of time: no real now comes after it (checkNotDrained)
-        }
         long t = cursor;
         if (nowTick < t | size == 0) {
             objectSink = null; // hold no reference to the consumer between calls
