@@ -34,6 +34,12 @@ final class Connection {
      * down, reads are discarded.
      */
     boolean lingerOnClose;
+
+    /** A response closes it: close once the output is written, lingering (see {@link #lingerOnClose}). */
+    void closeAfterResponse() {
+        closeAfterWrite = true;
+        lingerOnClose = true;
+    }
     /** This request's {@code 100 Continue}: owed (behind responses still being computed), or sent. */
     boolean continueOwed, continueSent;
     /** Worker mode: requests handed to workers whose responses have not come back yet (at most 64). */

@@ -83,8 +83,7 @@ final class ConnectionOutput {
             return false;
         }
         if (close) {
-            c.closeAfterWrite = true;
-            c.lingerOnClose = true;
+            c.closeAfterResponse();
         }
         if (c.pendingOut == null && out.remaining() >= total) {
             out.put(head, 0, h).put(res.body, 0, b);

@@ -209,8 +209,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     if (c.pendingOut == null && c.inFlight == 0) {
                         output.close(c);
                     } else {
-                        c.lingerOnClose = true; // the client may be sending: as after any last response
-                        output.closeAfterWrite(c);
+                        c.closeAfterResponse(); // the client may be sending: as after any last response
+                        output.updateInterest(c);
                     }
                 }
             }
@@ -438,8 +438,6 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     if (workers != null) {
                         // after the responses still being computed for this connection
                         workers.error(c, request.errorStatus, request.errorDetail, request.head);
-                        c.closeAfterWrite = true;
-                        c.lingerOnClose = true;
                     } else if (!errorResponse(c, request.errorStatus, request.errorDetail, request.head)) {
                         return;
                     }

@@ -62,8 +62,7 @@ final class WorkerDispatch {
     void request(Connection c, byte[] in, int from, int length, boolean close, boolean head, boolean http10) {
         byte[] copy = Arrays.copyOfRange(in, from, from + length);
         if (close) {
-            c.closeAfterWrite = true;
-            c.lingerOnClose = true;
+            c.closeAfterResponse();
         }
         c.inFlight++;
         workers.execute(c, () -> {
@@ -85,6 +84,7 @@ final class WorkerDispatch {
     /** On the loop: queues an error response (with a close) behind {@code c}'s responses in flight. */
     void error(Connection c, int status, String detail, boolean headRequest) {
         byte[] error = ResponseEncoder.errorBytes(status, detail, headRequest);
+        c.closeAfterResponse(); // the error response says Connection: close
         c.inFlight++;
         workers.execute(c, () -> loop.execute(() -> loop.deliver(c, error)));
     }
