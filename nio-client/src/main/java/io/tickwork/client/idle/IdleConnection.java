@@ -25,6 +25,9 @@ final class IdleConnection {
     long startedAt;
     // workload only
     ResponseParser parser;
+    /** Workload: the Host header of its requests, set when it joins. */
+    String host;
+
     ByteBuffer outBuf;
     boolean awaiting;
     long sentAt;

@@ -106,6 +106,8 @@ final class IdleWorkload {
     /** A new connection joins the workload: it idles first. */
     void start(IdleConnection c, long now) {
         c.parser = new ResponseParser();
+        InetSocketAddress t = (InetSocketAddress) remote(c);
+        c.host = t == null ? "127.0.0.1" : hostHeader(t);
         scheduleIdle(c, now);
     }
 
@@ -138,10 +140,7 @@ final class IdleWorkload {
         }
         int len = 1 + random.nextInt(cfg.maxLength());
         String sep = cfg.path().indexOf('?') >= 0 ? "&" : "?";
-        InetSocketAddress t = (InetSocketAddress) remote(c);
-        byte[] req = ("GET " + cfg.path() + sep + "len=" + len + " HTTP/1.1\r\nHost: "
-                        + (t == null ? "127.0.0.1" : hostHeader(t))
-                        + "\r\n\r\n")
+        byte[] req = ("GET " + cfg.path() + sep + "len=" + len + " HTTP/1.1\r\nHost: " + c.host + "\r\n\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
         c.outBuf = ByteBuffer.wrap(req);
         c.sentAt = now;

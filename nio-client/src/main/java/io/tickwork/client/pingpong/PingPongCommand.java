@@ -310,7 +310,7 @@ public final class PingPongCommand implements Callable<Integer> {
             Duration duration = run.duration();
             InetSocketAddress at = Targets.hostPort("HOST:PORT", target);
             PingPongClient.Result r = w.measure(at, duration, run.spin);
-            out.print(r.toText("pingpong " + at.getAddress().getHostAddress() + ":" + at.getPort()));
+            out.print(r.toText("pingpong " + Targets.text(at)));
             return r.pings() == w.pings() ? 0 : 1;
         }
     }
