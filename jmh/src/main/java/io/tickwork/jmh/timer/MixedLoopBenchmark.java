@@ -142,7 +142,9 @@ public class MixedLoopBenchmark {
             }
             timedOut++;
             timedOutChecksum += clock * 31 + c;
-            d[c] = clock + TIMEOUT;
+            if (lazy) {
+                d[c] = clock + TIMEOUT;
+            }
             hs[c] = t.schedule(clock + TIMEOUT, TimerSubject.NUMBERS[c]);
         }
         return fired;

@@ -441,15 +441,16 @@ public enum TimerSubject {
             this.sink = sink;
         }
 
+        private static BucketNode sentinel(long deadline) {
+            BucketNode head = new BucketNode(deadline, null);
+            head.prev = head;
+            head.next = head;
+            return head;
+        }
+
         @Override
         public long schedule(long deadline, Object payload) {
-            BucketNode head = map.get(deadline);
-            if (head == null) {
-                head = new BucketNode(deadline, null);
-                head.prev = head;
-                head.next = head;
-                map.put(deadline, head);
-            }
+            BucketNode head = map.computeIfAbsent(deadline, JdkBucketedTreeMap::sentinel); // one descent
             BucketNode n = new BucketNode(deadline, payload);
             n.bucket = head;
             n.prev = head.prev; // at the tail: a bucket fires in the order its timers were scheduled
@@ -482,8 +483,11 @@ public enum TimerSubject {
         public int expire(long now) {
             int fired = 0;
             Map.Entry<Long, BucketNode> first;
-            while ((first = map.firstEntry()) != null && first.getKey() <= now) {
-                map.pollFirstEntry();
+            while ((first = map.pollFirstEntry()) != null) { // one descent per bucket
+                if (first.getKey() > now) {
+                    map.put(first.getKey(), first.getValue()); // not due: back, once per call
+                    break;
+                }
                 BucketNode head = first.getValue();
                 for (BucketNode n = head.next; n != head; n = n.next) {
                     handles.release(n.slot);
