@@ -46,7 +46,8 @@ import java.util.Objects;
  * <p><b>Cost.</b> {@link #build}: O(total key bytes) time, and the serialized image is
  * {@code 32 + 8 * ~(8n/7) + 4 * (n + 1) + total key bytes} bytes. {@link #wrap}: O(1), checks the
  * header and the sizes only (see {@link #verify()} for a full O(bytes) check). Lookups: O(log n)
- * long comparisons plus O(key length) byte comparisons for ties; no allocation.
+ * long comparisons; where r keys share the query's first 8 bytes, O(log r) key comparisons of up
+ * to the key's length among them (URLs that all start "https://" pay this); no allocation.
  *
  * <p><b>Serialized format, version 1</b> (all integers little-endian, offsets relative to the
  * start of the image):

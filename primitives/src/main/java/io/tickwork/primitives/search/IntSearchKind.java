@@ -15,7 +15,7 @@ package io.tickwork.primitives.search;
  *       per key; two to three times slower on keys that crowd a few of its buckets.</li>
  *   <li>{@link #LOG_RADIX_DIRECTORY} for keys dense at the low end of their range (log-uniform,
  *       power-law sizes, counts, latencies): the same two reads on a logarithmic bucket scale,
- *       5 to 13 bytes per key.</li>
+ *       5 to 13 bytes per key from 36 keys on.</li>
  *   <li>{@link #TWO_LEVEL_RADIX_DIRECTORY} when neither fits (clusters, mixtures): a second
  *       level cuts crowded buckets into short slots, three reads there (the first in a level of at
  *       most 1 MiB), 7 to 9.4 bytes per key on the benchmark's clustered keys.</li>
@@ -107,7 +107,7 @@ public enum IntSearchKind {
      * spread keys crowd its top buckets. Build: O(n). Memory: n + 8 + 33 × 2^m + 1 ints, 2^m
      * sized for at most 3 keys per bucket in the fullest power-of-two range (at most 2n buckets, but
      * never fewer than 33):
-     * 5 to 13 bytes per key from about 20 keys (the 33 buckets cost more below: 21 at 10 keys),
+     * 5 to 12 + 36/n bytes per key (13 from 36 keys on; the 33 buckets cost more below: 21 at 10 keys),
      * about 8.5 on log-uniform keys.
      */
     LOG_RADIX_DIRECTORY {
