@@ -113,8 +113,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p><b>Cost.</b> Per task: a 24-byte node, one map read, one CAS and one release store on the
  * producer side, besides the acceptance check (a read of the executor's state and the pool's
- * {@code isShutdown()}, whatever that costs on the pool given); one volatile read on the draining
- * side. Per key that becomes busy: one XCHG on a
+ * {@code isShutdown()}, whatever that costs on the pool given); on the draining side, one
+ * volatile read of the next link and the interrupt check. Per key that becomes busy: one XCHG on a
  * shared ready queue and an add on a striped counter; a worker already on a pool thread takes the
  * key, so a steady stream of cheap tasks over many keys pays no pool submission per task. Per key
  * with work: a 48-byte lane and its map entry; a worker retires a key's lane a while after it went

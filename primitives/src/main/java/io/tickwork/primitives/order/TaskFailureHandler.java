@@ -22,8 +22,9 @@ package io.tickwork.primitives.order;
 @FunctionalInterface
 public interface TaskFailureHandler<K> {
     /**
-     * @param key the key the task was submitted under: an equal key, the instance that made the
-     *     key busy (the same one, unless equal keys carry other state)
+     * @param key an equal key: the instance whose task created the key's lane, which may be an
+     *     earlier submission's while the lane is kept between busy periods (the same one, unless
+     *     equal keys carry other state)
      * @param task the task that failed
      * @param failure what it threw: an {@link Exception} or an {@link Error} that is not a
      *     {@link VirtualMachineError}

@@ -36,10 +36,10 @@ final class TaskFailures {
         } catch (VirtualMachineError fatal) {
             return fatal;
         } catch (Throwable handlerFailure) {
-            if (handlerFailure != failure) {
-                handlerFailure.addSuppressed(failure);
-            }
             try {
+                if (handlerFailure != failure) {
+                    handlerFailure.addSuppressed(failure); // allocates: may throw OutOfMemoryError
+                }
                 uncaught(current, handlerFailure);
             } catch (VirtualMachineError fatal) {
                 return fatal;
