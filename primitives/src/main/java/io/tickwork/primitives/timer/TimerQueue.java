@@ -51,7 +51,12 @@ import java.util.function.Consumer;
  *       after timers due later than it.</li>
  *   <li><b>Bounded expiry.</b> {@code expire(now, consumer, limit)} hands out at most
  *       {@code limit} timers; the rest of those due stay pending and fire on later calls, never
- *       early, in order.</li>
+ *       early, in order. On wheels the limit bounds the call's work too: it stops once it has
+ *       taken {@code limit} entries out of its slots and overflow heap, counting timers handed
+ *       out, timers moved on (rescheduled later, or coming into the wheel from the heap) and the
+ *       cancelled copies a ring or linked array skips; so it may hand out fewer than
+ *       {@code limit} while timers are still due. {@link #nextDeadline()} tells: a time in the
+ *       past while any are.</li>
  *   <li><b>Past deadlines</b> (including {@code Long.MIN_VALUE}) fire on the next {@code expire}
  *       on the tree. On wheels they fire on the next {@code expire} whose {@code now} is at least
  *       the origin and at least the largest {@code now} seen so far (the wheel's position). Any
@@ -65,9 +70,9 @@ import java.util.function.Consumer;
  *       {@link IllegalStateException} (a timer scheduled then could fire at no real
  *       {@code now}), except from an {@code expire} consumer. Timers scheduled from a consumer,
  *       and those a bounded drain left pending, still fire: at the next
- *       {@code expire(Long.MAX_VALUE, ..)}, or on the tree at any {@code now} that reaches them
- *       (on a wheel, {@code reschedule} of such a timer keeps it at the last tick, whatever its
- *       deadline).</li>
+ *       {@code expire(Long.MAX_VALUE, ..)}, or at any {@code now} that reaches them, but on a
+ *       wheel whose drain ran to the end: that wheel stands at the last tick, and a timer
+ *       scheduled or rescheduled there waits for the next such call, whatever its deadline.</li>
  *   <li><b>Cancel and reschedule</b> return {@code true} for a timer that is pending and act on
  *       it; for a timer that fired or was cancelled, or a handle never issued, they return
  *       {@code false} and change nothing. A handle means something only to the queue that issued
@@ -166,6 +171,10 @@ public interface TimerQueue<T> {
      * As {@link #expire(long, Consumer)}, handing out at most {@code limit} timers: a loop that must
      * stay responsive bounds the work of one call. Timers due but not handed out stay pending, in
      * order, and fire on the next calls; {@link #nextDeadline()} then answers a time in the past.
+     * On wheels the call also stops after taking {@code limit} entries out of its slots and heap
+     * (see the class comment), so one call costs O(limit) plus the scan of the wheel's bitmap even
+     * when a tick holds many timers rescheduled later; it may then return less than {@code limit}
+     * with timers still due: ask {@link #nextDeadline()}, not the count, whether more are.
      *
      * @throws IllegalArgumentException if {@code limit < 1}
      */

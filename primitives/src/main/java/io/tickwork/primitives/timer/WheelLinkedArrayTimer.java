@@ -83,12 +83,15 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
     int drain(int slot, long tick, int limit) {
         LinkedArrayList list = slots[slot];
         int fired = 0;
-        while (fired < limit && !list.isEmpty()) {
+        int took = 0;
+        while (took < limit && !list.isEmpty()) {
             long ref = list.poll();
+            took++;
             if (live(ref)) {
                 fired += visit(slot, (int) ref - 1, tick);
             }
         }
+        taken = took;
         return fired;
     }
 }

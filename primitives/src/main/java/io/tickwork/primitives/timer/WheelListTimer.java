@@ -82,11 +82,14 @@ final class WheelListTimer<T> extends WheelTimer<T> {
     int drain(int slot, long tick, int limit) {
         int base = ticksPerWheel;
         int fired = 0;
+        int took = 0;
         int node;
-        while (fired < limit && (node = next[slot]) != slot) {
+        while (took < limit && (node = next[slot]) != slot) {
             unlink(node);
+            took++;
             fired += visit(slot, node - base, tick);
         }
+        taken = took;
         return fired;
     }
 }

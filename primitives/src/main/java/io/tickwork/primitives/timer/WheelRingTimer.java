@@ -99,8 +99,9 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
     @Override
     int drain(int slot, long tick, int limit) {
         int fired = 0;
+        int took = 0;
         RingQueue ring = rings[slot];
-        while (fired < limit) {
+        while (took < limit) {
             long ref;
             if (!ring.isEmpty()) {
                 ref = ring.poll();
@@ -113,10 +114,12 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
                 }
                 ref = spill.poll();
             }
+            took++;
             if (live(ref)) {
                 fired += visit(slot, (int) ref - 1, tick);
             }
         }
+        taken = took;
         return fired;
     }
 }

@@ -37,10 +37,11 @@ import java.util.function.LongConsumer;
  * and odd while it is free (allocating and freeing each bump it), so a stale handle no longer
  * matches and a never-issued one cannot name a free id (until one id is recycled 2^31 times). Slots
  * that store copies of entries (the ring and linked-array slots) store a <em>placement</em>
- * {@code token << 32 | id + 1} instead: the token moves on whenever the entry is freed or placed again, so
- * a copy left behind by a cancel or a move reads as a tombstone, while the user's handle stays the
- * same across reschedules. The token is 32 bits: a tombstone could pass for live again only if its
- * entry were placed 2^32 times while that copy stayed in its slot.
+ * {@code token << 32 | id + 1} instead: the token moves on once whenever a cancel or a move takes
+ * the entry out of its place, so a copy left behind reads as a tombstone, while the user's handle
+ * stays the same across reschedules. The token is 32 bits: a tombstone could pass for live again
+ * only if its id were cancelled or moved 2^32 times (by any of the timers that reuse it) while that
+ * copy stayed in its slot.
  *
  * <p><b>Payloads:</b> objects ({@link TimerQueue}) or longs ({@link LongTimerQueue}), chosen at
  * construction; only that array exists.
@@ -171,14 +172,18 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     abstract void remove(int slot, int id, long ref);
 
     /**
-     * Visits the entries of {@code slot}, whose tick is {@code tick}, through {@link #visit} until
-     * {@code limit} timers were handed out or the slot is empty; leaves the slot's bit to the
-     * caller. Nothing is added to this slot while it drains. If the consumer throws, the entries
-     * not yet visited must stay in the slot.
+     * Takes entries out of {@code slot}, whose tick is {@code tick}, visiting the live ones through
+     * {@link #visit}, until {@code limit} entries were taken (timers handed out or placed again,
+     * and a copying slot's tombstones) or the slot is empty; stores how many it took in
+     * {@link #taken}, and leaves the slot's bit to the caller. Nothing is added to this slot while
+     * it drains. If the consumer throws, the entries not yet taken must stay in the slot.
      *
      * @return how many timers were handed out
      */
     abstract int drain(int slot, long tick, int limit);
+
+    /** How many entries the last {@link #drain} took out of its slot; set once per call. */
+    int taken;
 
     /**
      * Whether {@code slot}, whose bit is set, holds no entry. Only this class clears bits: neither
@@ -289,9 +294,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             refs[id] = null;
         }
         gen[id]++; // odd: free, so no handle matches it (issued generations are even)
-        if (copies) {
-            token[id]++;
-        }
+        // the token stays: a cancel moved it on already, and a timer handed out left no copy
         due[id] = freeHead;
         freeHead = id;
         size--;
@@ -695,12 +698,21 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 : new IllegalArgumentException("limit must be >= 1: " + limit);
     }
 
-    /** Hands out what is due from tick {@code t} to {@code nowTick}, at most {@code limit}. */
+    /**
+     * Hands out what is due from tick {@code t} to {@code nowTick}, taking at most {@code limit}
+     * entries out of the slots and the heap: timers handed out, timers placed again (a lazy
+     * reschedule, or out of the heap) and tombstones all count, so one call's work is bounded even
+     * when a slot holds many timers rescheduled later. Returns how many were handed out.
+     */
     private int scan(long t, long nowTick, int limit) {
         int fired = 0;
+        int budget = limit;
         while (true) {
             if (heap.size() != 0 && Long.compareUnsigned(heap.minTick() - t, ticksPerWheel) < 0) {
-                migrate(t);
+                budget -= migrate(t, budget);
+                if (budget == 0) {
+                    return fired; // the cursor is at t: the next call migrates the rest first
+                }
             }
             int d = nextOccupied((int) t & wheelMask);
             if (d >= 0 && Long.compareUnsigned(d, nowTick - t) <= 0) {
@@ -709,11 +721,12 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 // call resumes at this tick
                 cursor = t;
                 int slot = (int) t & wheelMask;
-                fired += drain(slot, t, limit - fired);
+                fired += drain(slot, t, budget);
+                budget -= taken;
                 if (emptyButMarked(slot)) {
                     clearOccupied(slot);
                 }
-                if (fired >= limit) {
+                if (budget == 0) {
                     return fired; // the rest of this tick, and later ones, wait for the next call
                 }
                 if (t == nowTick) {
@@ -735,14 +748,19 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         return fired;
     }
 
-    /** Moves far timers that are now within one revolution of {@code t} into their slots. */
-    private void migrate(long t) {
+    /**
+     * Moves far timers that are now within one revolution of {@code t} into their slots, earliest
+     * first, at most {@code budget} of them; returns how many it moved.
+     */
+    private int migrate(long t, int budget) {
         TickHeap h = heap;
-        while (h.size() != 0) {
+        int moved = 0;
+        while (moved < budget && h.size() != 0) {
             long tick = h.minTick();
             if (Long.compareUnsigned(tick - t, ticksPerWheel) >= 0) {
-                return;
+                break;
             }
+            moved++;
             int id = h.pop();
             int slot = (int) tick & wheelMask;
             where[id] = slot;
@@ -757,6 +775,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 throw dropUnplaced(id, failure);
             }
         }
+        return moved;
     }
 
     /**

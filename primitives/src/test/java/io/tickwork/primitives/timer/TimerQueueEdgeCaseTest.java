@@ -125,6 +125,90 @@ class TimerQueueEdgeCaseTest {
 
     @ParameterizedTest
     @EnumSource(TimerKind.class)
+    void aBoundedExpireStopsAfterItsLimitOfTimersRescheduledLater(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 1024, 8);
+        expire(q, 0);
+        int n = 20_000;
+        for (int i = 0; i < n; i++) {
+            assertTrue(q.reschedule(q.schedule(10, i), 500)); // on a wheel: a store, moved at tick 10
+        }
+        q.schedule(10, -1);
+        List<Integer> out = new ArrayList<>();
+        int calls = 0;
+        while (out.isEmpty()) {
+            assertTrue(q.nextDeadline() <= 10, "a timer still due: nextDeadline in the past");
+            int fired = q.expire(10, out::add, 100);
+            assertEquals(out.size(), fired);
+            calls++;
+        }
+        assertEquals(List.of(-1), out);
+        if (kind.isWheel()) {
+            // each call moved at most 100 of the rescheduled timers before the due one came up
+            assertTrue(calls > n / 100, "calls: " + calls);
+        }
+        assertEquals(List.of(), expire(q, 499));
+        assertEquals(n, new HashSet<>(expire(q, 500)).size());
+        assertTrue(q.isEmpty());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aBoundedExpireStopsAfterItsLimitOfTimersComingFromTheOverflowHeap(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 1024, 8);
+        expire(q, 0);
+        int n = 20_000;
+        for (int i = 0; i < n; i++) {
+            q.schedule(5000, i); // beyond the wheel's window: in its overflow heap
+        }
+        q.schedule(4500, -1);
+        assertEquals(List.of(), expire(q, 3977)); // nothing within the window yet
+        List<Integer> out = new ArrayList<>();
+        int calls = 0;
+        while (out.isEmpty()) {
+            int fired = q.expire(4500, out::add, 100);
+            assertEquals(out.size(), fired);
+            calls++;
+        }
+        assertEquals(List.of(-1), out);
+        if (kind.isWheel()) {
+            // at 3977 all of them come within the window; the first calls each moved 100 into it
+            assertTrue(calls > n / 100, "calls: " + calls);
+        }
+        assertEquals(n, new HashSet<>(expire(q, 5000)).size());
+        assertTrue(q.isEmpty());
+    }
+
+    /**
+     * A copying wheel tells a slot's tombstone from a live copy by a 32-bit placement token: each
+     * schedule and cancel of one id must move it on once, not twice, or a tombstone passes for live
+     * after 2^31 such cycles instead of 2^32 (and its slot then hands out a reused id twice).
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = TimerKind.class,
+            names = {"WHEEL_RING", "WHEEL_LINKED_ARRAY"})
+    void aScheduleAndCancelMoveThePlacementTokenOnOnce(TimerKind kind) throws ReflectiveOperationException {
+        TimerQueue<Integer> q = kind.create(1, 64);
+        expire(q, 0);
+        long x = q.schedule(40, 1);
+        q.schedule(40, 2);
+        assertTrue(q.cancel(x)); // x's copy stays in slot 40, behind the other: a tombstone
+        java.lang.reflect.Field field = WheelTimer.class.getDeclaredField("token");
+        field.setAccessible(true);
+        int id = (int) x - 1;
+        int before = ((int[]) field.get(q))[id];
+        for (int i = 0; i < 1000; i++) {
+            long h = q.schedule(10, 3); // reuses x's id, freed last
+            assertEquals(id, (int) h - 1);
+            assertTrue(q.cancel(h));
+        }
+        assertEquals(before + 1000, ((int[]) field.get(q))[id], "token moves per cycle");
+        assertEquals(List.of(2), expire(q, 40));
+        assertTrue(q.isEmpty());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
     void selfReschedulingTimerFiresOncePerExpire(TimerKind kind) {
         TimerQueue<Integer> q = kind.create(1, 16, 2);
         q.schedule(5, 1);
@@ -336,6 +420,7 @@ class TimerQueueEdgeCaseTest {
     @EnumSource(TimerKind.class)
     void aQueueDrainedAtTheEndOfTimeRefusesNewTimers(TimerKind kind) {
         TimerQueue<Integer> q = kind.create(1, 64);
+        expire(q, 0); // tells the time: the timers below go to their slots, not the heap
         q.schedule(20, 1);
         q.schedule(30, 2);
         q.schedule(40, 3);
@@ -362,6 +447,26 @@ class TimerQueueEdgeCaseTest {
         longs.expire(Long.MAX_VALUE, v -> {});
         assertThrows(IllegalStateException.class, () -> longs.schedule(10, 7L), "an empty queue drained");
         assertEquals(0, longs.size());
+    }
+
+    /** A drain at the end of time that its limit stopped short leaves the rest to fire at a real now. */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aBoundedDrainLeavesTheRestToFireAtARealNow(TimerKind kind) {
+        TimerQueue<Integer> q = kind.create(1, 64);
+        expire(q, 0);
+        q.schedule(10, 1);
+        long b = q.schedule(20, 2);
+        q.schedule(30, 3);
+        List<Integer> drained = new ArrayList<>();
+        assertEquals(1, q.expire(Long.MAX_VALUE, drained::add, 1));
+        assertEquals(List.of(1), drained);
+        assertTrue(q.reschedule(b, 5));
+        assertTrue(q.nextDeadline() <= 10, "due again: " + q.nextDeadline());
+        assertEquals(List.of(2), expire(q, 10));
+        assertEquals(List.of(), expire(q, 29));
+        assertEquals(List.of(3), expire(q, 30));
+        assertTrue(q.isEmpty());
     }
 
     @ParameterizedTest
