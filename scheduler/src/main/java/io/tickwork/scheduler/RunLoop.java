@@ -253,7 +253,7 @@ final class RunLoop implements Runnable {
                     // whatever the death report threw (a second OutOfMemoryError printing the
                     // first): the exit still runs, or later wake-ups would wait in the inbox of a
                     // loop that never marked itself exited, neither run nor reported
-                    List<Task<?>> held = Collections.emptyList();
+                    List<Task<?>> held = new ArrayList<>(); // the exit adds the inbox's tasks to it
                     try {
                         held = heldTasks();
                     } finally {
@@ -482,6 +482,12 @@ final class RunLoop implements Runnable {
             // One failure, reported once; this is Kilim's aftermath.
             scheduler.reportInternal(
                     "task " + task.id() + " ended by throwing while pinned; Kilim leaves it unfinished", escaped);
+        } else if (task.isDone()) {
+            // execute() returned and Kilim marked the task done, then telling its exit mailboxes
+            // threw (a listener of one): not the task's failure, and the rest are not told
+            scheduler.reportInternal(
+                    "task " + task.id() + " ended; telling its exit mailboxes threw, and the rest were not told",
+                    escaped);
         } else {
             scheduler.taskFailed(task, escaped);
         }
@@ -561,9 +567,13 @@ final class RunLoop implements Runnable {
                     LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(nextDue - now)); // saturates
                 } else {
                     // the queue answered a tick start at or before now: nothing is due before the
-                    // next millisecond, so wait one instead of spinning through the tick
+                    // next millisecond, so wait one instead of spinning through the tick. Not
+                    // parked while the timers that did fire run their slices (isIdle tells the
+                    // truth), and no wait if they left work: a run queue, or sleeps to arm now
+                    inbox.parkEnded();
                     expireTimers(now);
-                    if (runQueue.isEmpty()) {
+                    if (runQueue.isEmpty() && pendingCount == 0 && inbox.announcePark()) {
+                        Thread.interrupted();
                         LockSupport.parkNanos(this, 1_000_000L);
                     }
                 }
@@ -704,9 +714,11 @@ final class RunLoop implements Runnable {
             scheduler.reportInternal("timer subscriber " + describe(timer.es) + " threw", t);
         } finally {
             firing = false;
-            wake = fired;
-            fired = null;
         }
+        // not in the finally: if the report threw, the loop dies with the woken task in fired,
+        // where the exit report finds it
+        wake = fired;
+        fired = null;
         if (wake == null && timer instanceof LoopTimer && ((LoopTimer) timer).held) {
             // a TaskSleep sleeper whose stray resumption runFrom held: its resume() in onEvent
             // found it still marked running, so run it here

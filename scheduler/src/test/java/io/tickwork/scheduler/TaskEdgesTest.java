@@ -278,6 +278,40 @@ class TaskEdgesTest {
         }
     }
 
+    /**
+     * A task that returned normally is not a failure when a listener of one of its exit mailboxes
+     * throws as Kilim tells it of the exit (that throw comes out of Kilim's {@code Task.run}): the
+     * handler is not called, and the loop goes on.
+     */
+    @Test
+    void anExitMailboxListenerThatThrowsIsNotTheTasksFailure() throws Exception {
+        ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LIST)
+                .onTaskFailure((task, failure) -> reported.add(failure))
+                .build();
+        try {
+            Mailbox<kilim.ExitMsg<Object>> exits = new Mailbox<>();
+            CountDownLatch told = new CountDownLatch(1);
+            exits.addMsgAvailableListener((publisher, event) -> {
+                told.countDown();
+                throw new IllegalStateException("the listener's own failure");
+            });
+            Runs task = new Runs();
+            task.informOnExit(exits);
+            s.start(task, 0);
+            assertTrue(told.await(AWAIT_S, TimeUnit.SECONDS));
+            Runs after = s.start(new Runs(), 0); // runs after the loop dealt with the throw
+            assertTrue(after.done.await(AWAIT_S, TimeUnit.SECONDS));
+            assertTrue(task.isDone());
+            assertEquals(0, s.failedCount(), reported.toString());
+            assertTrue(reported.isEmpty(), reported.toString());
+        } finally {
+            stop(s);
+        }
+    }
+
     @Test
     void theBuilderRefusesBadOptions() {
         assertThrows(
