@@ -35,6 +35,10 @@ import java.util.zip.CRC32;
  * for detachment rules), no
  * allocation on the byte[] paths. <b>Thread safety:</b> immutable; every read is absolute, so
  * any number of threads may share one instance. Callers supply their own scratch arrays.
+ *
+ * <p><b>Caveat:</b> the file is checked when opened, then read through its mapping: a file
+ * replaced by a rename leaves this instance reading the old one; a file rewritten in place is read
+ * unchecked, and one truncated makes reads past its new end throw {@link InternalError}.
  */
 public final class Dictionary {
     /** Longest query considered, in bytes after percent-decoding; longer ones cannot be lemmas. */
