@@ -7,11 +7,13 @@ import io.tickwork.server.http.HttpServer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.nio.channels.UnsupportedAddressTypeException;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -72,12 +74,13 @@ public final class Main {
         ExecutorService pool = null;
         CountDownLatch stop = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        Consumer<Throwable> failed = f -> {
+            failure.set(f); // the server stops itself; this process then exits 1
+            stop.countDown();
+        };
         try {
             HttpServer.Builder b = HttpServer.builder(new DictionaryHandler(dict, null, o.cachedWords))
-                    .onFailure(f -> {
-                        failure.set(f); // the server stops itself; this process then exits 1
-                        stop.countDown();
-                    })
+                    .onFailure(failed)
                     .host(o.host)
                     .port(o.port)
                     .idleTimeout(o.idleTimeout)
@@ -95,8 +98,8 @@ public final class Main {
                 b.workers(pool);
             }
             server = b.start();
-        } catch (IOException | UnsupportedOperationException e) {
-            err.println("tickwork: cannot listen on " + o.host + ":" + o.port + ": " + e.getMessage());
+        } catch (IOException | UnsupportedOperationException | UnsupportedAddressTypeException e) {
+            err.println("tickwork: cannot listen on " + o.host + ":" + o.port + ": " + WorkerLauncher.reason(e));
             return 1;
         } catch (OutOfMemoryError e) {
             // each selector loop takes its buffers at start (direct memory, capped by -Xmx unless
@@ -107,7 +110,7 @@ public final class Main {
         }
         if (worker) {
             try {
-                statsServer = WorkerLauncher.statsListener(dict, server, o);
+                statsServer = WorkerLauncher.statsListener(dict, server, o, failed);
             } catch (IOException e) {
                 server.close();
                 err.println("tickwork: cannot listen on " + o.host + ":0 for the worker's /stats: " + e.getMessage());

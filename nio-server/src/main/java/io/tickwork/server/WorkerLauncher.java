@@ -13,6 +13,7 @@ import java.lang.management.OperatingSystemMXBean;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.UnsupportedAddressTypeException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -152,8 +154,8 @@ final class WorkerLauncher {
         SocketChannel hold;
         try {
             hold = reservePort(options.host, options.port);
-        } catch (IOException | UnsupportedOperationException e) {
-            err.println("tickwork: cannot listen on " + options.host + ":" + options.port + ": " + e.getMessage());
+        } catch (IOException | UnsupportedOperationException | UnsupportedAddressTypeException e) {
+            err.println("tickwork: cannot listen on " + options.host + ":" + options.port + ": " + reason(e));
             return 1;
         }
         warnIfDescriptorsShort();
@@ -165,11 +167,11 @@ final class WorkerLauncher {
             return supervise(hold, ((InetSocketAddress) hold.getLocalAddress()).getPort());
         } catch (IOException e) {
             err.println("tickwork: " + e.getMessage());
-            stopAll(-1);
+            stopAll(FAILED);
             return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            stopAll(-1);
+            stopAll(FAILED);
             return 1;
         } finally {
             closeQuietly(hold);
@@ -194,7 +196,7 @@ final class WorkerLauncher {
             if (e == null) {
                 err.println("tickwork: " + (n - started) + " of " + n + " workers not serving after "
                         + START_TIMEOUT_SECONDS + " s; stopping them");
-                stopAll(-1);
+                stopAll(FAILED);
                 return 1;
             }
             if (e == STOP) {
@@ -325,12 +327,17 @@ final class WorkerLauncher {
         return 1; // the service is down whatever the worker's status: a supervisor must see a failure
     }
 
+    /** {@link #stopAll}'s {@code reported} after a failure already told: no "all stopped" line. */
+    private static final int FAILED = Integer.MAX_VALUE;
+
     /**
      * SIGTERM to every worker (through the process handle: {@code Process.destroy()} would also
      * close our ends of their output pipes and lose their last lines), then waits for them; 0 if
      * all exited 0 (or 143 or 130: ended by that SIGTERM, or by a terminal's SIGINT, before their
      * handler was installed), else 1.
-     * Each other exit status is reported, except worker {@code reported}'s (-1: none).
+     * Each other exit status is reported, except worker {@code reported}'s (-1 or {@link #FAILED}:
+     * none). "All stopped" is printed only when that is the run's whole story: every worker exited
+     * 0 and {@code reported} is -1.
      */
     private int stopAll(int reported) {
         workers.forEach(p -> p.toHandle().destroy());
@@ -458,13 +465,24 @@ final class WorkerLauncher {
         }
     }
 
+    /** Why a bind failed, in words: an unsupported address type has no message of its own. */
+    static String reason(Exception e) {
+        if (e instanceof UnsupportedAddressTypeException) {
+            return "this JVM's network stack has no such address family (IPv6 disabled,"
+                    + " or -Djava.net.preferIPv4Stack=true)";
+        }
+        return e.getMessage();
+    }
+
     /**
      * A worker's second listener, one loop on an ephemeral port of the same host, answering every
      * route; its {@code /stats} reports {@code main}, the worker's listener on the shared port. At
      * most 64 connections, so it cannot eat the descriptors left beside the cap.
      */
-    static HttpServer statsListener(Dictionary dict, HttpServer main, ServerOptions o) throws IOException {
+    static HttpServer statsListener(Dictionary dict, HttpServer main, ServerOptions o, Consumer<Throwable> onFailure)
+            throws IOException {
         return HttpServer.builder(new DictionaryHandler(dict, main::stats, o.cachedWords))
+                .onFailure(onFailure) // as the main listener's: the worker stops and exits 1
                 .host(o.host)
                 .port(0)
                 .threads(1)

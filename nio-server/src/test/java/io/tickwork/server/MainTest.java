@@ -146,6 +146,31 @@ class MainTest {
         assertTrue(all.strip().lines().count() == 1 && !all.contains("\tat "), "one line, no stack trace: " + all);
     }
 
+    /** An address of a family the JVM's network stack lacks is refused in one line, in both modes. */
+    @Test
+    void anIpv6HostOnAnIpv4OnlyStackIsOneLineAndExitOne() throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        for (List<String> mode : List.of(List.<String>of(), List.of("--processes", "2"))) {
+            List<String> command = new ArrayList<>(List.of(
+                    java,
+                    "-Djava.net.preferIPv4Stack=true",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    Main.class.getName(),
+                    "--host",
+                    "::1",
+                    "--port",
+                    "0"));
+            command.addAll(mode);
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), all);
+            assertEquals(1, p.exitValue(), mode + ": " + all);
+            assertTrue(all.startsWith("tickwork: cannot listen on ::1:0: "), mode + ": " + all);
+            assertTrue(all.strip().lines().count() == 1 && !all.contains("\tat "), "one line: " + all);
+        }
+    }
+
     @Test
     void startsPrintsOneLineServesAndExitsZeroOnSigterm() throws Exception {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
