@@ -28,8 +28,9 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * <p>Power: against the naive numbering (the sequence read, then the CAS from idle, no
  * {@code REOPENING} hold) it stayed "1, 0" over 1.8 M samples on 2 cores: that protocol's window
  * is two loads wide and must hold a whole busy period of the other actor, which jcstress does not
- * reach at this size. What this test does check on every sample is the reopen path itself: no
- * task lost, none over the bound.
+ * reach at this size ({@link KeyLaneReopenVersusBusyPeriod} catches it on the lane alone). What
+ * this test does check on every sample is the reopen path itself: no task lost, none over the
+ * bound.
  */
 @JCStressTest
 @Description("keyed: maxQueuedPerKey vs a producer reopening an idle key across another's busy period")
