@@ -1,0 +1,114 @@
+package io.tickwork.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tickwork.primitives.timer.TimerKind;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import kilim.Task;
+import kilim.timerservice.Timer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A loop woken from a quiescent park during a shutdown tells its owner before it reads its inbox
+ * ({@link LoopOwner#leaveQuiescence}): a termination scan that saw every loop quiescent may have
+ * won meanwhile, and then the loop must run nothing and end, reporting the task that woke it as
+ * rejected. Played on a real {@link RunLoop} with an owner whose scan always wins that race:
+ * leaving quiescence turns its state to terminated. (A loop that read its inbox first would run
+ * the task after the scheduler terminated, then park again for good.)
+ */
+class QuiescentWakeUpTest {
+
+    static final class ScanWinsOwner implements LoopOwner {
+        volatile int state = SHUTDOWN;
+        final List<Task<?>> rejected = new CopyOnWriteArrayList<>();
+        final List<Object> reports = new CopyOnWriteArrayList<>();
+
+        @Override
+        public int state() {
+            return state;
+        }
+
+        @Override
+        public boolean tryTerminate() {
+            return false; // the scan that decides runs elsewhere: here it wins at the wake-up
+        }
+
+        @Override
+        public boolean leaveQuiescence() {
+            state = TERMINATED;
+            return false;
+        }
+
+        @Override
+        public void loopEnded() {}
+
+        @Override
+        public void loopDied(String loopName, Throwable fatal) {
+            reports.add(fatal);
+        }
+
+        @Override
+        public void taskFailed(Task<?> task, Throwable failure) {
+            reports.add(failure);
+        }
+
+        @Override
+        public void rejected(Task<?> task, Throwable why) {
+            rejected.add(task);
+        }
+
+        @Override
+        public void dropped(Task<?> task) {
+            reports.add(task);
+        }
+
+        @Override
+        public void reportInternal(String what, Throwable t) {
+            reports.add(what);
+        }
+
+        @Override
+        public void scheduleTimer(Timer timer) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void forward(Object taskOrTimer, int loop) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void move(Task<?> task, int from, int loop) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int residents(int loop) {
+            return 0;
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aLoopWokenFromAQuiescentParkAfterTheScanWonRunsNothingAndEnds() throws Exception {
+        ScanWinsOwner owner = new ScanWinsOwner();
+        RunLoop loop = new RunLoop(owner, 0, false, TimerKind.WHEEL_LIST.<Timer>create(), 256, 64, "quiescent-0", true);
+        loop.thread().start();
+        while (loop.quiescentMark() < 0) { // shut down with nothing to do: quiescent, parked
+            assertTrue(loop.thread().isAlive());
+            Thread.onSpinWait();
+        }
+        TaskEdgesTest.Runs task = new TaskEdgesTest.Runs();
+        loop.submitRemote(task);
+        loop.thread().join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(loop.thread().isAlive(), "the loop ran on after the scan had terminated the scheduler");
+        assertEquals(1, task.done.getCount(), "the task ran after termination");
+        assertEquals(List.of(task), owner.rejected);
+        assertEquals(List.of(), owner.reports);
+    }
+}
