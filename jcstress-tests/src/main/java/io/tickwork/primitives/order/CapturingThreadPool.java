@@ -25,6 +25,11 @@ final class CapturingThreadPool extends ThreadPoolExecutor {
         submitted.add(command);
     }
 
+    /** How many submissions are recorded and not yet taken or run. */
+    synchronized int submittedCount() {
+        return submitted.size();
+    }
+
     synchronized Runnable take() {
         return submitted.remove(0);
     }

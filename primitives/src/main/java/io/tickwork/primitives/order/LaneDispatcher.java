@@ -345,6 +345,18 @@ final class LaneDispatcher extends DispatcherPad3 {
         return false;
     }
 
+    /**
+     * A worker holding a slot ({@code idle} or not) gives it up before running another pool task
+     * in place. A Dekker with {@link #schedule}: the release is a full fence, then the ready queue
+     * is read again, as a producer enqueues (a full fence) and then reads the slots. Returns true
+     * if a key arrived meanwhile and the worker took a slot back (it then goes back to the pool
+     * with it); false if a key made ready from now on finds a free slot, or a worker that will poll.
+     */
+    boolean giveUpSlotForOtherTask(boolean idle) {
+        addCtl(-1 - (idle ? ONE_IDLE : 0));
+        return !looksEmpty() && retakeSlot();
+    }
+
     void endRunningOther() {
         RUNNING_OTHER.getAndAdd(this, -1);
     }

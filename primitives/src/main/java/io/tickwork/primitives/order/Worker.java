@@ -159,9 +159,9 @@ final class Worker {
                 return false;
             }
             slotForOther = SLOT_GIVEN_UP; // before the release: whatever is thrown from here on, no slot is held twice
-            d.addCtl(-1 - (idle ? LaneDispatcher.ONE_IDLE : 0)); // Dekker with schedule(): fence, then re-check
+            boolean wasIdle = idle;
             idle = false;
-            if (d.looksEmpty() || !d.retakeSlot()) {
+            if (!d.giveUpSlotForOtherTask(wasIdle)) {
                 return false; // a key made ready from now on finds a free slot, or a worker that will poll
             }
             slotForOther = NO_OTHER; // a key arrived meanwhile and this worker holds a slot again: go back with it
