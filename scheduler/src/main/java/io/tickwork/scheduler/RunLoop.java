@@ -475,19 +475,20 @@ final class RunLoop implements Runnable {
 
     /** Out of line, as every cold path of the slice: what escaped {@code Task.run}. */
     private void escaped(Task<?> task, Throwable escaped) {
-        if (failureReported) {
+        if (task.isDone()) {
+            // Kilim marked the task done (it returned, or its failure was reported), then telling
+            // its exit mailboxes threw (a listener of one): not the task's failure, and the rest
+            // are not told
+            scheduler.reportInternal(
+                    "task " + task.id() + " ended; telling its exit mailboxes threw, and the rest were not told",
+                    escaped);
+        } else if (failureReported) {
             // Kilim reported the task's failure, then threw on its way out: a task that ends
             // pinned (pinToThread, a kilim.ReentrantLock held) fails Kilim's check for active
             // pins, and Kilim leaves it unfinished (not done, its exit mailboxes not told).
             // One failure, reported once; this is Kilim's aftermath.
             scheduler.reportInternal(
                     "task " + task.id() + " ended by throwing while pinned; Kilim leaves it unfinished", escaped);
-        } else if (task.isDone()) {
-            // execute() returned and Kilim marked the task done, then telling its exit mailboxes
-            // threw (a listener of one): not the task's failure, and the rest are not told
-            scheduler.reportInternal(
-                    "task " + task.id() + " ended; telling its exit mailboxes threw, and the rest were not told",
-                    escaped);
         } else {
             scheduler.taskFailed(task, escaped);
         }

@@ -107,7 +107,8 @@ public enum IntSearchKind {
      * spread keys crowd its top buckets. Build: O(n). Memory: n + 8 + 33 × 2^m + 1 ints, 2^m
      * sized for at most 3 keys per bucket in the fullest power-of-two range (at most 2n buckets, but
      * never fewer than 33):
-     * 5 to 12 + 36/n bytes per key (13 from 36 keys on; the 33 buckets cost more below: 21 at 10 keys),
+     * 5 to 12 + 36/n bytes per key from 17 keys on (13 from 36 keys on; the 33 buckets cost more
+     * below: 4 + 168/n, 21 at 10 keys),
      * about 8.5 on log-uniform keys.
      */
     LOG_RADIX_DIRECTORY {

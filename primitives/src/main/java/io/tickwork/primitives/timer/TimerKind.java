@@ -81,7 +81,8 @@ public enum TimerKind {
      * so a timer scheduled before the first {@code expire} waits in the overflow heap (O(log n)
      * each; only on a one-unit tick do deadlines within {@code ticksPerWheel} units of
      * {@code Long.MIN_VALUE} go to a slot). The first {@code expire(now, ..)} hands out every such
-     * timer whose tick has started at {@code now} (up to its {@code limit}), and the others move
+     * timer whose tick has started at {@code now} (a bounded one counts each timer it moves out of
+     * the heap against its {@code limit}, so it may hand out none), and the others move
      * into the wheel as it comes within a revolution of them. From then on a past deadline fires
      * on the next {@code expire}, and a {@code now} below the first one is time going backwards
      * (see {@link TimerQueue}).

@@ -172,8 +172,9 @@ public interface TimerQueue<T> {
      * stay responsive bounds the work of one call. Timers due but not handed out stay pending, in
      * order, and fire on the next calls; {@link #nextDeadline()} then answers a time in the past.
      * On wheels the call also stops after taking {@code limit} entries out of its slots and heap
-     * (see the class comment), so one call costs O(limit) plus the scan of the wheel's bitmap even
-     * when a tick holds many timers rescheduled later; it may then return less than {@code limit}
+     * (see the class comment), so one call costs O(limit) (O(limit log f) where the entries come
+     * out of the overflow heap of f far timers) plus the scan of the wheel's bitmap, even when a
+     * tick holds many timers rescheduled later; it may then return less than {@code limit}
      * with timers still due: ask {@link #nextDeadline()}, not the count, whether more are.
      *
      * @throws IllegalArgumentException if {@code limit < 1}

@@ -99,7 +99,10 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      */
     private final boolean copies;
 
-    /** Placement token: moves on whenever the entry is placed or freed; see the class comment. Copies only. */
+    /**
+     * Placement token: moves on when a cancel or a move takes the entry out of its place, so the
+     * copy left behind is a tombstone; see the class comment. Copies only.
+     */
     private int[] token;
     /** Slot index, {@link #IN_HEAP}, {@link #DEFERRED} or {@link #FREE}; meaningful while pending. */
     int[] where;
@@ -706,10 +709,11 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      */
     private int scan(long t, long nowTick, int limit) {
         int fired = 0;
-        int budget = limit;
+        // unbounded: a budget no call can spend (a timer may be taken more than once in a call)
+        long budget = limit == Integer.MAX_VALUE ? Long.MAX_VALUE : limit;
         while (true) {
             if (heap.size() != 0 && Long.compareUnsigned(heap.minTick() - t, ticksPerWheel) < 0) {
-                budget -= migrate(t, budget);
+                budget -= migrate(t, (int) Math.min(budget, Integer.MAX_VALUE));
                 if (budget == 0) {
                     return fired; // the cursor is at t: the next call migrates the rest first
                 }
@@ -721,7 +725,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 // call resumes at this tick
                 cursor = t;
                 int slot = (int) t & wheelMask;
-                fired += drain(slot, t, budget);
+                fired += drain(slot, t, (int) Math.min(budget, Integer.MAX_VALUE));
                 budget -= taken;
                 if (emptyButMarked(slot)) {
                     clearOccupied(slot);
