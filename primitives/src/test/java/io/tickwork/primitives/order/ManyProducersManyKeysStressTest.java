@@ -23,14 +23,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Concurrent producers never both own a successor, and the protocol as a whole holds, under
  * load: several producers submit to many keys at random; every task checks mutual exclusion of
  * its key and that it is exactly the next task of its (producer, key) pair, which catches
- * overlaps, reordering, loss and duplicates alike. Rounds end with the pool idle, so keys and
- * workers go idle and restart thousands of times.
+ * overlaps, reordering, loss and duplicates alike. Producers also flush the key they just used
+ * now and then: each flush must complete, and not before that task ran. Rounds end with the pool
+ * idle, so keys and workers go idle and restart thousands of times.
  *
  * <p>Its power: each of these weakenings of the protocol makes it fail: a producer appending
  * behind a retired lane (tasks stranded); closing a lane with a plain store of its tail instead of
  * the CAS. The handshakes whose windows are a few instructions wide (a worker leaving or turning
  * busy versus a producer, the lifecycle's busy count, the queue bound) have jcstress tests of
- * their own ({@code jcstress-tests}).
+ * their own ({@code jcstress-tests}), and so does a flush meeting a lane just retired
+ * ({@code KeyedFlushVersusRetire}): here a flush that completes before its key's earlier tasks
+ * fails every run.
  */
 class ManyProducersManyKeysStressTest {
     private static final int PRODUCERS = 4;
@@ -41,6 +44,8 @@ class ManyProducersManyKeysStressTest {
      * stranded shows up as a round that never completes) far more often than one long burst would.
      */
     private static final int ROUND = 500;
+    /** Every FLUSH_EVERY tasks a producer flushes the key it just used, racing drains and retirements. */
+    private static final int FLUSH_EVERY = 97;
 
     static Stream<Arguments> configurations() {
         List<Arguments> all = new ArrayList<>();
@@ -87,6 +92,9 @@ class ManyProducersManyKeysStressTest {
         }
         AtomicLong overlaps = new AtomicLong();
         AtomicLong outOfSequence = new AtomicLong();
+        AtomicLong flushes = new AtomicLong();
+        AtomicLong flushesCompleted = new AtomicLong();
+        AtomicLong flushesEarly = new AtomicLong();
         CountDownLatch done = new CountDownLatch(PRODUCERS * TASKS_PER_PRODUCER);
         AtomicLong[] completedBy = new AtomicLong[PRODUCERS];
         for (int p = 0; p < PRODUCERS; p++) {
@@ -122,6 +130,16 @@ class ManyProducersManyKeysStressTest {
                         completed.incrementAndGet();
                         done.countDown();
                     });
+                    if (i % FLUSH_EVERY == 0) {
+                        // completes after every task of the key accepted before it, this one included
+                        flushes.incrementAndGet();
+                        target.flush(key).thenRun(() -> {
+                            if (state.lastSeq[producer] < seq) {
+                                flushesEarly.incrementAndGet();
+                            }
+                            flushesCompleted.incrementAndGet();
+                        });
+                    }
                 }
                 return null;
             }));
@@ -140,6 +158,8 @@ class ManyProducersManyKeysStressTest {
                 assertEquals(submitted[p][k] - 1, states[k].lastSeq[p], "key " + k + " producer " + p);
             }
         }
+        assertEquals(0, flushesEarly.get(), "flushes completed before a task accepted before them ran");
+        assertEquals(flushes.get(), flushesCompleted.get(), "flushes never completed");
         assertEquals(0, target.registeredKeys(), "idle keys still registered");
         assertTrue(
                 target.stats().toString().contains("completedTasks=" + PRODUCERS * TASKS_PER_PRODUCER),
