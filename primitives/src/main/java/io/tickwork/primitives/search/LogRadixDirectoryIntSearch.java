@@ -16,8 +16,9 @@ package io.tickwork.primitives.search;
  *
  * <p><b>Cost.</b> Build: O(n). Memory: the array plus 8 sentinels, and 33 × 2^m + 1 ints of
  * directory, 2^m the smallest power of two that leaves at most 3 keys per bucket on average in the
- * fullest power-of-two range (at most 2n buckets, but never fewer than 33): 5 to 12 + 36/n bytes per key in all from 17
- * keys on (13 from 36 keys on; 4 + 168/n below 17), about 8.5 on log-uniform keys.
+ * fullest power-of-two range (at most 2n buckets, but never fewer than 33): 5 to 12 + 36/n bytes
+ * per key in all from 17 keys on (13 from 36 keys on; 4 + 168/n below 17), about 8.5 on
+ * log-uniform keys.
  *
  * <p><b>Caveats.</b> Evenly spread keys crowd its top octave (half of any uniform set lies in
  * the top power-of-two range of distances, which has 1/33 of the buckets); {@link IntSearch#of}
