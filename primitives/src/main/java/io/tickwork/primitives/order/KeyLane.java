@@ -26,7 +26,9 @@ import java.lang.invoke.VarHandle;
  * then yields, and if the link is still missing, hands the lane back still open, resuming at
  * {@code last}, so a stalled producer does not hold a worker for good. Caveat, as for every
  * swap-then-link queue (Vyukov's MPSC queue, JCTools' linked queues): a producer that dies between
- * the two steps (a {@code StackOverflowError}) leaves its key stuck, retried forever. Happens-before
+ * the two steps (a {@code StackOverflowError}) leaves its key stuck, retried forever; so does one
+ * that dies between the two steps of a numbered reopening, where the key's later producers and
+ * flushes then wait on {@link #REOPENING} for good. Happens-before
  * between consecutive tasks: the link's release store pairs with the drainer's volatile read of the
  * link; across an idle period, the closing CAS pairs with the CAS that reopens the lane.
  *
