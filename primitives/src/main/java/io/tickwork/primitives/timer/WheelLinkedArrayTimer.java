@@ -80,7 +80,7 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
     }
 
     @Override
-    int drain(int slot, long tick, int limit) {
+    int drain(int slot, long tick, long limit) {
         LinkedArrayList list = slots[slot];
         int fired = 0;
         int took = 0;

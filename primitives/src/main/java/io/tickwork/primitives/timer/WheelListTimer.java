@@ -79,7 +79,7 @@ final class WheelListTimer<T> extends WheelTimer<T> {
     }
 
     @Override
-    int drain(int slot, long tick, int limit) {
+    int drain(int slot, long tick, long limit) {
         int base = ticksPerWheel;
         int fired = 0;
         int took = 0;

@@ -97,7 +97,7 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
     }
 
     @Override
-    int drain(int slot, long tick, int limit) {
+    int drain(int slot, long tick, long limit) {
         int fired = 0;
         int took = 0;
         RingQueue ring = rings[slot];

@@ -183,7 +183,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      *
      * @return how many timers were handed out
      */
-    abstract int drain(int slot, long tick, int limit);
+    abstract int drain(int slot, long tick, long limit);
 
     /** How many entries the last {@link #drain} took out of its slot; set once per call. */
     int taken;
@@ -713,7 +713,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         long budget = limit == Integer.MAX_VALUE ? Long.MAX_VALUE : limit;
         while (true) {
             if (heap.size() != 0 && Long.compareUnsigned(heap.minTick() - t, ticksPerWheel) < 0) {
-                budget -= migrate(t, (int) Math.min(budget, Integer.MAX_VALUE));
+                budget -= migrate(t, budget);
                 if (budget == 0) {
                     return fired; // the cursor is at t: the next call migrates the rest first
                 }
@@ -725,7 +725,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 // call resumes at this tick
                 cursor = t;
                 int slot = (int) t & wheelMask;
-                fired += drain(slot, t, (int) Math.min(budget, Integer.MAX_VALUE));
+                fired += drain(slot, t, budget);
                 budget -= taken;
                 if (emptyButMarked(slot)) {
                     clearOccupied(slot);
@@ -756,7 +756,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      * Moves far timers that are now within one revolution of {@code t} into their slots, earliest
      * first, at most {@code budget} of them; returns how many it moved.
      */
-    private int migrate(long t, int budget) {
+    private int migrate(long t, long budget) {
         TickHeap h = heap;
         int moved = 0;
         while (moved < budget && h.size() != 0) {
