@@ -162,14 +162,10 @@ final class RequestParser {
     }
 
     /**
-     * Whether the authority starting at {@code b[from]} (ended by '/', '?' or {@code te}) has an
-     * empty host: nothing at all, or nothing between its userinfo's '@' and its port's ':'.
+     * Whether the authority {@code b[from, end)} has an empty host: nothing at all, or nothing
+     * between its userinfo's '@' and its port's ':'.
      */
-    private static boolean emptyHost(byte[] b, int from, int te) {
-        int end = from;
-        while (end < te && b[end] != '/' && b[end] != '?') {
-            end++;
-        }
+    private static boolean emptyHost(byte[] b, int from, int end) {
         int host = from;
         for (int i = from; i < end; i++) {
             if (b[i] == '@') {
@@ -209,12 +205,12 @@ final class RequestParser {
             }
             int slash = indexOf(b, colon + 3, te, (byte) '/');
             qm = indexOf(b, colon + 3, te, (byte) '?');
-            if (emptyHost(b, colon + 3, te)) {
+            boolean pathFirst = slash >= 0 && (qm < 0 || slash < qm);
+            if (emptyHost(b, colon + 3, pathFirst ? slash : qm >= 0 ? qm : te)) {
                 return error(r, 400, "request target without a host"); // RFC 9110 4.2.1: http(s) URIs need one
             }
-            if (slash >= 0 && (qm < 0 || slash < qm)) {
-                ps = slash;
-                qm = indexOf(b, ps, te, (byte) '?');
+            if (pathFirst) {
+                ps = slash; // the first '?' is after it: the query
                 pe = qm < 0 ? te : qm;
             } else {
                 ps = colon + 2; // no path: "/", the byte after the colon's first slash
