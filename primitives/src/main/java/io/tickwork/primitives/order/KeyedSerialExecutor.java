@@ -36,8 +36,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       holds nothing (a {@code SynchronousQueue}: a pool grows past its core only when its queue
  *       is full, and the executor keeps about one worker waiting there); 1 for
  *       {@code Executors.newSingleThreadExecutor()} and {@code newSingleThreadScheduledExecutor()}
- *       (and {@code unconfigurableScheduledExecutorService}, whose wrapper is the same); unbounded for any other executor (a thread
- *       or a virtual thread per task), so a key whose task blocks never holds up another key. An
+ *       (and {@code unconfigurableScheduledExecutorService}, whose wrapper is the same);
+ *       unbounded for any other executor (a thread or a virtual thread per task), so a key whose
+ *       task blocks never holds up another key. An
  *       executor that wraps a bounded pool (a decorator, {@code unconfigurableExecutorService},
  *       a framework's task executor) looks unbounded: give it {@code maxConcurrentKeys}.</li>
  *   <li><b>Nothing lost.</b> {@code execute} either accepts the task, which then runs exactly once,

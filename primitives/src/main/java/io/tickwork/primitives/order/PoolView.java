@@ -56,8 +56,8 @@ abstract class PoolView {
      * parallelism; a {@code ThreadPoolExecutor}'s maximum pool size if its queue holds nothing
      * (a {@code SynchronousQueue}), else its core size (at least 1), since a pool grows past its
      * core only when its queue is full, and the executor keeps about one worker waiting there; 1 for
-     * {@code Executors.newSingleThreadExecutor()} and {@code newSingleThreadScheduledExecutor()}; unbounded for anything else (a thread per task,
-     * virtual threads, an unknown executor).
+     * {@code Executors.newSingleThreadExecutor()} and {@code newSingleThreadScheduledExecutor()};
+     * unbounded for anything else (a thread per task, virtual threads, an unknown executor).
      */
     abstract int capacity();
 
