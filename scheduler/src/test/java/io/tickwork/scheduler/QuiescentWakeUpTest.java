@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tickwork.primitives.timer.TimerKind;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import kilim.Task;
 import kilim.timerservice.Timer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,73 +21,16 @@ import org.junit.jupiter.api.Timeout;
  */
 class QuiescentWakeUpTest {
 
-    static final class ScanWinsOwner implements LoopOwner {
-        volatile int state = SHUTDOWN;
-        final List<Task<?>> rejected = new CopyOnWriteArrayList<>();
-        final List<Object> reports = new CopyOnWriteArrayList<>();
-
-        @Override
-        public int state() {
-            return state;
-        }
-
-        @Override
-        public boolean tryTerminate() {
-            return false; // the scan that decides runs elsewhere: here it wins at the wake-up
+    /** An owner whose termination scan always wins the race with the wake-up. */
+    static final class ScanWinsOwner extends RecordingOwner {
+        ScanWinsOwner() {
+            super(SHUTDOWN);
         }
 
         @Override
         public boolean leaveQuiescence() {
             state = TERMINATED;
             return false;
-        }
-
-        @Override
-        public void loopEnded() {}
-
-        @Override
-        public void loopDied(String loopName, Throwable fatal) {
-            reports.add(fatal);
-        }
-
-        @Override
-        public void taskFailed(Task<?> task, Throwable failure) {
-            reports.add(failure);
-        }
-
-        @Override
-        public void rejected(Task<?> task, Throwable why) {
-            rejected.add(task);
-        }
-
-        @Override
-        public void dropped(Task<?> task) {
-            reports.add(task);
-        }
-
-        @Override
-        public void reportInternal(String what, Throwable t) {
-            reports.add(what);
-        }
-
-        @Override
-        public void scheduleTimer(Timer timer) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void forward(Object taskOrTimer, int loop) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void move(Task<?> task, int from, int loop) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public int residents(int loop) {
-            return 0;
         }
     }
 
