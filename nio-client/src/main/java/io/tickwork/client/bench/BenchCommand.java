@@ -306,6 +306,13 @@ public final class BenchCommand implements Callable<Integer> {
         if (rate != null && perSecond <= 0) {
             throw new UsageException("--rate must be > 0: " + OptionValues.number(rate));
         }
+        if (rate != null && perSecond * (runFor.toNanos() / 1e9) < selectors) {
+            // each thread sends its share of the rate on its own schedule: a share of less than one
+            // request in the whole run is a typo, and its schedule's arithmetic would overflow
+            throw new UsageException("--rate " + OptionValues.number(rate) + " gives each of the " + selectors
+                    + " threads less than one request in --duration " + runFor.toMillis() / 1000.0
+                    + " s: raise it, or use fewer threads");
+        }
         Duration readTimeout = inRange("--timeout", timeout, Duration.ofMillis(1), Duration.ofHours(1));
         Duration connTimeout = inRange("--connect-timeout", connectTimeout, Duration.ofMillis(1), Duration.ofHours(1));
         String describe = "http://" + base.hostHeader()
