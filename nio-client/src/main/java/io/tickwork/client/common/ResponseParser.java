@@ -2,6 +2,7 @@ package io.tickwork.client.common;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * An incremental HTTP/1.1 response parser for a client that pipelines: fed whatever bytes the
@@ -17,12 +18,14 @@ import java.nio.charset.StandardCharsets;
  * #MAX_HEADER_BYTES} bytes is an error.
  *
  * <p>Cost: one pass over header bytes, body bytes are skipped without copying; no allocation
- * per response. Not thread safe: one per connection.
+ * per response. A line buffer of 128 bytes, doubled while a longer line comes, to 8 KiB. Not thread safe: one per connection.
  */
 public final class ResponseParser {
 
     static final int MAX_HEADER_BYTES = 64 * 1024;
     private static final int MAX_LINE = 8 * 1024;
+    /** A line buffer's first size: a status line or header of this server's fits it. */
+    private static final int FIRST_LINE_BUFFER = 128;
 
     /** A malformed response; the connection cannot be trusted past it. */
     public static final class ParseException extends Exception {
@@ -43,7 +46,9 @@ public final class ResponseParser {
     }
 
     private State state = State.STATUS_LINE;
-    private final byte[] line = new byte[MAX_LINE];
+    /** Grows by doubling up to {@value #MAX_LINE}: an idle client holds many parsers. */
+    private byte[] line = new byte[FIRST_LINE_BUFFER];
+
     private int lineLen;
     private int headerBytes;
     private boolean sawCr;
@@ -54,6 +59,9 @@ public final class ResponseParser {
     private boolean keepAliveHeader;
     private long contentLength;
     private boolean chunked;
+    /** A Transfer-Encoding header came: Content-Length then frames nothing (RFC 9112 6.3). */
+    private boolean transferEncoded;
+
     private long remaining;
     private long bodyBytes;
     private int interim;
@@ -186,8 +194,11 @@ public final class ResponseParser {
                 sawCr = true;
                 continue;
             }
-            if (lineLen == MAX_LINE) {
-                throw new ParseException("line longer than " + MAX_LINE + " bytes");
+            if (lineLen == line.length) {
+                if (lineLen == MAX_LINE) {
+                    throw new ParseException("line longer than " + MAX_LINE + " bytes");
+                }
+                line = Arrays.copyOf(line, Math.min(MAX_LINE, 2 * lineLen));
             }
             line[lineLen++] = b;
         }
@@ -263,6 +274,7 @@ public final class ResponseParser {
         keepAliveHeader = false;
         contentLength = -1;
         chunked = false;
+        transferEncoded = false;
         bodyBytes = 0;
     }
 
@@ -309,10 +321,9 @@ public final class ResponseParser {
             contentLength = len;
         } else if (nameIs("transfer-encoding", colon)) {
             // chunked must be the final coding; anything else means the body runs to EOF
+            // (whichever order it comes in beside Content-Length, which it overrides)
             chunked = endsWithToken(v, end, "chunked");
-            if (!chunked) {
-                contentLength = -2;
-            }
+            transferEncoded = true;
         } else if (nameIs("connection", colon)) {
             if (containsToken(v, end, "close")) {
                 close = true;
@@ -343,7 +354,7 @@ public final class ResponseParser {
             state = State.CHUNK_SIZE;
             return false;
         }
-        if (contentLength >= 0) {
+        if (contentLength >= 0 && !transferEncoded) {
             if (contentLength == 0) {
                 return complete();
             }

@@ -171,4 +171,30 @@ class ResponseParserTest {
         assertEquals(1, got.size());
         assertEquals(60_000, got.get(0)[2]);
     }
+
+    /** A coding other than chunked last: the body runs to the end, whatever Content-Length says, in either order. */
+    @Test
+    void aTransferCodingNotEndingInChunkedReadsToTheEndBesideAContentLength() throws Exception {
+        for (String headers : List.of(
+                "Transfer-Encoding: gzip\r\nContent-Length: 5\r\n",
+                "Content-Length: 5\r\nTransfer-Encoding: gzip\r\n")) {
+            List<long[]> got = parseWhole("HTTP/1.1 200 OK\r\n" + headers + "\r\nhello, and more", true);
+            assertEquals(1, got.size(), headers);
+            assertEquals(List.of(200L, 1L, 15L), List.of(got.get(0)[0], got.get(0)[1], got.get(0)[2]), headers);
+        }
+    }
+
+    /** A line up to 8 KiB is read (the buffer grows from 128 bytes); one byte more is an error. */
+    @Test
+    void linesGrowTheBufferUpToTheirBound() throws Exception {
+        String header = "X-Long: ";
+        String fits = header + "v".repeat(8 * 1024 - header.length());
+        List<long[]> got = parseWhole("HTTP/1.1 200 OK\r\n" + fits + "\r\nContent-Length: 2\r\n\r\nok", false);
+        assertEquals(1, got.size());
+        assertEquals(2, got.get(0)[2]);
+        ResponseParser.ParseException e = assertThrows(
+                ResponseParser.ParseException.class,
+                () -> parseWhole("HTTP/1.1 200 OK\r\n" + fits + "v\r\n\r\n", false));
+        assertTrue(e.getMessage().contains("line longer than 8192 bytes"), e.getMessage());
+    }
 }
