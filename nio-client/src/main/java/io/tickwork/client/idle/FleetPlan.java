@@ -33,17 +33,29 @@ final class FleetPlan {
     /** The launcher a child runs; named, not imported: this package does not depend on its parent. */
     static final String MAIN = "io.tickwork.client.LoadTool";
     /**
-     * A child's JVM options, for a small footprint. A child is one selector thread holding about
-     * 600 B of live heap per idle connection (11 MiB at 19,000), so: the serial collector (no GC
-     * threads, the least native memory; a full GC of that live set takes milliseconds); a heap
-     * that starts at 16 MiB, so it is not sized from the machine's memory, and may grow to 128 MiB,
-     * ten times that live set, room for the workload's parsers; and the C1 compiler only (no C2
-     * threads and arenas; the loop is not CPU-bound). Measured on JDK 17 holding 1,000 connections:
-     * RSS 61 MiB with the defaults (G1), 59 MiB serial with this heap, 50 MiB adding C1 only; a
-     * smaller stack, code cache or no perf data file changed nothing.
+     * A child's JVM options, for a small footprint, beside its heap ({@link #jvmOptions}). A child
+     * is one selector thread holding about 800 B of live heap per idle connection (14.8 MB at
+     * 17,978, 2026-11-24), and a few hundred more under {@code --workload} (a parser per
+     * connection, its line buffer 128 B until a longer line comes), so: the serial collector (no
+     * GC threads, the least native memory; a full GC of that live set takes milliseconds); a heap
+     * that starts at 16 MiB, so it is not sized from the machine's memory; and the C1 compiler
+     * only (no C2 threads and arenas; the loop is not CPU-bound). Measured on JDK 17 holding 1,000
+     * connections: RSS 61 MiB with the defaults (G1), 59 MiB serial with this heap, 50 MiB adding
+     * C1 only; a smaller stack, code cache or no perf data file changed nothing.
      */
-    static final List<String> JVM_OPTIONS =
-            List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx128m", "-XX:TieredStopAtLevel=1");
+    static final List<String> JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-Xms16m", "-XX:TieredStopAtLevel=1");
+
+    /**
+     * {@link #JVM_OPTIONS} and the most heap for a child of {@code connections}: 2 KiB a
+     * connection, more than twice the live set with a workload, over 32 MiB for the JVM's own,
+     * and never below 128 MiB.
+     */
+    static List<String> jvmOptions(int connections) {
+        long mib = Math.max(128, 32 + ((long) connections * 2048 >> 20));
+        List<String> o = new ArrayList<>(JVM_OPTIONS);
+        o.add("-Xmx" + mib + "m");
+        return o;
+    }
 
     private final List<IdleConfig> children;
     private final long perProcess;
@@ -141,11 +153,11 @@ final class FleetPlan {
         return perProcess;
     }
 
-    /** The command line starting child {@code i}: this JVM's java and class path, {@link #JVM_OPTIONS}. */
+    /** The command line starting child {@code i}: this JVM's java and class path, {@link #jvmOptions}. */
     List<String> command(int i) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(JVM_OPTIONS);
+        cmd.addAll(jvmOptions(child(i).connections()));
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(MAIN);

@@ -130,13 +130,19 @@ final class FleetReport {
         return total;
     }
 
+    /** The largest child's options: the first children take the remainder of the split. */
+    private String childJvmOptions() {
+        return String.join(
+                " ", FleetPlan.jvmOptions(FleetPlan.share(cfg.connections(), Math.max(1, children.size()), 0)));
+    }
+
     String toText() {
         StringBuilder sb = new StringBuilder(total.toText());
         sb.append(String.format(
                 Locale.ROOT,
                 "  processes  %d child JVMs (%s); client memory above is their sum%n",
                 children.size(),
-                String.join(" ", FleetPlan.JVM_OPTIONS)));
+                childJvmOptions()));
         for (Child c : children) {
             IdleResult r = c.result();
             sb.append(String.format(
@@ -184,7 +190,7 @@ final class FleetReport {
         j.begin();
         total.fields(j, cfg);
         j.field("processes", children.size());
-        j.field("child_jvm_options", String.join(" ", FleetPlan.JVM_OPTIONS));
+        j.field("child_jvm_options", childJvmOptions());
         j.array("per_child");
         for (Child c : children) {
             IdleResult r = c.result();

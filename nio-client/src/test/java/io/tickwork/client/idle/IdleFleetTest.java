@@ -167,6 +167,7 @@ class IdleFleetTest {
                     p.child(i), IdleTest.config(args.subList(1, args.size()).toArray(new String[0])));
             List<String> cmd = p.command(i);
             assertTrue(cmd.containsAll(FleetPlan.JVM_OPTIONS), cmd.toString());
+            assertTrue(cmd.contains("-Xmx128m"), cmd.toString()); // a small share: the floor
             assertEquals(FleetPlan.MAIN, cmd.get(cmd.indexOf("-cp") + 2));
         }
         assertNotNull(Class.forName(FleetPlan.MAIN), "the launcher the children run");
@@ -647,5 +648,14 @@ class IdleFleetTest {
                 assertEquals(why, child.get("stopped_by").asText(), "told by the parent: " + child);
             }
         }
+    }
+
+    /** A child's heap follows its share: 2 KiB a connection over 32 MiB, never below 128 MiB. */
+    @Test
+    void aChildsHeapFollowsItsShare() {
+        assertTrue(FleetPlan.jvmOptions(1).contains("-Xmx128m"));
+        assertTrue(FleetPlan.jvmOptions(19_000).contains("-Xmx128m"));
+        assertTrue(FleetPlan.jvmOptions(500_000).contains("-Xmx1008m"), FleetPlan.jvmOptions(500_000)::toString);
+        assertTrue(FleetPlan.jvmOptions(500_000).containsAll(FleetPlan.JVM_OPTIONS));
     }
 }
