@@ -198,57 +198,62 @@ final class PingPongClient {
             try (ClientSelectorLoop sel = new ClientSelectorLoop(this, spin ? Wait.SPIN : Wait.SLEEP, Clock.PER_KEY)) {
                 loop = sel;
                 try {
-                    for (int i = 0; i < conns; i++) {
-                        SocketChannel ch = SocketChannel.open();
-                        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                        // blocking connect (setup, not measured load), bounded by the run's deadline:
-                        // a listener whose backlog is full drops the SYN, and connect() alone would wait
-                        // for the kernel's retries, minutes
-                        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                        try {
-                            if (left <= 0) {
-                                throw new SocketTimeoutException("no time left to connect to " + target);
-                            }
-                            ch.socket().connect(target, (int) Math.min(Integer.MAX_VALUE, left));
-                        } catch (IOException e) {
-                            ch.close();
-                            throw e;
-                        }
-                        ch.configureBlocking(false);
-                        Conn c = new Conn(ch);
-                        sel.register(ch, SelectionKey.OP_READ, c);
-                        open++;
-                    }
-                } catch (IOException e) {
-                    connected.reset(); // the other loops stop waiting for this one
+                    connectAndRun(sel);
+                } finally {
+                    // every connection made, whatever ended the run: closing the selector does not
+                    // close its channels
                     for (SelectionKey k : sel.keys()) {
                         try {
-                            k.channel().close(); // the connections made before the failure
+                            k.channel().close();
                         } catch (IOException ignored) {
                             // closing
                         }
                     }
-                    throw e;
-                }
-                try {
-                    // every loop's connections are open before any clock starts: setup is not measured
-                    connected.await(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (BrokenBarrierException | TimeoutException e) {
-                    // another loop failed to connect, or still connects at the time limit: its
-                    // own error says why
-                    throw new OtherLoopFailed("client threads did not all connect in time", e);
-                } catch (InterruptedException e) {
-                    throw new IOException("interrupted while the client threads connected", e);
-                }
-                startedAt = System.nanoTime();
-                for (SelectionKey k : sel.keys()) {
-                    sendPing(k, startedAt);
-                }
-                sel.run();
-                for (SelectionKey k : sel.keys()) {
-                    k.channel().close();
                 }
             }
+        }
+
+        private void connectAndRun(ClientSelectorLoop sel) throws IOException {
+            try {
+                for (int i = 0; i < conns; i++) {
+                    SocketChannel ch = SocketChannel.open();
+                    ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    // blocking connect (setup, not measured load), bounded by the run's deadline:
+                    // a listener whose backlog is full drops the SYN, and connect() alone would wait
+                    // for the kernel's retries, minutes
+                    long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                    try {
+                        if (left <= 0) {
+                            throw new SocketTimeoutException("no time left to connect to " + target);
+                        }
+                        ch.socket().connect(target, (int) Math.min(Integer.MAX_VALUE, left));
+                        ch.configureBlocking(false);
+                        sel.register(ch, SelectionKey.OP_READ, new Conn(ch));
+                    } catch (IOException | RuntimeException e) {
+                        ch.close();
+                        throw e;
+                    }
+                    open++;
+                }
+            } catch (IOException | RuntimeException e) {
+                connected.reset(); // the other loops stop waiting for this one
+                throw e;
+            }
+            try {
+                // every loop's connections are open before any clock starts: setup is not measured
+                connected.await(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (BrokenBarrierException | TimeoutException e) {
+                // another loop failed to connect, or still connects at the time limit: its
+                // own error says why
+                throw new OtherLoopFailed("client threads did not all connect in time", e);
+            } catch (InterruptedException e) {
+                throw new IOException("interrupted while the client threads connected", e);
+            }
+            startedAt = System.nanoTime();
+            for (SelectionKey k : sel.keys()) {
+                sendPing(k, startedAt);
+            }
+            sel.run();
         }
 
         @Override

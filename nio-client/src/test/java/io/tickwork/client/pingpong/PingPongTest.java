@@ -184,4 +184,39 @@ class PingPongTest {
         Cli.Run bench = Cli.run("bench", "--help");
         assertTrue(bench.out().replaceAll("\\s+", " ").contains("(default " + half + ", half the cores"), bench.out());
     }
+
+    /** Sockets this process holds, from /proc/self/fd (Linux). */
+    private static long openSockets() throws IOException {
+        try (java.util.stream.Stream<java.nio.file.Path> fds =
+                java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+            return fds.filter(fd -> {
+                        try {
+                            return java.nio.file.Files.readSymbolicLink(fd)
+                                    .toString()
+                                    .startsWith("socket:");
+                        } catch (IOException gone) {
+                            return false; // the listing's own descriptor, closed since
+                        }
+                    })
+                    .count();
+        }
+    }
+
+    /**
+     * A listener that accepts nothing, with room for two queued connections: of three connections
+     * on two threads, one thread connects all of its own and then learns that the other failed. It
+     * closes them: the run's failure leaves no socket open.
+     */
+    @Test
+    void aLoopThatConnectedClosesItsConnectionsWhenAnotherLoopFails() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/fd")));
+        try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), silent.getLocalPort());
+            long before = openSockets();
+            PingPongClient client = new PingPongClient(at, 3, 2);
+            assertThrows(IOException.class, () -> client.run(10, TimeUnit.MILLISECONDS.toNanos(500)));
+            assertEquals(before, openSockets(), "sockets left open by the failed run");
+        }
+    }
 }
