@@ -1,16 +1,20 @@
 package io.tickwork.primitives.queue;
 
 import java.util.NoSuchElementException;
+import java.util.Objects;
 
 /**
- * An unbounded FIFO of {@code long}s (up to {@link Integer#MAX_VALUE} of them) stored in a linked list of fixed-size array chunks; chunks
- * that empty out go back to a {@link ChunkPool} and are reused, so a list that has reached its
- * peak size allocates nothing more.
+ * An unbounded FIFO of {@code long}s (up to {@link Integer#MAX_VALUE} of them) stored in a linked
+ * list of fixed-size array chunks; chunks that empty out go back to a {@link ChunkPool} and are
+ * reused. A list of n elements holds ceil(n / chunkSize) chunks, or one more when its head is
+ * partway into a chunk, so once it has held ceil(peak / chunkSize) + 1 chunks it allocates nothing
+ * more.
  *
  * <p>Why chunks: a linked list of one node per element pays a cache miss per element and an
  * allocation per insert; an array that doubles pays a copy of everything and keeps its peak
  * size forever. Chunks give sequential access within a chunk (one miss per chunk, prefetcher
- * friendly), never copy, and never fail like a {@link RingQueue} does when full. Many lists can
+ * friendly), never copy, and refuse an element only at {@link Integer#MAX_VALUE} of them, not at a
+ * capacity as a {@link RingQueue} does. Many lists can
  * share one pool (a timer wheel has one list per slot), so memory follows the total number of
  * elements, not each list's peak. Like {@link RingQueue} it can take back its newest element.
  *
@@ -27,7 +31,8 @@ public final class LinkedArrayList implements LongQueue {
     /**
      * Recycled chunks shared by any number of lists on the same thread. Keeps every chunk it gets
      * back (so the steady state allocates nothing); memory is the peak chunk count times
-     * {@code chunkSize * 8} bytes. Not thread safe.
+     * {@code chunkSize * 8 + 40} bytes (the array, its header and the chunk's links, with
+     * compressed references). Not thread safe.
      */
     public static final class ChunkPool {
         private static final int MAX_CHUNK_SIZE = 1 << 30;
@@ -109,9 +114,13 @@ public final class LinkedArrayList implements LongQueue {
         this(new ChunkPool(chunkSize));
     }
 
-    /** A list that takes its chunks from, and returns them to, {@code pool}. */
+    /**
+     * A list that takes its chunks from, and returns them to, {@code pool}.
+     *
+     * @throws NullPointerException if {@code pool} is null
+     */
     public LinkedArrayList(ChunkPool pool) {
-        this.pool = pool;
+        this.pool = Objects.requireNonNull(pool, "pool");
         this.chunkSize = pool.chunkSize;
     }
 

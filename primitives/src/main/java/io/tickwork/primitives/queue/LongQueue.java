@@ -16,7 +16,7 @@ import java.util.NoSuchElementException;
  * element).
  *
  * <p><b>Cost:</b> every operation is O(1) in both implementations, but {@link LinkedArrayList}'s
- * {@code clear()}, which returns each of its chunks to the pool (O(size / chunk size)); see each
+ * {@code clear()}, which returns each of its chunks to the pool (O(size / chunk size + 1)); see each
  * for its allocation.
  * Hot paths (the timer wheels) hold the concrete classes, not this interface, so their calls bind
  * statically whatever else is loaded.

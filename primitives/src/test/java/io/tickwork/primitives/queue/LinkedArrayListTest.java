@@ -116,4 +116,53 @@ class LinkedArrayListTest {
                         .getMessage());
         assertEquals(1 << 30, new LinkedArrayList.ChunkPool(1 << 30).chunkSize()); // no chunk until the first offer
     }
+
+    /**
+     * A list of n elements holds ceil(n / chunkSize) chunks, or one more when its head is partway
+     * into a chunk (what {@code clear} gives back tells): 4 offered, 2 polled, 2 offered hold two.
+     */
+    @Test
+    void aListHoldsItsElementsChunksOrOneMore() {
+        LinkedArrayList.ChunkPool pool = new LinkedArrayList.ChunkPool(4);
+        LinkedArrayList list = new LinkedArrayList(pool);
+        for (long v : new long[] {1, 2, 3, 4}) {
+            list.offer(v);
+        }
+        list.poll();
+        list.poll();
+        list.offer(5);
+        list.offer(6);
+        list.clear();
+        assertEquals(2, pool.pooled(), "4 elements, head partway into a chunk");
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int run = 0; run < 2_000; run++) {
+            int chunkSize = 1 + rnd.nextInt(8);
+            LinkedArrayList.ChunkPool p = new LinkedArrayList.ChunkPool(chunkSize);
+            LinkedArrayList l = new LinkedArrayList(p);
+            for (int op = rnd.nextInt(100); op > 0; op--) {
+                if (l.isEmpty() || rnd.nextInt(3) != 0) {
+                    l.offer(op);
+                } else if (rnd.nextBoolean()) {
+                    l.poll();
+                } else {
+                    l.removeLast();
+                }
+            }
+            int n = l.size();
+            int before = p.pooled();
+            l.clear();
+            int held = p.pooled() - before;
+            int least = (n + chunkSize - 1) / chunkSize;
+            assertTrue(
+                    held == least || held == least + 1 && n > 0,
+                    () -> n + " elements of chunk size " + chunkSize + " held " + held + " chunks");
+        }
+    }
+
+    @Test
+    void aNullPoolIsNamed() {
+        NullPointerException e =
+                assertThrows(NullPointerException.class, () -> new LinkedArrayList((LinkedArrayList.ChunkPool) null));
+        assertEquals("pool", e.getMessage());
+    }
 }
