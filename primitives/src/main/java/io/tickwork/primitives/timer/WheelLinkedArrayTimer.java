@@ -25,8 +25,8 @@ import io.tickwork.primitives.queue.LinkedArrayList;
  * in which case it is taken back at once (schedule-then-cancel leaves nothing behind). A slot more
  * than half tombstones is compacted (O(1) amortised per cancel), so re-armed idle timeouts whose
  * tick never comes cannot grow memory without bound. Timers in one
- * tick come out in no particular order. Memory is the peak number of timers per slot rounded up to
- * chunks, across slots, plus one list per slot made up front (about 40 bytes each with compressed
+ * tick come out in no particular order. Memory is the peak number of entries per slot rounded up to
+ * chunks, plus one chunk per slot whose head is partway into a chunk, across slots, plus one list per slot made up front (about 40 bytes each with compressed
  * references, see {@link TimerQueueBuilder}).
  *
  * <p><b>Thread safety:</b> none; one thread owns the queue.
@@ -50,7 +50,9 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
 
     @Override
     void add(int slot, int id, long ref) {
-        slots[slot].offer(ref);
+        if (!slots[slot].offer(ref)) {
+            throw slotFull(slot); // Integer.MAX_VALUE entries: the timer is not placed
+        }
         setOccupied(slot);
     }
 

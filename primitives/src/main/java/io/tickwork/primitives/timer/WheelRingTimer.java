@@ -51,7 +51,9 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
             if (spill == null) {
                 spill = spills[slot] = new LinkedArrayList(spillPool);
             }
-            spill.offer(ref);
+            if (!spill.offer(ref)) {
+                throw slotFull(slot); // Integer.MAX_VALUE entries in the spill: the timer is not placed
+            }
         }
         setOccupied(slot);
     }

@@ -515,6 +515,11 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         }
     }
 
+    /** For a slot's {@link #add} that its list refused: the caller drops the entry, as on a failed growth. */
+    static IllegalStateException slotFull(int slot) {
+        return new IllegalStateException("slot " + slot + " holds Integer.MAX_VALUE entries: no timer can be added");
+    }
+
     /**
      * Entry {@code id}, pending but in no slot, heap or deferred list, could not be placed
      * ({@code failure}, an {@link OutOfMemoryError} as a slot or the heap grew): it is dropped, so

@@ -222,4 +222,37 @@ class TimerGrowthFailureTest {
         assertTrue((long) cap * 8 <= Integer.MAX_VALUE - 8, "node array of " + (long) cap * 8 + " longs");
         assertEquals(cap, RbTreeTimer.grownNodeCapacity(1 << 20, fullQueue));
     }
+
+    /**
+     * A slot whose list refuses an entry (it already counts {@link Integer#MAX_VALUE}, made here by
+     * setting its size) refuses the schedule with an {@link IllegalStateException} and keeps the
+     * queue as it was: the timer is not counted, and every other one still fires.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = TimerKind.class,
+            names = {"WHEEL_RING", "WHEEL_LINKED_ARRAY"})
+    void aSlotThatCannotTakeAnEntryRefusesTheScheduleAndStaysConsistent(TimerKind kind)
+            throws ReflectiveOperationException {
+        TimerQueue<Integer> q = kind.create(1, 1024, 2);
+        q.expire(0, t -> {});
+        for (int i = 1; i <= 3; i++) {
+            q.schedule(5, i); // two in the slot's ring (or first chunk), the third beyond
+        }
+        Field slots = kind == TimerKind.WHEEL_RING
+                ? WheelRingTimer.class.getDeclaredField("spills")
+                : WheelLinkedArrayTimer.class.getDeclaredField("slots");
+        slots.setAccessible(true);
+        Object list = ((Object[]) slots.get(q))[5];
+        Object size = swap(list, io.tickwork.primitives.queue.LinkedArrayList.class, "size", Integer.MAX_VALUE);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> q.schedule(5, 99));
+        assertTrue(e.getMessage().contains("slot 5 holds Integer.MAX_VALUE entries"), e.getMessage());
+        swap(list, io.tickwork.primitives.queue.LinkedArrayList.class, "size", size);
+        assertEquals(3, q.size());
+        q.schedule(6, 4);
+        List<Integer> fired = expireAll(q);
+        fired.sort(null);
+        assertEquals(List.of(1, 2, 3, 4), fired);
+        assertEquals(0, q.size());
+    }
 }
