@@ -262,7 +262,9 @@ public final class IdleCommand implements Callable<Integer> {
         IdleHolder h = new IdleHolder(cfg, progress, progress == null ? null : IdleProgress.printer(progress));
         IdleResult r = h.run();
         out.print(json ? r.toJson(cfg) + "\n" : r.toText());
-        return 0;
+        // connects tried and not one made: nothing was held, as bench fails then (a guard that
+        // stopped the ramp before any attempt is a result)
+        return r.peak() == 0 && r.attempts() > 0 ? 1 : 0;
     }
 
     /** The options, checked and resolved into a run. */

@@ -165,7 +165,7 @@ final class IdleFleet {
                 guard,
                 elapsed);
         out.print(json ? report.toJson() + "\n" : report.toText());
-        return status;
+        return report.total().peak() == 0 && report.total().attempts() > 0 ? 1 : status;
     }
 
     private List<InetAddress> allSources() {
