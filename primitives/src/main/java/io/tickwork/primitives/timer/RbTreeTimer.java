@@ -537,6 +537,12 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
         return size;
     }
 
+    /** The pending timers and the distinct deadlines (tree nodes) they share, for diagnostics. */
+    @Override
+    public String toString() {
+        return "RbTreeTimer[size=" + size + ", deadlines=" + (nodeHighWater - 1 - freeNodeTop) + "]";
+    }
+
     @Override
     public boolean isEmpty() {
         return size == 0;

@@ -285,4 +285,17 @@ class TimerApiTest {
         assertEquals(List.of("a"), fired);
         assertEquals(0, fine.buildLong().size());
     }
+
+    /** The tree's toString tells its pending timers and distinct deadlines, as a wheel's tells its far ones. */
+    @Test
+    void theTreeSaysWhatItHolds() {
+        TimerQueue<String> tree = TimerKind.RB_TREE.create();
+        long h = tree.schedule(5, "a");
+        tree.schedule(5, "b");
+        tree.schedule(7, "c");
+        assertEquals("RbTreeTimer[size=3, deadlines=2]", tree.toString());
+        tree.cancel(h);
+        tree.expire(5, p -> {});
+        assertEquals("RbTreeTimer[size=1, deadlines=1]", tree.toString());
+    }
 }
