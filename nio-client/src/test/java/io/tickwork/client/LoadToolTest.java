@@ -51,6 +51,9 @@ class LoadToolTest {
         assertUsageError(Cli.run("bench", "-D", "50ms", URL), "--duration must be in [100.00ms, 86400.00s]: 50.00ms");
         assertUsageError(Cli.run("bench", "--rate", "0", URL), "--rate must be > 0: 0");
         assertUsageError(
+                Cli.run("bench", "127.0.0.1:9090/d/tree"),
+                "must be an http://host:port/path URL: 127.0.0.1:9090/d/tree");
+        assertUsageError(
                 Cli.run("bench", "--rate", "1e-12", "-t", "2", "-D", "1s", URL),
                 "--rate 1.0E-12 gives each of the 2 threads less than one request in --duration 1.0 s");
         assertUsageError(Cli.run("idle", "--sources", "-1"), "--sources must be in [0, 65536]: -1");

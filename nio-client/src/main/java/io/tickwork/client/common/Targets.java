@@ -68,7 +68,8 @@ public final class Targets {
         try {
             u = new URI(s);
         } catch (URISyntaxException e) {
-            throw new UsageException(option + " is not a URL: " + s);
+            throw new UsageException(
+                    option + " must be an http://host:port/path URL: " + s + " (" + e.getReason() + ")");
         }
         if (!"http".equalsIgnoreCase(u.getScheme()) || u.getHost() == null) {
             throw new UsageException(option + " must be an http://host:port/path URL: " + s);
