@@ -269,6 +269,11 @@ public final class BenchCommand implements Callable<Integer> {
         if (words) {
             List<String> list = wordFile != null ? Words.load(Path.of(wordFile)) : List.of(Words.BUILT_IN);
             List<String> prefixes = new ArrayList<>(targets);
+            if ((long) prefixes.size() * list.size() > MAX_TARGETS) {
+                throw new UsageException("--words gives " + prefixes.size() + " URLs x " + list.size() + " words = "
+                        + (long) prefixes.size() * list.size() + " requests, more than " + MAX_TARGETS
+                        + " held at once: use fewer");
+            }
             targets.clear();
             for (String p : prefixes) {
                 for (String w : list) {
@@ -315,6 +320,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         Duration readTimeout = inRange("--timeout", timeout, Duration.ofMillis(1), Duration.ofHours(1));
         Duration connTimeout = inRange("--connect-timeout", connectTimeout, Duration.ofMillis(1), Duration.ofHours(1));
+        checkBuffers(conns, inFlight, encoded, Runtime.getRuntime().maxMemory());
         String describe = "http://" + base.hostHeader()
                 + (targets.size() == 1 ? targets.get(0) : " (" + targets.size() + " URLs)");
         return new BenchConfig(
@@ -331,6 +337,31 @@ public final class BenchCommand implements Callable<Integer> {
                 readTimeout,
                 connTimeout,
                 seed);
+    }
+
+    /** The most distinct requests a run holds, encoded, for the whole run. */
+    static final int MAX_TARGETS = 10_000_000;
+
+    /**
+     * Refuses a run whose buffers would not fit half of {@code maxHeap}: each connection holds
+     * {@code depth} of the longest request, and 17 bytes of bookkeeping per request in flight;
+     * the requests are held once. Refused up front, in one line, instead of an
+     * {@link OutOfMemoryError} partway into the setup.
+     */
+    static void checkBuffers(int connections, int depth, List<byte[]> requests, long maxHeap) {
+        long longest = 0;
+        long all = 0;
+        for (byte[] r : requests) {
+            longest = Math.max(longest, r.length);
+            all += r.length + 16;
+        }
+        long perConnection = depth * (longest + 17);
+        long need = connections * perConnection + all;
+        if (depth * longest > Integer.MAX_VALUE || need > maxHeap / 2) {
+            throw new UsageException("--connections " + connections + " with --depth " + depth + " of requests up to "
+                    + longest + " bytes need " + (need >> 20) + " MiB of buffers, more than half of this JVM's heap ("
+                    + (maxHeap >> 20) + " MiB): lower them, or raise -Xmx");
+        }
     }
 
     /** A rate as given: whole numbers without a fraction, {@code 0.5} as {@code 0.5}, not {@code 0}. */

@@ -1,6 +1,7 @@
 package io.tickwork.client.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import io.tickwork.client.Cli.Run;
 import io.tickwork.client.common.LatencyRange;
 import io.tickwork.client.common.OptionValues;
 import io.tickwork.client.common.StubHttpServer;
+import io.tickwork.client.common.UsageException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -463,5 +465,19 @@ class BenchTest {
         assertEquals(2, r.status(), "a fraction of a connection: " + r.err());
         r = Cli.run("bench", "http://127.0.0.1:0/");
         assertEquals(2, r.status(), "port 0: " + r.err());
+    }
+
+    /** Buffers that would not fit half the heap are refused up front, with the figures. */
+    @Test
+    void buffersThatCannotFitTheHeapAreRefusedUpFront() {
+        List<byte[]> one = List.of(new byte[60]);
+        BenchCommand.checkBuffers(64, 16, one, 1L << 30); // 64 x 16 x 77 bytes: fits
+        UsageException e =
+                assertThrows(UsageException.class, () -> BenchCommand.checkBuffers(19_000, 10_000, one, 1L << 30));
+        assertTrue(
+                e.getMessage()
+                        .startsWith("--connections 19000 with --depth 10000 of requests up to 60 bytes need 13952"
+                                + " MiB of buffers, more than half of this JVM's heap (1024 MiB)"),
+                e.getMessage());
     }
 }
