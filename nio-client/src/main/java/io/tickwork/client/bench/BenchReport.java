@@ -29,6 +29,8 @@ final class BenchReport {
     final long closedErrors;
     final long ioErrors;
     final long lost;
+    final long unansweredAtEnd;
+    final long unsentAtEnd;
     final Map<Integer, Long> statuses;
     final Histogram latency;
 
@@ -47,6 +49,8 @@ final class BenchReport {
         this.closedErrors = Counters.sum(counters, Counters.ERR_CLOSED);
         this.ioErrors = Counters.sum(counters, Counters.ERR_IO);
         this.lost = Counters.sum(counters, Counters.LOST);
+        this.unansweredAtEnd = Counters.sum(counters, Counters.UNANSWERED_AT_END);
+        this.unsentAtEnd = Counters.sum(counters, Counters.UNSENT_AT_END);
         Map<String, Long> causes = new TreeMap<>();
         for (OsError e : OsError.values()) {
             long n = Counters.sum(counters, Counters.CONNECT_CAUSE + e.ordinal());
@@ -158,6 +162,14 @@ final class BenchReport {
                 connects,
                 reconnects,
                 lost > 0 ? ", " + lost + " requests lost on closed connections" : ""));
+        if (unansweredAtEnd + unsentAtEnd > 0) {
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  at end     %d unanswered, %d due but not sent: in the latency with their wait so far,"
+                            + " not completed%n",
+                    unansweredAtEnd,
+                    unsentAtEnd));
+        }
         for (String cause : connectErrorsByCause.keySet()) {
             OsError e = OsError.valueOf(cause);
             sb.append("  hint       ")
@@ -221,6 +233,10 @@ final class BenchReport {
         j.field("connects", connects);
         j.field("reconnects", reconnects);
         j.field("lost_requests", lost);
+        j.end();
+        j.object("open_loop_end");
+        j.field("unanswered", unansweredAtEnd);
+        j.field("unsent", unsentAtEnd);
         j.end();
         j.end();
         return j.toString();

@@ -184,14 +184,18 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
      * they are not counted as completed.
      */
     private void chargeUnfinished(long now) {
+        long unanswered = 0;
         for (BenchConnection c : conns) {
-            c.recordUnfinished(recorder, now);
+            unanswered += c.recordUnfinished(recorder, now);
         }
+        counters.add(Counters.UNANSWERED_AT_END, unanswered);
         long due = dueBy(now, startNs, ratePerNs, endNs);
         long from = Math.max(issued, firstSendAtOrAfter(startNs, ratePerNs, warmEndNs));
         long room = openLoopCount - measuredIssued; // sends still allowed in the measured phase
         if (from < due && room > 0) {
-            chargeBacklog(recorder, startNs, ratePerNs, from, due - from <= room ? due : from + room, now);
+            long to = due - from <= room ? due : from + room;
+            chargeBacklog(recorder, startNs, ratePerNs, from, to, now);
+            counters.add(Counters.UNSENT_AT_END, to - from);
         }
     }
 

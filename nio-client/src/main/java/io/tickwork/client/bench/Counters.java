@@ -26,8 +26,12 @@ final class Counters {
     static final int WARM_COMPLETED = 13;
     /** 1 once any connect succeeded; a flag, kept across the warm-up boundary. */
     static final int EVER_CONNECTED = 14;
+    /** Open loop: measured requests still unanswered when the time was up (charged, not completed). */
+    static final int UNANSWERED_AT_END = 15;
+    /** Open loop: measured sends due by the end that no connection had room to make (charged). */
+    static final int UNSENT_AT_END = 16;
     /** Connect failures by cause: CONNECT_CAUSE + OsError.ordinal(). */
-    static final int CONNECT_CAUSE = 16;
+    static final int CONNECT_CAUSE = 17;
     /** Responses by status: STATUS + code, codes 100..599. */
     static final int STATUS = CONNECT_CAUSE + OsError.values().length;
 

@@ -279,6 +279,12 @@ class BenchTest {
             long charged = r.latency.getTotalCount() - r.completed;
             assertTrue(charged > 500, "unanswered requests charged in the latency: " + charged);
             assertTrue(r.latency.getMaxValue() > 500_000_000L, "the longest wait: " + r.latency.getMaxValue());
+            // and counted as what they were: 8 in flight unanswered, the rest due and never sent
+            assertEquals(8, r.unansweredAtEnd, r.toText());
+            assertEquals(charged, r.unansweredAtEnd + r.unsentAtEnd, r.toText());
+            assertTrue(
+                    r.toText().contains("  at end     8 unanswered, " + r.unsentAtEnd + " due but not sent"),
+                    r.toText());
         }
     }
 
