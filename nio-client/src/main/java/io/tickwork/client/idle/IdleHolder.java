@@ -222,15 +222,19 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
             stopRamp(rampStopRequest); // set once, never reset: the second read is the first's value
         }
         if (stoppedBy == null) {
-            long permitted =
-                    Math.min(cfg.connections(), (long) ((now - start) / 1e9 * cfg.step()) + Math.min(cfg.step(), 100));
-            if (connected + pending < permitted && pending < cfg.maxPending()) {
+            // --step bounds connect attempts, the first ones and those replacing connections the
+            // server closed alike: a server that closes at once gets no more than step a second
+            long permitted = (long) ((now - start) / 1e9 * cfg.step()) + Math.min(cfg.step(), 100);
+            if (connected + pending < cfg.connections() && attempts < permitted && pending < cfg.maxPending()) {
                 String low = guard.check(now);
                 if (low != null) {
                     stopRamp(low);
                 }
             }
-            while (stoppedBy == null && connected + pending < permitted && pending < cfg.maxPending()) {
+            while (stoppedBy == null
+                    && connected + pending < cfg.connections()
+                    && attempts < permitted
+                    && pending < cfg.maxPending()) {
                 open(now);
             }
         }

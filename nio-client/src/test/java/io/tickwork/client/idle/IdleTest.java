@@ -173,6 +173,40 @@ class IdleTest {
         assertTrue(run.out().contains("0 of 20 connected"), run.out());
     }
 
+    /**
+     * A server that closes every connection at once: replacements are connects like the first
+     * ones, at most --step a second (100 here, plus the first turn's 100), not a storm.
+     */
+    @Test
+    void replacementsKeepToTheStep() throws Exception {
+        try (ServerSocket closing = new ServerSocket(0, 512, InetAddress.getLoopbackAddress())) {
+            Thread closer = new Thread(() -> {
+                while (!closing.isClosed()) {
+                    try {
+                        closing.accept().close();
+                    } catch (IOException closed) {
+                        return;
+                    }
+                }
+            });
+            closer.setDaemon(true);
+            closer.start();
+            IdleResult r = idle(
+                    "-c",
+                    "10",
+                    "--step",
+                    "100",
+                    "--sources",
+                    "0",
+                    "--duration",
+                    "1s",
+                    "--quiet",
+                    "127.0.0.1:" + closing.getLocalPort());
+            assertTrue(r.closedByServer() > 10, "the server closed them: " + r.closedByServer());
+            assertTrue(r.attempts() <= 100 + 100 + 10, "connect attempts in 1 s at --step 100: " + r.attempts());
+        }
+    }
+
     @Test
     void connectionsTheServerClosesAreReplaced() throws Exception {
         try (Acceptor a = new Acceptor(200)) {
