@@ -51,6 +51,8 @@ class LoadToolTest {
         assertUsageError(Cli.run("bench", "-D", "50ms", URL), "--duration must be in [100.00ms, 86400.00s]: 50.00ms");
         assertUsageError(Cli.run("bench", "--rate", "0", URL), "--rate must be > 0: 0");
         assertUsageError(
+                Cli.run("bench", "--urls", "/nonexistent/urls.txt", URL), "--urls: cannot read /nonexistent/urls.txt");
+        assertUsageError(
                 Cli.run("bench", "127.0.0.1:9090/d/tree"),
                 "must be an http://host:port/path URL: 127.0.0.1:9090/d/tree");
         assertUsageError(

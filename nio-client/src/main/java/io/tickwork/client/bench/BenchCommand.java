@@ -231,7 +231,7 @@ public final class BenchCommand implements Callable<Integer> {
         List<String> targets = new ArrayList<>();
         Targets.Url base;
         if (urlsFile != null) {
-            List<String> lines = Words.load(Path.of(urlsFile));
+            List<String> lines = Words.load("--urls", Path.of(urlsFile));
             Targets.Url first = null;
             for (String l : lines) {
                 if (l.startsWith("http://")) {
@@ -267,7 +267,8 @@ public final class BenchCommand implements Callable<Integer> {
             targets.add(base.target());
         }
         if (words) {
-            List<String> list = wordFile != null ? Words.load(Path.of(wordFile)) : List.of(Words.BUILT_IN);
+            List<String> list =
+                    wordFile != null ? Words.load("--word-file", Path.of(wordFile)) : List.of(Words.BUILT_IN);
             List<String> prefixes = new ArrayList<>(targets);
             if ((long) prefixes.size() * list.size() > MAX_TARGETS) {
                 throw new UsageException("--words gives " + prefixes.size() + " URLs x " + list.size() + " words = "

@@ -109,8 +109,8 @@ final class BenchReport {
                 config.openLoop()
                         ? String.format(
                                 Locale.ROOT,
-                                "open loop at %.0f req/s (latency from " + "intended send time)",
-                                config.rate())
+                                "open loop at %s req/s (latency from intended send time)",
+                                BenchCommand.rateText(config.rate()))
                         : "closed loop",
                 elapsedSeconds));
         if (config.warmsUp()) {

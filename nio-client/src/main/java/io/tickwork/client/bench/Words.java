@@ -42,7 +42,8 @@ final class Words {
                             + "happy sad angry calm quick slow bright dark warm cold soft hard sweet bitter")
                     .split("\\s+");
 
-    static List<String> load(Path file) {
+    /** The non-blank, non-comment lines of {@code file}, given as {@code option}, trimmed. */
+    static List<String> load(String option, Path file) {
         List<String> out = new ArrayList<>();
         try {
             for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
@@ -52,10 +53,10 @@ final class Words {
                 }
             }
         } catch (IOException e) {
-            throw new UsageException("cannot read word file " + file + ": " + e.getMessage());
+            throw new UsageException(option + ": cannot read " + file + ": " + e.getMessage());
         }
         if (out.isEmpty()) {
-            throw new UsageException("word file has no words: " + file);
+            throw new UsageException(option + ": " + file + " has no lines but blanks and # comments");
         }
         return out;
     }
