@@ -129,6 +129,19 @@ final class WorkerLauncher {
     private record Exited(int index, int status) {}
 
     private static final Object STOP = new Object();
+    /** How long a failed start waits for a stop that may have caused it. */
+    private static final long START_FAILURE_GRACE_MILLIS = 1_000;
+
+    /** Whether a stop comes within {@code millis}; other events read meanwhile are dropped (the run is ending). */
+    private boolean stopRequestedWithin(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+            if (events.poll(left, TimeUnit.NANOSECONDS) == STOP) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     private final ServerOptions options;
     private final PrintStream out;
@@ -186,7 +199,17 @@ final class WorkerLauncher {
     private int supervise(SocketChannel hold, int port) throws IOException, InterruptedException {
         int n = options.processes;
         for (int i = 0; i < n; i++) {
-            start(i, port);
+            try {
+                start(i, port);
+            } catch (IOException e) {
+                // a terminal's Ctrl-C reaches the process group at once: the JDK's spawn helper of
+                // a worker being started dies of it, and the start fails; the launcher's own SIGINT
+                // follows within moments, and then the run was stopped, not failed
+                if (stopRequestedWithin(START_FAILURE_GRACE_MILLIS)) {
+                    return stopAll(-1);
+                }
+                throw e;
+            }
         }
         Ready[] ready = new Ready[n];
         int started = 0;
