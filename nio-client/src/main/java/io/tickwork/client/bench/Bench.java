@@ -126,7 +126,12 @@ final class Bench {
                 }
             }
         }
-        double elapsed = Math.max(0, System.nanoTime() - warmEnd) / 1e9;
+        // to the last loop's end, not past the closing of the sockets (the workers have ended)
+        long ended = 0;
+        for (BenchWorker w : workers) {
+            ended = Math.max(ended, w.loopEndedAt);
+        }
+        double elapsed = Math.max(0, (ended != 0 ? ended : System.nanoTime()) - warmEnd) / 1e9;
         List<Counters> measured = new ArrayList<>();
         for (int i = 0; i < workers.size(); i++) {
             BenchWorker w = workers.get(i);

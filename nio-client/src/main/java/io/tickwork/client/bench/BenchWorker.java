@@ -116,6 +116,9 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         }
     }
 
+    /** When this worker's loop ended (read after the thread ended); 0 before. */
+    long loopEndedAt;
+
     @Override
     public void run() {
         try (ClientSelectorLoop l = new ClientSelectorLoop(this, Wait.SLEEP, Clock.PER_TURN)) {
@@ -135,6 +138,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         } catch (RuntimeException | Error e) {
             failure = e; // a bug: the run's figures are incomplete, and the command says so
         } finally {
+            loopEndedAt = System.nanoTime(); // before the closes: they are not the run's time
             for (BenchConnection c : conns) {
                 closeQuietly(c);
             }
