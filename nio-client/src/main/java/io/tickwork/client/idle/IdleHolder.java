@@ -78,6 +78,10 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
     private int connected;
     private int peak;
     private long attempts;
+    /** Connect attempts --step allows now (see beforeSelect); starts full. */
+    private double connectTokens = Double.MAX_VALUE;
+
+    private long tokensAt;
     private long closedByServer;
     private long responseBytes;
     private OsError hardLimit;
@@ -223,9 +227,13 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
         }
         if (stoppedBy == null) {
             // --step bounds connect attempts, the first ones and those replacing connections the
-            // server closed alike: a server that closes at once gets no more than step a second
-            long permitted = (long) ((now - start) / 1e9 * cfg.step()) + Math.min(cfg.step(), 100);
-            if (connected + pending < cfg.connections() && attempts < permitted && pending < cfg.maxPending()) {
+            // server closed alike: a bucket of min(step, 100) tokens refilled at step a second, one
+            // spent per attempt, so a server that closes everything at once after a long hold
+            // gets no more than the ramp did
+            int burst = Math.min(cfg.step(), 100);
+            connectTokens = Math.min(burst, connectTokens + (now - tokensAt) / 1e9 * cfg.step());
+            tokensAt = now;
+            if (connected + pending < cfg.connections() && connectTokens >= 1 && pending < cfg.maxPending()) {
                 String low = guard.check(now);
                 if (low != null) {
                     stopRamp(low);
@@ -233,9 +241,11 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
             }
             while (stoppedBy == null
                     && connected + pending < cfg.connections()
-                    && attempts < permitted
+                    && connectTokens >= 1
                     && pending < cfg.maxPending()) {
+                long before = attempts;
                 open(now);
+                connectTokens -= attempts - before;
             }
         }
         if (rampEndedAt < 0 && (connected >= cfg.connections() || stoppedBy != null) && pending == 0) {
