@@ -130,10 +130,13 @@ final class FleetReport {
         return total;
     }
 
-    /** The largest child's options: the first children take the remainder of the split. */
+    /** The largest child's options (heaps follow the shares; the first children take the remainder). */
     private String childJvmOptions() {
-        return String.join(
-                " ", FleetPlan.jvmOptions(FleetPlan.share(cfg.connections(), Math.max(1, children.size()), 0)));
+        int most = 0;
+        for (Child c : children) {
+            most = Math.max(most, c.cfg().connections());
+        }
+        return String.join(" ", FleetPlan.jvmOptions(most));
     }
 
     String toText() {

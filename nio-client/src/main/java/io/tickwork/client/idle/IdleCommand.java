@@ -264,7 +264,11 @@ public final class IdleCommand implements Callable<Integer> {
         out.print(json ? r.toJson(cfg) + "\n" : r.toText());
         // connects tried and not one made: nothing was held, as bench fails then (a guard that
         // stopped the ramp before any attempt is a result)
-        return r.peak() == 0 && r.attempts() > 0 ? 1 : 0;
+        if (r.peak() == 0 && r.attempts() > 0) {
+            err.println("idle: not one of " + r.attempts() + " connects succeeded");
+            return 1;
+        }
+        return 0;
     }
 
     /** The options, checked and resolved into a run. */

@@ -165,7 +165,11 @@ final class IdleFleet {
                 guard,
                 elapsed);
         out.print(json ? report.toJson() + "\n" : report.toText());
-        return report.total().peak() == 0 && report.total().attempts() > 0 ? 1 : status;
+        if (report.total().peak() == 0 && report.total().attempts() > 0) {
+            human.println("idle: not one of " + report.total().attempts() + " connects succeeded, in any process");
+            return 1;
+        }
+        return status;
     }
 
     private List<InetAddress> allSources() {
