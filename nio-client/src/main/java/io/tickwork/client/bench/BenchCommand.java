@@ -232,6 +232,10 @@ public final class BenchCommand implements Callable<Integer> {
         Targets.Url base;
         if (urlsFile != null) {
             List<String> lines = Words.load("--urls", Path.of(urlsFile));
+            if (lines.size() > MAX_TARGETS) {
+                throw new UsageException("--urls gives " + lines.size() + " URLs, more than " + MAX_TARGETS
+                        + " held at once: use fewer");
+            }
             Targets.Url first = null;
             for (String l : lines) {
                 if (l.startsWith("http://")) {
@@ -312,10 +316,11 @@ public final class BenchCommand implements Callable<Integer> {
         if (rate != null && perSecond <= 0) {
             throw new UsageException("--rate must be > 0: " + OptionValues.number(rate));
         }
-        if (rate != null && perSecond * (runFor.toNanos() / 1e9) < selectors) {
+        int running = Math.min(selectors, conns); // a thread per connection at most
+        if (rate != null && perSecond * (runFor.toNanos() / 1e9) < running) {
             // each thread sends its share of the rate on its own schedule: a share of less than one
             // request in the whole run is a typo, and its schedule's arithmetic would overflow
-            throw new UsageException("--rate " + OptionValues.number(rate) + " gives each of the " + selectors
+            throw new UsageException("--rate " + OptionValues.number(rate) + " gives each of the " + running
                     + " threads less than one request in --duration " + runFor.toMillis() / 1000.0
                     + " s: raise it, or use fewer threads");
         }
@@ -341,7 +346,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /** The most distinct requests a run holds, encoded, for the whole run. */
-    static final int MAX_TARGETS = 10_000_000;
+    static final int MAX_TARGETS = 1_000_000;
 
     /**
      * Refuses a run whose buffers would not fit half of {@code maxHeap}: each connection holds
