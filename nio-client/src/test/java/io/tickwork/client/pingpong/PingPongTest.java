@@ -185,20 +185,22 @@ class PingPongTest {
         assertTrue(bench.out().replaceAll("\\s+", " ").contains("(default " + half + ", half the cores"), bench.out());
     }
 
-    /** Sockets this process holds, from /proc/self/fd (Linux). */
-    private static long openSockets() throws IOException {
+    /** The sockets this process holds, by inode, from /proc/self/fd (Linux). */
+    private static java.util.Set<String> openSockets() throws IOException {
         try (java.util.stream.Stream<java.nio.file.Path> fds =
                 java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
-            return fds.filter(fd -> {
-                        try {
-                            return java.nio.file.Files.readSymbolicLink(fd)
-                                    .toString()
-                                    .startsWith("socket:");
-                        } catch (IOException gone) {
-                            return false; // the listing's own descriptor, closed since
-                        }
-                    })
-                    .count();
+            java.util.Set<String> sockets = new java.util.HashSet<>();
+            fds.forEach(fd -> {
+                try {
+                    String link = java.nio.file.Files.readSymbolicLink(fd).toString();
+                    if (link.startsWith("socket:")) {
+                        sockets.add(link);
+                    }
+                } catch (IOException gone) {
+                    // the listing's own descriptor, closed since
+                }
+            });
+            return sockets;
         }
     }
 
@@ -213,10 +215,19 @@ class PingPongTest {
                 java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/fd")));
         try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), silent.getLocalPort());
-            long before = openSockets();
+            java.util.Set<String> before = openSockets();
             PingPongClient client = new PingPongClient(at, 3, 2);
-            assertThrows(IOException.class, () -> client.run(10, TimeUnit.MILLISECONDS.toNanos(500)));
-            assertEquals(before, openSockets(), "sockets left open by the failed run");
+            try {
+                client.run(10, TimeUnit.MILLISECONDS.toNanos(500));
+                // a full queue may drop the final ACK rather than the SYN: every connect then
+                // "succeeds", and no loop failed
+                org.junit.jupiter.api.Assumptions.abort("every connection was taken; no loop failed");
+            } catch (IOException expected) {
+                // a loop failed to connect; the other had connected its own
+            }
+            java.util.Set<String> left = openSockets();
+            left.removeAll(before);
+            assertEquals(java.util.Set.of(), left, "sockets the failed run left open");
         }
     }
 }
