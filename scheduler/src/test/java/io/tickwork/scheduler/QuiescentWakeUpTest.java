@@ -51,5 +51,6 @@ class QuiescentWakeUpTest {
         assertEquals(1, task.done.getCount(), "the task ran after termination");
         assertEquals(List.of(task), owner.rejected);
         assertEquals(List.of(), owner.reports);
+        assertEquals(List.of(), owner.dropped);
     }
 }

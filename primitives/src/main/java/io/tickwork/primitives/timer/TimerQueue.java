@@ -94,8 +94,9 @@ import java.util.function.Consumer;
  *   <li><b>Out of memory.</b> A queue allocates only as it grows, with the timers pending (those
  *       a consumer schedules while {@code expire} runs included), not with the calls made. A
  *       {@code schedule} that throws
- *       {@link OutOfMemoryError} (or finds its slot full, see {@link #schedule}) leaves it as it was; so does any call on the tree. On a wheel, a
- *       timer being moved when the error comes may be dropped (no longer pending, never fires):
+ *       {@link OutOfMemoryError} (or {@link IllegalStateException} for a full slot, see
+ *       {@link #schedule}) leaves it as it was; so does any call on the tree. On a wheel, a
+ *       timer being moved when either comes may be dropped (no longer pending, never fires):
  *       the one {@code reschedule} moves, one {@code expire} moves to a later slot or out of the
  *       overflow heap, one scheduled from {@code expire}'s consumer that is placed when
  *       {@code expire} returns, or, where a slot compacts in {@code cancel} or
@@ -130,8 +131,8 @@ public interface TimerQueue<T> {
      * @throws NullPointerException if {@code payload} is null
      * @throws IllegalStateException if the queue is full: 2^30 pending timers on a wheel, 2^27 - 1
      *     on {@link TimerKind#RB_TREE}, or {@link Integer#MAX_VALUE} entries in the deadline's slot
-     *     of a {@link TimerKind#WHEEL_RING} or {@link TimerKind#WHEEL_LINKED_ARRAY} (live timers and
-     *     cancelled ones not yet compacted); or if its time has ended (drained by
+     *     of a {@link TimerKind#WHEEL_LINKED_ARRAY} or in its spill on a {@link TimerKind#WHEEL_RING}
+     *     (live timers and cancelled ones not yet compacted); or if its time has ended (drained by
      *     {@code expire(Long.MAX_VALUE, ..)}, see the class comment). The queue is unchanged.
      */
     long schedule(long deadline, T payload);

@@ -10,7 +10,8 @@ import io.tickwork.primitives.queue.RingQueue;
  * <p><b>Algorithm:</b> Varghese &amp; Lauck's hashed wheel (scheme 4), see {@link WheelTimer}. A
  * slot's ring is one contiguous array, so a tick whose timers fit in it is expired by one
  * sequential scan; a burst beyond {@code slotCapacity} goes to the slot's spill list (chunks from
- * a shared pool), so nothing is ever refused, it just costs a second structure.
+ * a shared pool), so a burst is not refused, it just costs a second structure (a spill refuses only
+ * at {@link Integer#MAX_VALUE} entries, see {@link TimerQueue#schedule}).
  *
  * <p><b>Cost:</b> as {@link WheelLinkedArrayTimer}: schedule O(1) (O(log f) for far timers), cancel
  * and reschedule O(1), expire O(1) per timer plus O(ticksPerWheel / 64) per call (and as much again

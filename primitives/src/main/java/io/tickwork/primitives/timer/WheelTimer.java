@@ -517,7 +517,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     /** For a slot's {@link #add} that its list refused: the caller drops the entry, as on a failed growth. */
     static IllegalStateException slotFull(int slot) {
-        return new IllegalStateException("slot " + slot + " holds Integer.MAX_VALUE entries: no timer can be added");
+        return new IllegalStateException("slot " + slot
+                + " holds Integer.MAX_VALUE entries (beyond its ring on WHEEL_RING): no timer can be added");
     }
 
     /**
