@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every variant of the ordered-execution benchmarks, ours and each peer's adapter, on the pools
- * the benchmarks use (virtual threads need JDK 21, and run in the primitives' JDK 21 checks): each key's tasks run exactly once, one at a time, and in the order each
+ * the benchmarks use (virtual threads need JDK 21: {@link OrderSubjectsOnVirtualThreadsTest} runs this check there): each key's tasks run exactly once, one at a time, and in the order each
  * producer submitted them. The benchmark's plain-increment task relies on exactly this, so a
  * variant that broke it would be measured doing less work than the others.
  */
