@@ -273,7 +273,8 @@ public final class IdleCommand implements Callable<Integer> {
 
     /** The options, checked and resolved into a run. */
     IdleConfig config() {
-        List<InetSocketAddress> targets = Targets.hostPorts("--target", hostPort == null ? target : hostPort);
+        List<InetSocketAddress> targets =
+                Targets.hostPorts(hostPort == null ? "--target" : "HOST:PORT", hostPort == null ? target : hostPort);
         int n = intInRange("--connections", connections, 1, 10_000_000);
         int perSource = connectionsPerSource();
         boolean remote = targets.stream().anyMatch(t -> !t.getAddress().isLoopbackAddress());
