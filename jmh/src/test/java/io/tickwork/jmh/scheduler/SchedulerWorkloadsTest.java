@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import kilim.Mailbox;
 import kilim.Scheduler;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,22 +20,23 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SchedulerWorkloadsTest {
     private static final String[] SCHEDULERS = {"tickwork-wheel-list", "kilim-affine", "kilim-forkjoin"};
 
-    @ParameterizedTest
-    @ValueSource(strings = {"tickwork-wheel-list", "kilim-affine", "kilim-forkjoin"})
-    void everyMailboxPairPassesEveryBallAndEnds(String scheduler) throws Exception {
+    @Test
+    void everyMailboxPairPassesEveryBallAndEnds() throws Exception {
         int pairs = 8, rounds = 20_000;
-        Scheduler s = SchedulerSubjects.create(scheduler, 2);
-        CountDownLatch done = new CountDownLatch(2 * pairs);
-        try {
-            for (int p = 0; p < pairs; p++) {
-                Mailbox<Coroutines.Ball> ping = new Mailbox<>();
-                Mailbox<Coroutines.Ball> pong = new Mailbox<>();
-                SchedulerSubjects.start(s, new Coroutines.Ponger(ping, pong, rounds, done), 0, false);
-                SchedulerSubjects.start(s, new Coroutines.Pinger(pong, ping, rounds, done), 0, false);
+        for (String scheduler : SCHEDULERS) {
+            Scheduler s = SchedulerSubjects.create(scheduler, 2);
+            CountDownLatch done = new CountDownLatch(2 * pairs);
+            try {
+                for (int p = 0; p < pairs; p++) {
+                    Mailbox<Coroutines.Ball> ping = new Mailbox<>();
+                    Mailbox<Coroutines.Ball> pong = new Mailbox<>();
+                    SchedulerSubjects.start(s, new Coroutines.Ponger(ping, pong, rounds, done), 0, false);
+                    SchedulerSubjects.start(s, new Coroutines.Pinger(pong, ping, rounds, done), 0, false);
+                }
+                assertTrue(done.await(60, TimeUnit.SECONDS), scheduler + ": " + done.getCount() + " tasks waiting");
+            } finally {
+                SchedulerSubjects.stop(s);
             }
-            assertTrue(done.await(60, TimeUnit.SECONDS), done.getCount() + " of " + 2 * pairs + " tasks still waiting");
-        } finally {
-            SchedulerSubjects.stop(s);
         }
     }
 
