@@ -35,8 +35,9 @@ final class FleetPlan {
     /**
      * A child's JVM options, for a small footprint, beside its heap ({@link #jvmOptions}). A child
      * is one selector thread holding about 800 B of live heap per idle connection (14.8 MB at
-     * 17,978, 2026-11-24), and a few hundred more under {@code --workload} (a parser per
-     * connection, its line buffer 128 B until a longer line comes), so: the serial collector (no
+     * 17,978 in the C1600K run, docs/results/c1600k.md), and a few hundred more under
+     * {@code --workload} (a parser per connection, its line buffer 128 B until a longer line
+     * comes), so: the serial collector (no
      * GC threads, the least native memory; a full GC of that live set takes milliseconds); a heap
      * that starts at 16 MiB, so it is not sized from the machine's memory; and the C1 compiler
      * only (no C2 threads and arenas; the loop is not CPU-bound). Measured on JDK 17 holding 1,000
