@@ -47,7 +47,7 @@ class IdleGuardAndMergeTest {
         UsageException e = assertThrows(UsageException.class, () -> config("--sources", "2", "192.0.2.10:80"));
         assertTrue(e.getMessage().contains("--first-source 127.0.0.2 is loopback"), e.getMessage());
         e = assertThrows(UsageException.class, () -> config("no-such-host.invalid:80"));
-        assertEquals("--target host does not resolve: no-such-host.invalid", e.getMessage());
+        assertEquals("HOST:PORT host does not resolve: no-such-host.invalid", e.getMessage());
     }
 
     @Test
