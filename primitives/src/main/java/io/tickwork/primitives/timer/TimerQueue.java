@@ -19,10 +19,12 @@ import java.util.function.Consumer;
  *         .span(Duration.ofSeconds(64))
  *         .build();
  * long timeout = TimeUnit.SECONDS.toNanos(30);
- * conn.timer = idle.schedule(System.nanoTime() + timeout, conn); // on accept
- * idle.reschedule(conn.timer, System.nanoTime() + timeout);      // on activity: same handle
+ * // each loop turn: expire first, so that after a long select() the wheel has moved on to now
+ * // and a new timeout lands in it, not in the overflow heap
  * long now = System.nanoTime();
  * idle.expire(now, Connection::closeIdle, 1024);                  // at most 1,024 per loop turn
+ * conn.timer = idle.schedule(now + timeout, conn);                // on accept
+ * idle.reschedule(conn.timer, now + timeout);                     // on activity: same handle
  * long next = idle.nextDeadline();                               // select() may block until then
  * if (next == TimerQueue.NO_DEADLINE) {
  *     selector.select();

@@ -26,6 +26,35 @@ class TimerApiTest {
         }
     }
 
+    /**
+     * The snippet's order after a select() longer than the span: expire, then schedule, and the
+     * timeout lands in the wheel; one scheduled before the expire waits in the overflow heap until
+     * the expire after.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = TimerKind.class,
+            names = {"WHEEL_LIST", "WHEEL_RING", "WHEEL_LINKED_ARRAY"})
+    void afterALongSelectExpireFirstAndTheTimeoutLandsInTheWheel(TimerKind kind) {
+        long start = System.nanoTime();
+        TimerQueue<String> idle = TimerQueue.builder(TimeUnit.NANOSECONDS, start)
+                .kind(kind)
+                .tick(Duration.ofMillis(1))
+                .span(Duration.ofSeconds(64))
+                .build();
+        idle.schedule(start + TimeUnit.SECONDS.toNanos(1), "early");
+        long now = start + TimeUnit.MINUTES.toNanos(10); // a select() that blocked ten minutes
+        idle.schedule(now + TimeUnit.SECONDS.toNanos(30), "before the expire");
+        assertTrue(idle.toString().contains("far=1"), idle.toString());
+        List<String> fired = new ArrayList<>();
+        idle.expire(now, fired::add, 1024);
+        assertEquals(List.of("early"), fired);
+        idle.schedule(now + TimeUnit.SECONDS.toNanos(30), "after the expire");
+        assertTrue(idle.toString().contains("far=1"), idle.toString()); // this one in the wheel
+        idle.expire(now + 1_000_000, fired::add, 1024);
+        assertTrue(idle.toString().contains("far=0"), idle.toString()); // the other moved in at the next
+    }
+
     @ParameterizedTest
     @EnumSource(TimerKind.class)
     void theClassCommentsSelectorLoopSnippet(TimerKind kind) {
