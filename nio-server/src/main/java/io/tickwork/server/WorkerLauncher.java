@@ -206,7 +206,7 @@ final class WorkerLauncher {
                 // a worker being started dies of it, and the start fails; the launcher's own SIGINT
                 // follows within moments, and then the run was stopped, not failed
                 if (stopRequestedWithin(START_FAILURE_GRACE_MILLIS)) {
-                    err.println("tickwork: worker " + i + " of " + n + " not started, a stop came: " + e.getMessage());
+                    err.println("tickwork: " + e.getMessage() + "; a stop came, so the run stops");
                     return stopAll(-1);
                 }
                 throw e;
@@ -403,8 +403,11 @@ final class WorkerLauncher {
             Thread.currentThread().interrupt();
         }
         if (code == 0 && reported < 0) { // after a worker died the run failed, however the others ended
-            out.println("tickwork dictionary: all " + workers.size()
-                    + (workers.size() == options.processes ? "" : " started") + " workers stopped");
+            out.println(
+                    workers.isEmpty()
+                            ? "tickwork dictionary: stopped before a worker started"
+                            : "tickwork dictionary: all " + workers.size()
+                                    + (workers.size() == options.processes ? "" : " started") + " workers stopped");
         }
         out.flush();
         return code;

@@ -49,6 +49,7 @@ final class IdleFleet {
     private final FleetPlan plan;
     private final PrintStream out;
     private final PrintStream human;
+    private final PrintStream err;
     private final PrintStream progress;
     private final boolean json;
     private final BlockingQueue<ChildProcess.Event> events = new LinkedBlockingQueue<>();
@@ -84,6 +85,7 @@ final class IdleFleet {
         this.out = out;
         this.json = json;
         this.human = json ? err : out;
+        this.err = err;
         this.progress = quiet ? null : human;
         int n = plan.size();
         this.latest = new IdleProgress[n];
@@ -166,7 +168,7 @@ final class IdleFleet {
                 elapsed);
         out.print(json ? report.toJson() + "\n" : report.toText());
         if (report.total().peak() == 0 && report.total().attempts() > 0) {
-            human.println("idle: not one of " + report.total().attempts() + " connects succeeded, in any process");
+            err.println("idle: not one of " + report.total().attempts() + " connects succeeded, in any process");
             return 1;
         }
         return status;

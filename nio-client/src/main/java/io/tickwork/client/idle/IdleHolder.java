@@ -227,10 +227,11 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
         }
         if (stoppedBy == null) {
             // --step bounds connect attempts, the first ones and those replacing connections the
-            // server closed alike: a bucket of min(step, 100) tokens refilled at step a second, one
-            // spent per attempt, so a server that closes everything at once after a long hold
-            // gets no more than the ramp did
-            int burst = Math.min(cfg.step(), 100);
+            // server closed alike: a bucket refilled at step a second, one token spent per attempt,
+            // holding min(step, 100) or two quiet turns' worth, whichever is more (a fast ramp is
+            // not held back by the turn length), so a server that closes everything at once after
+            // a long hold gets no more than the ramp did
+            double burst = Math.max(Math.min(cfg.step(), 100), cfg.step() * 2.0 * RAMP_TURN_NS / 1e9);
             connectTokens = Math.min(burst, connectTokens + (now - tokensAt) / 1e9 * cfg.step());
             tokensAt = now;
             if (connected + pending < cfg.connections() && connectTokens >= 1 && pending < cfg.maxPending()) {

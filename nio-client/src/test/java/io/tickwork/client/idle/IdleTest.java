@@ -182,13 +182,16 @@ class IdleTest {
     void replacementsKeepToTheStep() throws Exception {
         try (ServerSocket closing = new ServerSocket(0, 512, InetAddress.getLoopbackAddress())) {
             closing.setSoTimeout(20);
-            long closeFrom = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
             Thread closer = new Thread(() -> {
                 List<java.net.Socket> held = new ArrayList<>();
+                long closeFrom = Long.MAX_VALUE; // a second after the first connection came
                 while (!closing.isClosed()) {
                     try {
                         try {
                             held.add(closing.accept());
+                            if (closeFrom == Long.MAX_VALUE) {
+                                closeFrom = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                            }
                         } catch (java.net.SocketTimeoutException none) {
                             // look at the clock again
                         }
