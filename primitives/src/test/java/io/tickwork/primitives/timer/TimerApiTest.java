@@ -26,6 +26,15 @@ class TimerApiTest {
         }
     }
 
+    /** The class comment's queue: nanoseconds from {@code start}, 1 ms ticks, a 64 s span. */
+    private static <T> TimerQueue<T> snippetQueue(TimerKind kind, long start) {
+        return TimerQueue.builder(TimeUnit.NANOSECONDS, start)
+                .kind(kind)
+                .tick(Duration.ofMillis(1))
+                .span(Duration.ofSeconds(64))
+                .build();
+    }
+
     /**
      * The snippet's order after a select() longer than the span: expire, then schedule, and the
      * timeout lands in the wheel; one scheduled before the expire waits in the overflow heap until
@@ -37,11 +46,7 @@ class TimerApiTest {
             names = {"WHEEL_LIST", "WHEEL_RING", "WHEEL_LINKED_ARRAY"})
     void afterALongSelectExpireFirstAndTheTimeoutLandsInTheWheel(TimerKind kind) {
         long start = System.nanoTime();
-        TimerQueue<String> idle = TimerQueue.builder(TimeUnit.NANOSECONDS, start)
-                .kind(kind)
-                .tick(Duration.ofMillis(1))
-                .span(Duration.ofSeconds(64))
-                .build();
+        TimerQueue<String> idle = snippetQueue(kind, start);
         idle.schedule(start + TimeUnit.SECONDS.toNanos(1), "early");
         long now = start + TimeUnit.MINUTES.toNanos(10); // a select() that blocked ten minutes
         idle.schedule(now + TimeUnit.SECONDS.toNanos(30), "before the expire");
@@ -59,11 +64,7 @@ class TimerApiTest {
     @EnumSource(TimerKind.class)
     void theClassCommentsSelectorLoopSnippet(TimerKind kind) {
         long start = System.nanoTime();
-        TimerQueue<Connection> idle = TimerQueue.builder(TimeUnit.NANOSECONDS, start)
-                .kind(kind)
-                .tick(Duration.ofMillis(1))
-                .span(Duration.ofSeconds(64))
-                .build();
+        TimerQueue<Connection> idle = snippetQueue(kind, start);
         long timeout = TimeUnit.SECONDS.toNanos(30);
         Connection conn = new Connection();
         conn.timer = idle.schedule(start + timeout, conn);
