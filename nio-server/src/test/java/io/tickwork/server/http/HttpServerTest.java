@@ -698,18 +698,26 @@ class HttpServerTest {
         void acceptFailingLikeEmfileBacksOffLogsOnceAndRecovers() throws Exception {
             AtomicInteger failuresLeft = new AtomicInteger(0);
             AtomicInteger calls = new AtomicInteger();
+            // Both loops wake for a pending connection. Without the gate, a loop woken for the
+            // first connection (taken by the other) could decide "no failure" before the
+            // failures are armed and then accept the second connection: served, no failure seen.
+            Object gate = new Object();
             HttpServer.Acceptor failing = l -> {
-                calls.incrementAndGet();
-                if (failuresLeft.getAndUpdate(x -> Math.max(0, x - 1)) > 0) {
-                    throw new IOException("Too many open files");
+                synchronized (gate) {
+                    calls.incrementAndGet();
+                    if (failuresLeft.getAndUpdate(x -> Math.max(0, x - 1)) > 0) {
+                        throw new IOException("Too many open files");
+                    }
+                    return l.accept();
                 }
-                return l.accept();
             };
             server = twoLoopsAccepting(failing, log::add);
             try (RawClient existing = new RawClient(server.port())) {
                 existing.send(get("/echo/before"));
                 assertEquals("before", existing.read().text());
-                failuresLeft.set(6);
+                synchronized (gate) {
+                    failuresLeft.set(6);
+                }
                 try (RawClient late = new RawClient(server.port())) {
                     // the existing connection is served while accept keeps failing
                     existing.send(get("/echo/during"));
