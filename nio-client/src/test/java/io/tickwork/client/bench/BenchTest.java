@@ -17,6 +17,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 @Timeout(60)
@@ -485,5 +488,53 @@ class BenchTest {
                         .startsWith("--connections 19000 with --depth 10000 of requests up to 60 bytes need 13952"
                                 + " MiB of buffers, more than half of this JVM's heap (1024 MiB)"),
                 e.getMessage());
+    }
+
+    /**
+     * The open loop's floor counts the threads that run, at most one per connection: more
+     * threads than connections do not raise it.
+     */
+    @Test
+    void theRateFloorCountsOnlyTheThreadsThatRun() {
+        String url = "http://127.0.0.1:8080/";
+        BenchConfig c = config("-t", "8", "-c", "2", "--rate", "2", "-D", "1s", url);
+        assertEquals(2.0, c.rate());
+        UsageException e = assertThrows(
+                UsageException.class, () -> config("-t", "8", "-c", "2", "--rate", "1.5", "-D", "1s", url));
+        assertTrue(e.getMessage().contains("each of the 2 threads less than one request"), e.getMessage());
+    }
+
+    /** More requests than are held at once are refused before a line is encoded, with the count. */
+    @Test
+    void moreTargetsThanAreHeldAtOnceAreRefused(@TempDir Path dir) throws IOException {
+        Path urls = dir.resolve("urls.txt");
+        Files.write(urls, List.of("/a/", "/b/"));
+        List<String> words = new ArrayList<>(BenchCommand.MAX_TARGETS / 2 + 1);
+        for (int i = 0; i <= BenchCommand.MAX_TARGETS / 2; i++) {
+            words.add("w" + i);
+        }
+        Path wordFile = dir.resolve("words.txt");
+        Files.write(wordFile, words);
+        String base = "http://127.0.0.1:8080/";
+        UsageException e = assertThrows(
+                UsageException.class,
+                () -> config("--urls", urls.toString(), "--words", "--word-file", wordFile.toString(), base));
+        assertTrue(
+                e.getMessage().startsWith("--words gives 2 URLs x 500001 words = 1000002 requests, more than 1000000"),
+                e.getMessage());
+        words.remove(words.size() - 1); // 2 x 500,000: exactly the cap
+        Files.write(wordFile, words);
+        assertEquals(
+                BenchCommand.MAX_TARGETS,
+                config("--urls", urls.toString(), "--words", "--word-file", wordFile.toString(), base)
+                        .requests()
+                        .size());
+        List<String> lines = new ArrayList<>(BenchCommand.MAX_TARGETS + 1);
+        for (int i = 0; i <= BenchCommand.MAX_TARGETS; i++) {
+            lines.add("/" + i);
+        }
+        Files.write(urls, lines);
+        e = assertThrows(UsageException.class, () -> config("--urls", urls.toString(), base));
+        assertTrue(e.getMessage().startsWith("--urls gives 1000001 URLs, more than 1000000"), e.getMessage());
     }
 }
