@@ -280,6 +280,30 @@ class IdleFleetTest {
         assertEquals(latency, back.latency());
     }
 
+    /** A fleet whose connects were all refused prints its report, says so on standard error and exits 1. */
+    @Test
+    void aFleetThatConnectedNothingExitsOne() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        Cli.Run run = Cli.run(
+                "idle",
+                "--processes",
+                "2",
+                "-c",
+                "20",
+                "--duration",
+                "300ms",
+                "--min-available",
+                "0",
+                "127.0.0.1:" + port);
+        assertEquals(1, run.status(), run.err());
+        Cli.assertNoStackTrace(run);
+        assertTrue(run.out().contains("ECONNREFUSED"), run.out());
+        assertTrue(run.err().contains("connects succeeded, in any process"), run.err());
+    }
+
     /** Three child JVMs, 100 connections each, the report summed, idle-merge of it the same. */
     @Test
     void threeProcessesHoldTheirSharesAndReportOneTotal(@TempDir Path dir) throws Exception {

@@ -168,6 +168,7 @@ class IdleTest {
         Cli.Run run = Cli.run("idle", "-c", "20", "--duration", "300ms", "127.0.0.1:" + port);
         assertEquals(1, run.status(), run.err()); // not one connection: a failed run, reported
         Cli.assertNoStackTrace(run);
+        assertTrue(run.err().contains("idle: not one of ") && run.err().contains(" connects succeeded"), run.err());
         assertTrue(run.out().contains("ECONNREFUSED"), run.out());
         assertTrue(run.out().contains("how to raise it"), run.out());
         assertTrue(run.out().contains("0 of 20 connected"), run.out());
