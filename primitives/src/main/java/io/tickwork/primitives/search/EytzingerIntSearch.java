@@ -64,8 +64,9 @@ final class EytzingerIntSearch implements IntSearch {
         final int n = this.n;
         int[] q = new int[Lockstep.GROUP];
         int[] k = new int[Lockstep.GROUP];
-        for (int base = from; base < to; base += Lockstep.GROUP) {
-            int g = Math.min(Lockstep.GROUP, to - base);
+        for (int base = from, end; base < to; base = end) {
+            end = Lockstep.groupEnd(base, to);
+            int g = end - base;
             for (int i = 0; i < g; i++) {
                 q[i] = queries[base + i];
                 k[i] = 1;

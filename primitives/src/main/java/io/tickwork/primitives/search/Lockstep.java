@@ -18,6 +18,15 @@ final class Lockstep {
 
     private Lockstep() {}
 
+    /**
+     * The end of the group that starts at {@code base}: at most {@link #GROUP} queries, never past
+     * {@code to}. Loops step {@code base = groupEnd(base, to)}: {@code base += GROUP} would wrap
+     * past {@code Integer.MAX_VALUE} when {@code to} is within a group of it, and never end.
+     */
+    static int groupEnd(int base, int to) {
+        return base + Math.min(GROUP, to - base);
+    }
+
     static void check(int[] queries, int from, int to, int[] out) {
         Objects.requireNonNull(queries, "queries");
         Objects.requireNonNull(out, "out");

@@ -96,8 +96,9 @@ final class StaticBPlusTreeIntSearch implements IntSearch {
         final int last = this.last;
         int[] q = new int[Lockstep.GROUP];
         int[] e = new int[Lockstep.GROUP];
-        for (int base = from; base < to; base += Lockstep.GROUP) {
-            int g = Math.min(Lockstep.GROUP, to - base);
+        for (int base = from, end; base < to; base = end) {
+            end = Lockstep.groupEnd(base, to);
+            int g = end - base;
             for (int i = 0; i < g; i++) {
                 q[i] = Math.min(queries[base + i], last);
                 e[i] = 0;

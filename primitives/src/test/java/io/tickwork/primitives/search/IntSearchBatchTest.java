@@ -3,6 +3,7 @@ package io.tickwork.primitives.search;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -90,18 +91,46 @@ class IntSearchBatchTest {
     @Test
     void badBoundsThrowBeforeAnythingIsWritten() {
         int[] a = {1, 3, 5, 7};
+        int unwritten = Integer.MIN_VALUE + 7; // no answer for these keys
         for (Function<int[], IntSearch> factory : factories()) {
             IntSearch s = factory.apply(a);
             int[] q = {1, 2, 3, 4};
             int[] out = new int[4];
-            int[] none = new int[4];
+            Arrays.fill(out, unwritten);
+            int[] shortOut = new int[3];
+            Arrays.fill(shortOut, unwritten);
+            int[] none = out.clone();
             assertThrows(IndexOutOfBoundsException.class, () -> s.indexOf(q, -1, 2, out), s.toString());
             assertThrows(IndexOutOfBoundsException.class, () -> s.indexOf(q, 3, 2, out), s.toString());
             assertThrows(IndexOutOfBoundsException.class, () -> s.indexOf(q, 0, 5, out), s.toString());
-            assertThrows(IndexOutOfBoundsException.class, () -> s.indexOf(q, 0, 4, new int[3]), s.toString());
+            assertThrows(IndexOutOfBoundsException.class, () -> s.indexOf(q, 0, 4, shortOut), s.toString());
             assertThrows(NullPointerException.class, () -> s.indexOf(null, 0, 0, out), s.toString());
             assertThrows(NullPointerException.class, () -> s.indexOf(q, 0, 0, null), s.toString());
             assertArrayEquals(none, out, s.toString());
+            assertArrayEquals(new int[] {unwritten, unwritten, unwritten}, shortOut, s.toString());
+            assertArrayEquals(new int[] {1, 2, 3, 4}, q, s.toString());
+        }
+    }
+
+    /**
+     * The lockstep loops' step ends every group at {@code to}, also within a group of
+     * {@code Integer.MAX_VALUE}, where adding the group size would wrap and the loop never end.
+     * (An array that long needs 8 GiB, so the step is checked alone.)
+     */
+    @Test
+    void groupsEndAtTheBoundEvenNearTheLargestIndex() {
+        for (int from : new int[] {0, Integer.MAX_VALUE - 40, Integer.MAX_VALUE - 15, Integer.MAX_VALUE - 1}) {
+            int to = from == 0 ? 40 : Integer.MAX_VALUE;
+            long covered = 0;
+            int groups = 0;
+            for (int base = from, end; base < to; base = end) {
+                end = Lockstep.groupEnd(base, to);
+                assertTrue(end > base && end <= to && end - base <= Lockstep.GROUP, base + ".." + end);
+                covered += end - base;
+                groups++;
+                assertTrue(groups <= 3, "from " + from + ": more groups than the range holds");
+            }
+            assertEquals((long) to - from, covered, "from " + from);
         }
     }
 }
