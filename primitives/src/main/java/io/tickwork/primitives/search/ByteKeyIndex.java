@@ -204,7 +204,8 @@ public final class ByteKeyIndex {
      * exactly {@link #serializedSize()} bytes. Heap, direct and memory-mapped buffers all work.
      *
      * <p>Checks the header and that the sizes fit the buffer, in O(1); call {@link #verify()} to
-     * also check offsets, order and tree (O(total bytes)) before trusting a file from elsewhere.
+     * also check offsets, order and tree (O(total bytes), and a rebuild's heap) before trusting a
+     * file from elsewhere.
      * Until then a damaged image may answer wrongly (a position outside {@code [-(size + 1), size)}
      * included, so do not index a parallel array with it unchecked) or throw
      * {@link IndexOutOfBoundsException}, but never reads outside the buffer.
@@ -278,7 +279,10 @@ public final class ByteKeyIndex {
 
     /**
      * Checks everything {@link #wrap} does not: offsets non-decreasing and inside the key bytes,
-     * keys sorted, stored prefixes and tree levels consistent with the keys. O(total bytes).
+     * keys sorted, stored prefixes and tree levels consistent with the keys. O(total bytes) in
+     * time, and in heap: it rebuilds the image from a copy of every key and compares, so it needs
+     * about twice {@link #serializedSize()} of free heap while it runs (a memory-mapped image
+     * larger than the heap can be searched, but not verified, in this JVM).
      *
      * @return this, for chaining after {@code wrap}
      * @throws IllegalArgumentException naming the first inconsistency found

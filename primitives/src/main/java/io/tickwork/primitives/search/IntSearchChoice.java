@@ -33,8 +33,50 @@ final class IntSearchChoice {
         return IntSearchKind.TWO_LEVEL_RADIX_DIRECTORY;
     }
 
-    static IntSearchKind compact(int[] sorted) {
-        return crowdedShare(sorted) <= CROWDED_LIMIT ? IntSearchKind.RADIX_DIRECTORY : IntSearchKind.RADIX_SPLINE;
+    /**
+     * {@link IntSearch#compactOf}: the one-level directory where it fits (at most n/2 + 1 ints
+     * beside the keys); elsewhere the spline or {@link #fastest}'s directory, whichever has fewer
+     * bytes of arrays (both are built to know; a tie goes to the directory, the faster).
+     */
+    static IntSearch compact(int[] sorted) {
+        IntSearchKind fastest = fastest(sorted);
+        if (fastest == IntSearchKind.RADIX_DIRECTORY) {
+            return fastest.build(sorted);
+        }
+        IntSearch directory = fastest.build(sorted);
+        IntSearch spline = IntSearchKind.RADIX_SPLINE.build(sorted);
+        return arrayBytes(spline) < arrayBytes(directory) ? spline : directory;
+    }
+
+    /** The bytes of a compact candidate's arrays, headers included. */
+    static long arrayBytes(IntSearch s) {
+        if (s instanceof RadixSplineIntSearch x) {
+            return x.arrayBytes();
+        }
+        if (s instanceof TwoLevelRadixDirectoryIntSearch x) {
+            return x.arrayBytes();
+        }
+        if (s instanceof LogRadixDirectoryIntSearch x) {
+            return x.arrayBytes();
+        }
+        throw new IllegalArgumentException("not a compact candidate: " + s);
+    }
+
+    /** An array's bytes on a 64-bit VM with compressed class pointers: 16 of header, 8-aligned. */
+    static long bytes(int[] a) {
+        return align(16 + 4L * a.length);
+    }
+
+    static long bytes(long[] a) {
+        return 16 + 8L * a.length;
+    }
+
+    static long bytes(double[] a) {
+        return 16 + 8L * a.length;
+    }
+
+    private static long align(long bytes) {
+        return (bytes + 7) & ~7L;
     }
 
     /**

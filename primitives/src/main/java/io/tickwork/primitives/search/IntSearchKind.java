@@ -18,9 +18,11 @@ package io.tickwork.primitives.search;
  *       5 to 13 bytes per key from 36 keys on.</li>
  *   <li>{@link #TWO_LEVEL_RADIX_DIRECTORY} when neither fits (clusters, mixtures): a second
  *       level cuts crowded buckets into short slots, three reads there (the first in a level of at
- *       most 1 MiB), 7 to 9.4 bytes per key on the benchmark's clustered keys.</li>
+ *       most 1 MiB), 7 to 9.4 bytes per key on the benchmark's clustered keys; up to about 36
+ *       on keys built against it (runs that need its 8 slots per key).</li>
  *   <li>{@link #RADIX_SPLINE} when memory counts: 4.3 to 5.4 bytes per key on every distribution
- *       measured, about twice the directories' time.</li>
+ *       measured, about twice the directories' time; more on short runs of consecutive keys (two
+ *       knots a run: 9.6 bytes per key on runs of 10).</li>
  *   <li>{@link #STATIC_BPLUS_TREE} and {@link #EYTZINGER}: comparison layouts, insensitive to the
  *       distribution, 4 to 4.3 bytes per key (from about 65,000 keys; more in small trees); slower
  *       per lookup than the directories. Their batched lookups walk 16 queries in lockstep, which

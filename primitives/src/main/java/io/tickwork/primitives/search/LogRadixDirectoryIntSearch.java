@@ -112,6 +112,11 @@ final class LogRadixDirectoryIntSearch implements IntSearch {
         return n;
     }
 
+    /** The bytes of this instance's arrays, headers included (what {@link IntSearch#compactOf} compares). */
+    long arrayBytes() {
+        return IntSearchChoice.bytes(a) + IntSearchChoice.bytes(dir);
+    }
+
     @Override
     public String toString() {
         return "LOG_RADIX_DIRECTORY[n=" + n + "]";

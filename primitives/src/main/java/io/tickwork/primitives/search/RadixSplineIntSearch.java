@@ -296,6 +296,15 @@ final class RadixSplineIntSearch implements IntSearch {
         }
     }
 
+    /** The bytes of this instance's arrays, headers included (what {@link IntSearch#compactOf} compares). */
+    long arrayBytes() {
+        return IntSearchChoice.bytes(a)
+                + IntSearchChoice.bytes(knotKey)
+                + IntSearchChoice.bytes(knotPos)
+                + IntSearchChoice.bytes(knotSlope)
+                + IntSearchChoice.bytes(table);
+    }
+
     @Override
     public String toString() {
         return "RADIX_SPLINE[n=" + size() + "]";

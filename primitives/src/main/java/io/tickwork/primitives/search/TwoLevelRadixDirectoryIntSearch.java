@@ -217,6 +217,11 @@ final class TwoLevelRadixDirectoryIntSearch implements IntSearch {
         return n;
     }
 
+    /** The bytes of this instance's arrays, headers included (what {@link IntSearch#compactOf} compares). */
+    long arrayBytes() {
+        return IntSearchChoice.bytes(a) + IntSearchChoice.bytes(node) + IntSearchChoice.bytes(dir);
+    }
+
     @Override
     public String toString() {
         return "TWO_LEVEL_RADIX_DIRECTORY[n=" + size() + "]";

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -13,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * The decision table of {@link IntSearch#of} and {@link IntSearch#compactOf} on generated key
  * sets, the shapes of the benchmark's distributions: uniform keys get the one-level directory,
  * log-uniform keys the logarithmic one, clustered keys the two-level one; compact, the spline
- * wherever the one-level directory does not fit; {@code toString} names the choice.
+ * wherever the one-level directory does not fit and the spline is the smaller; {@code toString}
+ * names the choice.
  */
 class IntSearchChoiceTest {
 
@@ -86,21 +86,67 @@ class IntSearchChoiceTest {
         }
     }
 
+    /** Runs of {@code run} consecutive keys, separated by gaps of 2^8 to 2^16. */
+    static int[] shortRuns(SplittableRandom r, int n, int run) {
+        int[] a = new int[n];
+        long v = Integer.MIN_VALUE;
+        for (int i = 0; i < n; ) {
+            v += r.nextInt(1 << 8, 1 << 16);
+            for (int len = run; len > 0 && i < n; len--) {
+                a[i++] = (int) v++;
+            }
+        }
+        return a;
+    }
+
+    /**
+     * Short runs of consecutive keys cost the spline two knots a run, more than the two-level
+     * directory's slots: compact keeps the directory then, and is never larger than {@code of}.
+     */
+    @Test
+    void compactIsNeverLargerThanTheFastest() {
+        SplittableRandom r = new SplittableRandom(4);
+        for (int n : new int[] {20_000, 200_000}) {
+            for (int run : new int[] {10, 12, 18, 200}) {
+                int[] keys = shortRuns(r, n, run);
+                IntSearch fastest = IntSearch.of(keys);
+                IntSearch compact = IntSearch.compactOf(keys);
+                IntSearch spline = IntSearchKind.RADIX_SPLINE.build(keys);
+                long fastestBytes = IntSearchChoice.arrayBytes(fastest);
+                long splineBytes = IntSearchChoice.arrayBytes(spline);
+                String where = "n=" + n + " run=" + run + ": " + fastest + " " + fastestBytes + " B, spline "
+                        + splineBytes + " B, compact " + compact;
+                assertEquals(Math.min(fastestBytes, splineBytes), IntSearchChoice.arrayBytes(compact), where);
+                assertEquals((splineBytes < fastestBytes ? spline : fastest).toString(), compact.toString(), where);
+                assertEquals(
+                        run <= 18 ? "TWO_LEVEL_RADIX_DIRECTORY" : "RADIX_SPLINE",
+                        compact.toString().substring(0, compact.toString().indexOf('[')),
+                        where);
+            }
+        }
+    }
+
     @Test
     void theShareCountsKeysInBucketsOfMoreThanAWindow() {
-        // 1,024 keys: 512 buckets over [0, 2^20); 9 keys in bucket 0 and one in each of 1,015 others
-        int[] keys = new int[1024];
-        for (int i = 0; i < 9; i++) {
-            keys[i] = i;
-        }
-        for (int i = 9; i < 1024; i++) {
-            keys[i] = (i - 8) << 11; // past bucket 0, one per 2^11
-        }
-        Arrays.sort(keys);
-        double share = IntSearchChoice.crowdedShare(keys);
-        assertTrue(share > 0, "a bucket of 9 keys is crowded: " + share);
+        assertEquals(9.0 / 1024, IntSearchChoice.crowdedShare(oneBucketOf(9)), "a bucket of 9 keys is crowded");
+        assertEquals(0.0, IntSearchChoice.crowdedShare(oneBucketOf(8)), "a bucket of 8 keys fits the window");
         assertEquals(0.0, IntSearchChoice.crowdedShare(new int[0]));
         assertEquals(0.0, IntSearchChoice.crowdedShare(new int[] {5}));
+    }
+
+    /**
+     * 1,024 keys whose equal-width buckets hold {@code first} keys in bucket 0 and at most two in
+     * any other: {@code first} keys from 0, then one every half bucket from the second bucket on.
+     */
+    private static int[] oneBucketOf(int first) {
+        int[] keys = new int[1024];
+        int width = 1 << 12;
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = i < first ? i : width + (i - first) * (width / 2);
+        }
+        int shift = RadixDirectoryIntSearch.shift(keys[0], keys[keys.length - 1], keys.length);
+        assertEquals(12, shift, "the buckets are " + width + " wide");
+        return keys;
     }
 
     @Test
