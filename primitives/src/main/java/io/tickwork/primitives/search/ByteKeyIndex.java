@@ -3,7 +3,6 @@ package io.tickwork.primitives.search;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -204,8 +203,7 @@ public final class ByteKeyIndex {
      * exactly {@link #serializedSize()} bytes. Heap, direct and memory-mapped buffers all work.
      *
      * <p>Checks the header and that the sizes fit the buffer, in O(1); call {@link #verify()} to
-     * also check offsets, order and tree (O(total bytes), and a rebuild's heap) before trusting a
-     * file from elsewhere.
+     * also check offsets, order and tree (O(total bytes)) before trusting a file from elsewhere.
      * Until then a damaged image may answer wrongly (a position outside {@code [-(size + 1), size)}
      * included, so do not index a parallel array with it unchecked) or throw
      * {@link IndexOutOfBoundsException}, but never reads outside the buffer.
@@ -279,10 +277,10 @@ public final class ByteKeyIndex {
 
     /**
      * Checks everything {@link #wrap} does not: offsets non-decreasing and inside the key bytes,
-     * keys sorted, stored prefixes and tree levels consistent with the keys. O(total bytes) in
-     * time, and in heap: it rebuilds the image from a copy of every key and compares, so it needs
-     * about twice {@link #serializedSize()} of free heap while it runs (a memory-mapped image
-     * larger than the heap can be searched, but not verified, in this JVM).
+     * keys sorted, stored prefixes, their padding and the tree's upper levels exactly as
+     * {@link #build} lays them out for these keys. O(total bytes) in time, in place: it reads the
+     * buffer and allocates nothing per key, so an image larger than the heap (memory-mapped) can be
+     * verified.
      *
      * @return this, for chaining after {@code wrap}
      * @throws IllegalArgumentException naming the first inconsistency found
@@ -297,34 +295,71 @@ public final class ByteKeyIndex {
             }
             prevOff = o;
         }
-        byte[] prev = null;
         for (int i = 0; i < n; i++) {
-            byte[] k = copyOfKey(i);
-            if (prev != null && compare(prev, k, fold) > 0) {
+            if (i > 0 && compareKeys(i - 1, i) > 0) {
+                throw new IllegalArgumentException("ByteKeyIndex keys not sorted at index " + i + ": "
+                        + describe(copyOfKey(i - 1)) + " > " + describe(copyOfKey(i)));
+            }
+            if (prefixAt(i) != storedKeyPrefix(i)) {
                 throw new IllegalArgumentException(
-                        "ByteKeyIndex keys not sorted at index " + i + ": " + describe(prev) + " > " + describe(k));
+                        "ByteKeyIndex prefix " + i + " does not match key " + describe(copyOfKey(i)));
             }
-            long p = prefix(k, 0, k.length, fold);
-            if (buf.getLong(prefixBase + 8 * i) != p) {
-                throw new IllegalArgumentException("ByteKeyIndex prefix " + i + " does not match key " + describe(k));
-            }
-            prev = k;
         }
-        ByteKeyIndex rebuilt = rebuildTree();
-        for (int i = 0; i < serializedSize; i++) {
-            if (rebuilt.buf.get(i) != buf.get(i)) {
-                throw new IllegalArgumentException("ByteKeyIndex image differs from a rebuild at byte " + i);
+        int[] lengths = levelLengths(n);
+        for (int i = n; i < lengths[lengths.length - 1]; i++) {
+            if (prefixAt(i) != PAD) {
+                throw new IllegalArgumentException("ByteKeyIndex prefix padding " + i + " is not the pad value");
+            }
+        }
+        // each upper-level entry is the last value of its node one level down, or the pad
+        for (int lv = levelBase.length - 2; lv >= 0; lv--) {
+            int below = levelBase[lv + 1];
+            int belowNodes = lengths[lv + 1] / FANOUT;
+            for (int e = 0; e < lengths[lv]; e++) {
+                long expected = e < belowNodes ? buf.getLong(below + 8 * (e * FANOUT + FANOUT - 1)) : PAD;
+                if (buf.getLong(levelBase[lv] + 8 * e) != expected) {
+                    throw new IllegalArgumentException("ByteKeyIndex tree level " + lv + " entry " + e
+                            + " is not the largest value of its child node");
+                }
             }
         }
         return this;
     }
 
-    private ByteKeyIndex rebuildTree() {
-        ArrayList<byte[]> keys = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            keys.add(copyOfKey(i));
+    /** {@link #compare} of keys {@code i} and {@code j}, read from the buffer. */
+    private int compareKeys(int i, int j) {
+        int a = keysBase + offsetAt(i);
+        int b = keysBase + offsetAt(j);
+        int la = keyLength(i);
+        int lb = keyLength(j);
+        int m = Math.min(la, lb);
+        for (int k = 0; k < m; k++) {
+            int x = buf.get(a + k) & 0xFF;
+            int y = buf.get(b + k) & 0xFF;
+            if (fold) {
+                x = foldByte(x);
+                y = foldByte(y);
+            }
+            if (x != y) {
+                return x - y;
+            }
         }
-        return build(keys, fold);
+        return la - lb;
+    }
+
+    /** {@link #prefix} of key {@code i}, read from the buffer. */
+    private long storedKeyPrefix(int i) {
+        int at = keysBase + offsetAt(i);
+        int m = Math.min(8, keyLength(i));
+        long p = 0;
+        for (int k = 0; k < m; k++) {
+            int x = buf.get(at + k) & 0xFF;
+            p = (p << 8) | (fold ? foldByte(x) : x);
+        }
+        if (m < 8) {
+            p <<= 8 * (8 - m);
+        }
+        return p ^ Long.MIN_VALUE;
     }
 
     /** Bytes {@link #writeTo} writes. */

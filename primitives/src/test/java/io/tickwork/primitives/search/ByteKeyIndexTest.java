@@ -462,6 +462,35 @@ class ByteKeyIndexTest {
     }
 
     /**
+     * Every long of the tree follows from the keys (their prefixes, the padding, each upper entry
+     * the last value of its child node), so a flip of any byte of it fails {@code verify}, read in
+     * place; the image as built passes.
+     */
+    @Test
+    void verifyCatchesAnyDamageToTheTree() {
+        List<byte[]> keys = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            keys.add(String.format("key%04d", i * 7).getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] image = ByteKeyIndex.build(keys, false).toByteArray();
+        int treeLongs = ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN).getInt(24);
+        assertEquals(3, ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN).getInt(20), "two upper levels");
+        ByteKeyIndex.wrap(ByteBuffer.wrap(image)).verify();
+        for (int at = ByteKeyIndex.HEADER_SIZE; at < ByteKeyIndex.HEADER_SIZE + 8 * treeLongs; at++) {
+            byte[] damaged = image.clone();
+            damaged[at] ^= 0x10;
+            int where = at;
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> ByteKeyIndex.wrap(ByteBuffer.wrap(damaged)).verify(),
+                    "byte " + where);
+            assertTrue(
+                    e.getMessage().contains("prefix") || e.getMessage().contains("tree level"),
+                    "byte " + where + ": " + e.getMessage());
+        }
+    }
+
+    /**
      * An image one array cannot hold is refused with a clear error, also in the last bytes below
      * 2^31, where allocating it would fail with an {@code OutOfMemoryError} however large the heap.
      */
