@@ -50,17 +50,39 @@ public final class HttpResponse {
         return status;
     }
 
+    /** Headers the server writes itself: {@link #header} refuses them. */
+    private static final String[] FRAMING_HEADERS = {"Content-Length", "Transfer-Encoding", "Connection", "Content-Type"
+    };
+
     public HttpResponse contentType(ContentType type) {
         this.contentType = type;
         return this;
     }
 
-    /** Adds a header line; name and value must be printable ASCII without CR/LF. */
+    /**
+     * Adds a header line; name and value must be printable ASCII without CR/LF. The server frames
+     * every response itself, so {@code Content-Length}, {@code Transfer-Encoding},
+     * {@code Connection} (see {@link #closeConnection()}) and {@code Content-Type} (see
+     * {@link #contentType}) are refused, in any case: a second, conflicting copy would let a client
+     * misread where the response ends.
+     *
+     * @throws IllegalArgumentException if the name is not a token, is one of those four, or the
+     *     value is not printable ASCII
+     */
     public HttpResponse header(String name, String value) {
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("header name must be a token: it is empty");
+        }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c <= ' ' || c >= 0x7F || c == ':') {
                 throw new IllegalArgumentException("header name must be a token: " + name);
+            }
+        }
+        for (String framing : FRAMING_HEADERS) {
+            if (framing.equalsIgnoreCase(name)) {
+                throw new IllegalArgumentException(
+                        name + " is set by the server, which frames every response; not a handler's header");
             }
         }
         for (int i = 0; i < value.length(); i++) {

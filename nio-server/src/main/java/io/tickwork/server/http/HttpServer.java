@@ -197,7 +197,13 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
-        /** Limits: request line (414 past it), whole head (431), header count (431), body (413). */
+        /**
+         * Limits: request line (414 past it), whole head (431), header count (431), body (413).
+         *
+         * @throws IllegalArgumentException if the request line is under 16 bytes or longer than
+         *     the head, the header count is under 1 or over 100, the body is negative, or head and
+         *     body together exceed 64 MiB (each loop's read buffer is twice that sum)
+         */
         public Builder limits(int maxRequestLine, int maxHeadBytes, int maxHeaders, int maxBody) {
             new RequestParser(maxRequestLine, maxHeadBytes, maxHeaders, maxBody); // validates
             c.maxRequestLine = maxRequestLine;

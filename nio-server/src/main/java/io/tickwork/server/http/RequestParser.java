@@ -19,7 +19,29 @@ final class RequestParser {
     final int maxHeaders;
     final int maxBody;
 
+    /** The shortest request line: {@code "GET / HTTP/1.1"} and its CRLF. */
+    static final int MIN_REQUEST_LINE = 16;
+    /**
+     * The most {@code maxHeadBytes + maxBody} may be: each loop's read buffer holds twice that, so
+     * a larger sum would cost each loop more than 128 MiB up front (or overflow its size).
+     */
+    static final int MAX_PENDING = 64 << 20;
+
     RequestParser(int maxRequestLine, int maxHeadBytes, int maxHeaders, int maxBody) {
+        if (maxRequestLine < MIN_REQUEST_LINE) {
+            throw new IllegalArgumentException(
+                    "maxRequestLine must be >= " + MIN_REQUEST_LINE + " (GET / HTTP/1.1): " + maxRequestLine);
+        }
+        if (maxHeaders < 1) {
+            throw new IllegalArgumentException("maxHeaders must be >= 1 (an HTTP/1.1 request has Host): " + maxHeaders);
+        }
+        if (maxBody < 0) {
+            throw new IllegalArgumentException("maxBody must be >= 0: " + maxBody);
+        }
+        if ((long) maxHeadBytes + maxBody > MAX_PENDING) {
+            throw new IllegalArgumentException("maxHeadBytes + maxBody must be <= " + MAX_PENDING + " (64 MiB): "
+                    + maxHeadBytes + " + " + maxBody);
+        }
         if (maxHeaders > HttpRequest.MAX_HEADERS) {
             throw new IllegalArgumentException("maxHeaders must be <= " + HttpRequest.MAX_HEADERS + ": " + maxHeaders);
         }
@@ -84,6 +106,8 @@ final class RequestParser {
             return error(r, 400, "malformed method");
         }
         int me = p;
+        // known from here: an error in the target or version answers a HEAD without a body
+        r.head = me - ms == 4 && b[ms] == 'H' && b[ms + 1] == 'E' && b[ms + 2] == 'A' && b[ms + 3] == 'D';
         int lf = indexOf(b, p, Math.min(end, ms + maxRequestLine + 2), (byte) '\n');
         if (lf < 0) {
             // a CR last may be the line's own end, its LF in the next read: not counted
@@ -131,7 +155,6 @@ final class RequestParser {
         r.minorVersion = b[vs + 7] == '0' ? 0 : 1;
         r.methodStart = ms;
         r.methodEnd = me;
-        r.head = me - ms == 4 && b[ms] == 'H' && b[ms + 1] == 'E' && b[ms + 2] == 'A' && b[ms + 3] == 'D';
         r.methodAllowed = r.head || (me - ms == 3 && b[ms] == 'G' && b[ms + 1] == 'E' && b[ms + 2] == 'T');
         r.methodKnown = r.methodAllowed || isKnownMethod(b, ms, me);
         return target(b, ts, te, r) < 0 ? ERROR : lf + 1;
@@ -239,6 +262,7 @@ final class RequestParser {
         int count = 0;
         long contentLength = -1;
         boolean chunkedOrOther = false;
+        boolean chunkedLast = false;
         boolean close = false, keepAlive = false;
         boolean expect100 = false; // told to the caller only once the head is complete
         int hosts = 0;
@@ -296,6 +320,8 @@ final class RequestParser {
                 contentLength = v;
             } else if (nlen == 17 && equalsIgnoreCase(b, ns, "transfer-encoding")) {
                 chunkedOrOther = true;
+                // RFC 9112 6.3: a request body whose last coding is not chunked cannot be framed
+                chunkedLast = endsWithToken(b, vstart, vend, "chunked");
             } else if (nlen == 10 && equalsIgnoreCase(b, ns, "connection")) {
                 close |= containsToken(b, vstart, vend, "close");
                 keepAlive |= containsToken(b, vstart, vend, "keep-alive");
@@ -334,6 +360,16 @@ final class RequestParser {
         r.headerCount = count;
         if (chunkedOrOther && contentLength >= 0) {
             return error(r, 400, "both Content-Length and Transfer-Encoding");
+        }
+        if (chunkedOrOther && (!chunkedLast || r.minorVersion == 0)) {
+            // RFC 9112 6.1 and 6.3: HTTP/1.0 has no Transfer-Encoding, and a request whose
+            // final coding is not chunked has no length: both are 400, and the connection closes
+            return error(
+                    r,
+                    400,
+                    r.minorVersion == 0
+                            ? "Transfer-Encoding in an HTTP/1.0 request"
+                            : "Transfer-Encoding whose last coding is not chunked");
         }
         if (chunkedOrOther) {
             return error(r, 501, "request bodies with Transfer-Encoding are not accepted");
@@ -515,6 +551,28 @@ final class RequestParser {
     }
 
     /** Whether the comma-separated list {@code b[from, to)} holds {@code token} (case-insensitive). */
+    /** Whether the last non-empty element of the list {@code b[from, to)} is {@code token}, ignoring case. */
+    static boolean endsWithToken(byte[] b, int from, int to, String token) {
+        int e = to;
+        while (e > from && (b[e - 1] == ' ' || b[e - 1] == '\t' || b[e - 1] == ',')) {
+            e--;
+        }
+        int s = e;
+        while (s > from && b[s - 1] != ',' && b[s - 1] != ' ' && b[s - 1] != '\t') {
+            s--;
+        }
+        return e - s == token.length() && equalsIgnoreCase(b, s, token) && onlySpaceBefore(b, from, s);
+    }
+
+    /** Whether {@code b[from, at)} is empty, or ends in a comma after optional white space. */
+    private static boolean onlySpaceBefore(byte[] b, int from, int at) {
+        int i = at;
+        while (i > from && (b[i - 1] == ' ' || b[i - 1] == '\t')) {
+            i--;
+        }
+        return i == from || b[i - 1] == ',';
+    }
+
     static boolean containsToken(byte[] b, int from, int to, String token) {
         int i = from;
         while (i < to) {

@@ -3,6 +3,7 @@ package io.tickwork.server.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -169,6 +170,13 @@ class RequestParserTest {
                 "GET / HTTP/1.1\\r\\nHost: a\\rb\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 3\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\nabc | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 501",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: gzip, Chunked ,\\r\\n\\r\\n | 501",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: gzip\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 501",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: gzip\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked, gzip\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: gzip chunked\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked\\r\\nTransfer-Encoding: gzip\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.0\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1, 2\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nContent-Length: 2\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1001\\r\\n\\r\\n | 413",
@@ -195,6 +203,24 @@ class RequestParserTest {
     }
 
     /**
+     * An error found in the target or the version of a HEAD request is answered without a body:
+     * the method is known by then, also after a pipelined HEAD's successor failed earlier.
+     */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "HEAD /a\u0001 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | true",
+                "HEAD /a HTTP/1.2 \\r\\nHost: a\\r\\n\\r\\n | true",
+                "HEAD /a HTTP/2.0\\r\\nHost: a\\r\\n\\r\\n | true",
+                "GET /a\u0001 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | false",
+            })
+    void anErrorInAHeadRequestsLineIsAnsweredAsHead(String raw, boolean head) {
+        assertEquals(RequestParser.ERROR, parse(raw.replace("\\r", "\r").replace("\\n", "\n")));
+        assertEquals(head, r.head, r.errorDetail);
+    }
+
+    /**
      * A request line of exactly the limit is accepted however the bytes arrive, also when a read
      * ends between its CR and its LF.
      */
@@ -207,6 +233,37 @@ class RequestParserTest {
         assertEquals(whole.length(), parse(whole));
         assertEquals(RequestParser.ERROR, parse(line + "a\r"));
         assertEquals(414, r.errorStatus, "one byte longer");
+    }
+
+    /**
+     * Limits no request can meet, or whose read buffer (twice head plus body) would overflow or
+     * cost a loop more than 128 MiB, are refused when the server is built, naming the value.
+     */
+    @Test
+    void limitsThatNoRequestOrBufferCanMeetAreRefused() {
+        HttpServer.Builder b = HttpServer.builder((request, response) -> {});
+        b.limits(16, 16, 1, 0); // the least that serves "GET / HTTP/1.1" with its Host
+        b.limits(8192, 16 * 1024, 100, RequestParser.MAX_PENDING - 16 * 1024);
+        String[] expected = {
+            "maxRequestLine must be >= 16",
+            "maxHeaders must be >= 1",
+            "maxBody must be >= 0",
+            "maxHeadBytes + maxBody must be <= 67108864",
+            "maxHeadBytes + maxBody must be <= 67108864"
+        };
+        int[][] bad = {
+            {15, 16 * 1024, 100, 1024},
+            {8192, 16 * 1024, 0, 1024},
+            {8192, 16 * 1024, 100, -1},
+            {8192, 16 * 1024, 100, RequestParser.MAX_PENDING - 16 * 1024 + 1},
+            {8192, 16 * 1024, 100, Integer.MAX_VALUE},
+        };
+        for (int i = 0; i < bad.length; i++) {
+            int[] l = bad[i];
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> b.limits(l[0], l[1], l[2], l[3]));
+            assertTrue(e.getMessage().startsWith(expected[i]), e.getMessage());
+        }
     }
 
     @Test
