@@ -8,11 +8,11 @@ import java.nio.channels.SocketChannel;
  * One client connection's state, owned by one {@link SelectorLoop} thread. While the connection is
  * idle it holds no buffer at all ({@code pendingIn} and {@code pendingOut} are null): the loop reads
  * into and writes from its own shared buffers, and only bytes that must survive to the next event
- * (a partial request, unsent response bytes) are copied into per-connection arrays sized to fit.
+ * (a partial request, unsent response bytes) are copied into per-connection buffers.
  * 64 bytes of heap of its own on a 64-bit JVM with compressed pointers, beside the JDK's channel
  * (112) and key (48) objects: {@code interest} a byte and {@code inFlight} a short, so they pack
- * with the booleans; the channel is reached through the key, and a partial request's length is
- * its array's, so neither takes a field.
+ * with the booleans; the channel is reached through the key, and a partial request's length and
+ * parse state are kept with its bytes ({@link PendingInput}), so neither takes a field.
  */
 final class Connection {
     /** The connection's registration; set once, right after the constructor. */
@@ -21,7 +21,7 @@ final class Connection {
     byte interest;
 
     /** Unparsed bytes: a partial request, or requests held back while output is blocked. */
-    byte[] pendingIn;
+    PendingInput pendingIn;
 
     /** Response bytes the socket did not take yet; while non-null the connection does not read. */
     ByteBuffer pendingOut;
@@ -78,7 +78,7 @@ final class Connection {
     /** Moves the held-back requests to the start of {@code buffer}; returns their length. */
     int restoreHeldBack(byte[] buffer) {
         int len = pendingIn.length;
-        System.arraycopy(pendingIn, 0, buffer, 0, len);
+        System.arraycopy(pendingIn.bytes, 0, buffer, 0, len);
         pendingIn = null;
         return len;
     }

@@ -35,6 +35,15 @@ public final class HttpRequest {
     int errorStatus;
     String errorDetail;
 
+    /**
+     * After {@link RequestParser#NEED_MORE}: the parse can answer otherwise only once the bytes
+     * reach this index of {@link #buf}, or, where {@link #parseAgainOnLineFeed}, once a line feed
+     * arrives.
+     */
+    int parseAgainAt;
+
+    boolean parseAgainOnLineFeed;
+
     private byte[] scratch = new byte[1024];
     HttpServer server;
 

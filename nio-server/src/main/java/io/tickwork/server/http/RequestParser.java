@@ -3,8 +3,10 @@ package io.tickwork.server.http;
 /**
  * An HTTP/1.1 request-head parser (RFC 9112) over a byte array, stateless between calls: it is
  * given everything received so far and either finds a complete request (head and body), asks for
- * more, or names the error. A partial request is re-scanned when more bytes arrive; the limits
- * bound that work and the bytes a connection may hold.
+ * more, or names the error. A partial request is re-scanned when more bytes arrive; when it asks
+ * for more it also says which bytes could change its answer ({@link HttpRequest#parseAgainAt}: a
+ * line feed, or a length), so a caller re-scans once per line or once the body is in, not once
+ * per read, and the limits bound the bytes a connection may hold.
  *
  * <p>Strict where laxness smuggles or hides bugs: one space between request-line parts, header
  * names are tokens with no space before the colon, no obs-fold, no bare CR, at most one Host and
@@ -60,13 +62,21 @@ final class RequestParser {
         return maxHeadBytes + maxBody;
     }
 
+    /**
+     * The request is incomplete. {@link HttpRequest#parseAgainAt} and {@link
+     * HttpRequest#parseAgainOnLineFeed} then say when parsing the same bytes with more after them
+     * can answer otherwise: not before {@code end} reaches {@code parseAgainAt} unless, where
+     * {@code parseAgainOnLineFeed}, the new bytes hold a line feed.
+     */
     static final int NEED_MORE = 0;
+
     static final int ERROR = -1;
 
     /**
      * Parses one request from {@code b[start, end)} into {@code r}. Returns the bytes it occupies
      * (head and body, &gt; 0), {@link #NEED_MORE}, or {@link #ERROR} with {@code r.errorStatus}
      * and {@code r.errorDetail} set (the connection must then be closed after the error response).
+     * The head's limit counts from the request line: empty lines before it are not part of it.
      */
     int parse(byte[] b, int start, int end, HttpRequest r) {
         r.buf = b;
@@ -75,7 +85,7 @@ final class RequestParser {
         r.expectContinue = false;
         r.head = false; // until the request line says HEAD: an error before it answers with a body
         int fields = requestLine(b, start, end, r);
-        return fields <= 0 ? fields : headerFields(b, start, fields, end, r);
+        return fields <= 0 ? fields : headerFields(b, start, r.methodStart, fields, end, r);
     }
 
     /**
@@ -98,9 +108,10 @@ final class RequestParser {
             }
         }
         if (p == end) {
+            // the method (or only empty lines) so far: any byte may end it, or make it an error
             return end - ms > maxRequestLine
                     ? error(r, 414, "request line longer than " + maxRequestLine + " bytes")
-                    : NEED_MORE;
+                    : needMore(r, end + 1, false);
         }
         if (p == ms || b[p] != ' ') {
             return error(r, 400, "malformed method");
@@ -114,7 +125,8 @@ final class RequestParser {
             if (end - ms - (b[end - 1] == '\r' ? 1 : 0) > maxRequestLine) {
                 return error(r, 414, "request line longer than " + maxRequestLine + " bytes");
             }
-            return NEED_MORE;
+            // nothing after the method is looked at before the line's end, or its length says 414
+            return needMore(r, ms + maxRequestLine + 1, true);
         }
         int le = lf > p && b[lf - 1] == '\r' ? lf - 1 : lf;
         if (le - ms > maxRequestLine) {
@@ -248,8 +260,9 @@ final class RequestParser {
     }
 
     /**
-     * The header fields from {@code p} (just after the request line) to the empty line, then the
-     * body's framing: returns the bytes the whole request occupies from {@code start}, head and
+     * The header fields from {@code p} (just after the request line, which starts at {@code
+     * line}) to the empty line, then the body's framing: returns the bytes the whole request
+     * occupies from {@code start} (any empty lines before the request line included), head and
      * body (&gt; 0), {@link #NEED_MORE}, or {@link #ERROR}: 400 (malformed field, obs-fold, bad or
      * conflicting Content-Length, Content-Length with Transfer-Encoding, missing or repeated Host),
      * 431 (head longer than {@link #maxHeadBytes} or more than {@link #maxHeaders} fields), 501
@@ -258,7 +271,7 @@ final class RequestParser {
      * that the head is complete and valid and the client may be waiting for {@code 100 Continue}
      * before it sends the body (never while the head itself is still incomplete).
      */
-    private int headerFields(byte[] b, int start, int p, int end, HttpRequest r) {
+    private int headerFields(byte[] b, int start, int line, int p, int end, HttpRequest r) {
         int count = 0;
         long contentLength = -1;
         boolean chunkedOrOther = false;
@@ -267,11 +280,12 @@ final class RequestParser {
         boolean expect100 = false; // told to the caller only once the head is complete
         int hosts = 0;
         while (true) {
-            int lineLf = indexOf(b, p, Math.min(end, start + maxHeadBytes + 1), (byte) '\n');
+            int lineLf = indexOf(b, p, Math.min(end, line + maxHeadBytes), (byte) '\n');
             if (lineLf < 0) {
-                return end - start > maxHeadBytes
+                // a field is looked at once its line has ended; until then only the length can say 431
+                return end - line > maxHeadBytes
                         ? error(r, 431, "request head larger than " + maxHeadBytes + " bytes")
-                        : NEED_MORE;
+                        : needMore(r, line + maxHeadBytes + 1, true);
             }
             int e = lineLf > p && b[lineLf - 1] == '\r' ? lineLf - 1 : lineLf;
             if (e == p) {
@@ -384,9 +398,15 @@ final class RequestParser {
         r.keepAlive = r.minorVersion == 1 ? !close : keepAlive && !close;
         if (end - p < r.contentLength) {
             r.expectContinue = expect100; // a valid head whose body has not arrived
-            return NEED_MORE;
+            return needMore(r, (int) (p + r.contentLength), false); // fits: contentLength <= maxBody
         }
         return (int) (p + r.contentLength - start);
+    }
+
+    private static int needMore(HttpRequest r, int parseAgainAt, boolean onLineFeed) {
+        r.parseAgainAt = parseAgainAt;
+        r.parseAgainOnLineFeed = onLineFeed;
+        return NEED_MORE;
     }
 
     private static int error(HttpRequest r, int status, String detail) {

@@ -9,7 +9,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
@@ -262,12 +261,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             discard(c);
             return;
         }
-        int len = 0;
-        if (c.pendingIn != null) {
-            len = c.pendingIn.length;
-            System.arraycopy(c.pendingIn, 0, in, 0, len);
-        }
-        inBuffer.clear().position(len);
+        PendingInput pending = c.pendingIn;
+        int len = pending != null ? pending.length : 0;
+        // the new bytes go to the buffer's start, leaving room to put the pending ones before them
+        inBuffer.clear().limit(in.length - len);
         int n = readOrClose(c);
         if (n == CLOSED) {
             return;
@@ -288,8 +285,18 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         if (n == 0) {
             return;
         }
-        c.pendingIn = null;
         bytesIn += n;
+        if (len != 0 && c.requestStart >= 0 && !pending.parseDue(in, 0, n)) {
+            // the parser would still ask for more: keep the bytes, parse once they can tell
+            pending.append(in, 0, n);
+            c.lastActivity = now;
+            return;
+        }
+        c.pendingIn = null;
+        if (len != 0) {
+            System.arraycopy(in, 0, in, len, n);
+            System.arraycopy(pending.bytes, 0, in, 0, len);
+        }
         if (len != 0 || c.requestStart >= 0 || !onlyEmptyLines(len, len + n)) {
             // empty lines between requests are ignored (RFC 9112 2.2), and are no activity: a client
             // sending nothing else keeps no connection open past the idle timeout
@@ -462,8 +469,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 pos++; // empty lines before a request line: ignored, and no request has started (RFC 9112 2.2)
             }
             if (pos < len && !c.closeAfterWrite) {
-                c.pendingIn = Arrays.copyOfRange(in, pos, len);
+                PendingInput pending = new PendingInput(in, pos, len);
+                c.pendingIn = pending;
                 if (needMore) {
+                    pending.parseAgainAt(request.parseAgainAt - pos, request.parseAgainOnLineFeed);
                     if (!(continuing && pos == 0)) {
                         c.requestStart = now;
                     }

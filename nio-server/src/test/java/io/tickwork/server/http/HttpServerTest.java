@@ -280,6 +280,38 @@ class HttpServerTest {
             }
         }
 
+        /**
+         * Bytes that cannot change the parser's answer are kept without parsing: a body full of
+         * line feeds, sent in pieces, is answered once complete, and a head that passes its limit
+         * with no line end is 431 as soon as it does (not at the header timeout, set far off here).
+         */
+        @Test
+        void requestsInPiecesAreAnsweredOnceTheirBytesTell() throws IOException {
+            server = builder()
+                    .threads(1)
+                    .port(0)
+                    .headerTimeout(Duration.ofSeconds(60))
+                    .log(log::add)
+                    .start();
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("GET /echo/body HTTP/1.1\r\nHost: t\r\nContent-Length: 3000\r\n\r\n");
+                for (int i = 0; i < 30; i++) {
+                    c.send("\n".repeat(99) + "x");
+                }
+                c.send(get("/echo/next"));
+                assertEquals("body", c.read().text());
+                assertEquals("next", c.read().text());
+            }
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("GET / HTTP/1.1\r\nHost: t\r\nX: ");
+                for (int i = 0; i < 17; i++) {
+                    c.send("b".repeat(1000));
+                }
+                assertEquals(431, c.read().status());
+                assertTrue(c.closedByServer());
+            }
+        }
+
         @Test
         void badInputAnswersAndClosesWithoutHurtingOthers() throws IOException {
             start(1);

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -91,6 +94,102 @@ class RequestParserTest {
         // only empty lines so far: no request has started, nothing is too long
         assertEquals(RequestParser.NEED_MORE, parse(empties));
         assertEquals(RequestParser.NEED_MORE, parse(empties + "GET"));
+    }
+
+    /**
+     * The head's limit counts from the request line, whether the empty lines before it came in
+     * the same read or in earlier ones (the loop drops those): a head of exactly the limit is
+     * accepted after any number of them, one byte more is 431.
+     */
+    @Test
+    void theHeadLimitCountsFromTheRequestLine() {
+        String line = "GET / HTTP/1.1\r\nHost: a\r\nX: ";
+        String head = line + "b".repeat(4096 - line.length() - 4) + "\r\n\r\n";
+        assertEquals(4096, head.length());
+        String empties = "\r\n".repeat(100);
+        assertEquals(empties.length() + head.length(), parse(empties + head));
+        assertEquals(head.length(), parse(head));
+        String longer = head.replace("X: b", "X: bb");
+        assertEquals(RequestParser.ERROR, parse(empties + longer));
+        assertEquals(431, r.errorStatus);
+        String partial = empties + line + "b".repeat(4096 - line.length());
+        assertEquals(RequestParser.NEED_MORE, parse(partial), "4,096 bytes of head so far, no line end");
+        assertEquals(RequestParser.ERROR, parse(partial + "b"));
+        assertEquals(431, r.errorStatus);
+    }
+
+    /**
+     * A {@code NEED_MORE} names the first bytes that can change the answer: for every prefix of
+     * every request (complete, with a body, too long, malformed late, leading empty lines), no
+     * longer prefix short of {@code parseAgainAt}, and without a line feed in its new bytes where
+     * {@code parseAgainOnLineFeed}, answers anything but {@code NEED_MORE}. The loop relies on it
+     * to skip parsing a slow client's bytes.
+     */
+    @Test
+    void needMoreNamesTheFirstBytesThatCanChangeTheAnswer() {
+        RequestParser small = new RequestParser(40, 160, 6, 60);
+        List<String> requests = new ArrayList<>(List.of(
+                "GET /d/x HTTP/1.1\r\nHost: a\r\nX-Y: z\r\n\r\n",
+                "\r\n\n\r\nGET / HTTP/1.1\nHost: a\n\n",
+                "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 25\r\n\r\n\n\n\n\nbody with\nline feeds\n",
+                "GET / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 60\r\n\r\n" + "x".repeat(60),
+                "GET /" + "a".repeat(60) + " HTTP/1.1\r\nHost: a\r\n\r\n",
+                "GET /" + "a".repeat(30) + " HTTP/1.1\r",
+                "GET / HTTP/1.1\r\nHost: a\r\nX: " + "b".repeat(200) + "\r\n\r\n",
+                "GET / HTTP/1.1\r\nHost: a\r\n" + "X: y\r\n".repeat(7) + "\r\n",
+                "GET / HTTP/1.1\r\nHost: a\r\nBad Name: y\r\n\r\n",
+                "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 61\r\n\r\n" + "x".repeat(61),
+                "GETTINGS / HTTP/1.1\r\n\r\n",
+                "GET\t/ HTTP/1.1\r\n\r\n"));
+        Random random = new Random(42);
+        String[] parts = {
+            "GET ",
+            "HEAD ",
+            "/a",
+            "?q",
+            " HTTP/1.1",
+            " HTTP/1.0",
+            "\r\n",
+            "\n",
+            "\r",
+            "Host: a",
+            "Content-Length: 7",
+            "Expect: 100-continue",
+            "X: ",
+            "bbbbbbbbbbbbbbbbbbbb",
+            " ",
+            ":",
+            "\u0001"
+        };
+        for (int i = 0; i < 300; i++) {
+            StringBuilder sb = new StringBuilder();
+            for (int k = random.nextInt(30); k >= 0; k--) {
+                sb.append(parts[random.nextInt(parts.length)]);
+            }
+            requests.add(sb.toString());
+        }
+        HttpRequest longer = new HttpRequest();
+        for (String s : requests) {
+            byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
+            for (int k = 0; k < b.length; k++) {
+                if (small.parse(b, 0, k, r) != RequestParser.NEED_MORE) {
+                    continue;
+                }
+                for (int more = k + 1; more <= b.length; more++) {
+                    if (more >= r.parseAgainAt || (r.parseAgainOnLineFeed && b[more - 1] == '\n')) {
+                        break; // from here the answer may change
+                    }
+                    int k0 = k, m = more;
+                    assertEquals(
+                            RequestParser.NEED_MORE,
+                            small.parse(b, 0, more, longer),
+                            () -> "prefix " + m + " of "
+                                    + s.replace("\r", "\\r").replace("\n", "\\n")
+                                    + " after NEED_MORE at " + k0 + " (again at " + r.parseAgainAt + ", on LF "
+                                    + r.parseAgainOnLineFeed + "): " + longer.errorStatus);
+                }
+            }
+        }
     }
 
     @Test

@@ -1,0 +1,57 @@
+package io.tickwork.server.http;
+
+import java.util.Arrays;
+
+/**
+ * A connection's bytes that wait for more: a partial request, or whole requests held back while
+ * its output is blocked. Only a connection with such bytes has one; an idle connection holds none.
+ *
+ * <p>Cost: the array grows by doubling, so a request that arrives in many small reads costs
+ * copies in proportion to its length, not to its length squared. A partial request also carries
+ * the parser's word on when it is worth parsing again ({@link HttpRequest#parseAgainAt}), so a
+ * head sent one byte per segment is parsed once per line and a body once it is complete, not
+ * once per read: the server spends on a slow client what the client spends, not its square.
+ *
+ * <p>Not thread safe: owned by the connection's loop.
+ */
+final class PendingInput {
+    byte[] bytes;
+    int length;
+    /** Parse again once {@link #length} reaches this; 0 (at once) for held-back requests. */
+    private int parseAt;
+
+    private boolean parseOnLineFeed;
+
+    /** A copy of {@code src[from, to)}, to be parsed again with whatever comes next. */
+    PendingInput(byte[] src, int from, int to) {
+        this.bytes = Arrays.copyOfRange(src, from, to);
+        this.length = to - from;
+    }
+
+    /**
+     * The parser's {@link RequestParser#NEED_MORE} for these bytes: parse again once they reach
+     * {@code length} bytes, or a line feed arrives where {@code onLineFeed}.
+     */
+    void parseAgainAt(int length, boolean onLineFeed) {
+        this.parseAt = length;
+        this.parseOnLineFeed = onLineFeed;
+    }
+
+    /** Whether {@code src[from, from + n)}, appended, may complete or fail the request. */
+    boolean parseDue(byte[] src, int from, int n) {
+        if (length + n >= parseAt) {
+            return true;
+        }
+        return parseOnLineFeed && RequestParser.indexOf(src, from, from + n, (byte) '\n') >= 0;
+    }
+
+    /** Appends {@code src[from, from + n)}, doubling the array as needed. */
+    void append(byte[] src, int from, int n) {
+        int need = length + n;
+        if (need > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(need, bytes.length * 2));
+        }
+        System.arraycopy(src, from, bytes, length, n);
+        length = need;
+    }
+}
