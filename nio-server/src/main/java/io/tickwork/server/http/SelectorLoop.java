@@ -496,12 +496,27 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
     }
 
-    /** Worker mode, on the loop: a response computed by a worker, in request order. */
+    /**
+     * Worker mode, on the loop: a response computed by a worker, in request order. After one that
+     * closes the connection nothing is in flight any more: the responses still to come for the
+     * requests behind it find {@code inFlight} at 0 and are dropped (no request is handed out
+     * once a close is decided, so nothing else can be in flight then).
+     */
     @Override
-    public void deliver(Connection c, byte[] response) {
+    public void deliver(Connection c, byte[] response, boolean closes) {
+        if (c.inFlight == 0) {
+            return; // behind a response that closed the connection: never sent
+        }
         c.inFlight--;
         if (c.closed) {
             return;
+        }
+        if (closes) {
+            c.inFlight = 0;
+            c.continueOwed = false; // a request behind it will not be answered
+            c.pendingIn = null;
+            c.requestStart = -1;
+            c.closeAfterResponse();
         }
         c.lastActivity = now;
         boolean behind = c.pendingOut != null; // then OP_WRITE is already on

@@ -30,8 +30,12 @@ final class WorkerDispatch {
         /** Runs {@code task} on the loop thread, soon. Any thread. */
         void execute(Runnable task);
 
-        /** On the loop thread: writes {@code response}, the next answer in {@code c}'s request order. */
-        void deliver(Connection c, byte[] response);
+        /**
+         * On the loop thread: writes {@code response}, the next answer in {@code c}'s request
+         * order; {@code closes}: it says {@code Connection: close}, so the connection closes after
+         * it and the responses of the requests behind it are dropped.
+         */
+        void deliver(Connection c, byte[] response, boolean closes);
     }
 
     private final Loop loop;
@@ -56,8 +60,9 @@ final class WorkerDispatch {
     /**
      * On the loop: hands the request in {@code in[from, from + length)} (parsed once already) to
      * the workers. {@code close} (the connection closes after this response) is decided by the loop
-     * from the request and its draining state: a handler's {@code closeConnection()} cannot stop
-     * requests the loop already handed out.
+     * from the request and its draining state; a handler's {@code closeConnection()} closes it
+     * too, and as on the loops nothing goes out after that response: the requests the loop handed
+     * out behind it still run (their handlers cannot be recalled), their responses are dropped.
      */
     void request(Connection c, byte[] in, int from, int length, boolean close, boolean head, boolean http10) {
         byte[] copy = Arrays.copyOfRange(in, from, from + length);
@@ -67,8 +72,11 @@ final class WorkerDispatch {
         c.inFlight++;
         workers.execute(c, () -> {
             byte[] bytes;
+            boolean closes = close;
             try {
-                bytes = WorkerState.get().respond(copy, parser, server, handler, close);
+                WorkerState state = WorkerState.get();
+                bytes = state.respond(copy, parser, server, handler, close);
+                closes = state.closes;
             } catch (Throwable e) {
                 // the server's own failure, not the handler's (answer() turns those into a 500):
                 // a 500 in the request's place, the connection kept as the loop decided (it may
@@ -77,7 +85,8 @@ final class WorkerDispatch {
                 bytes = ResponseEncoder.errorBytes(500, "internal error", head, close, http10 && !close);
             }
             byte[] response = bytes;
-            loop.execute(() -> loop.deliver(c, response));
+            boolean last = closes;
+            loop.execute(() -> loop.deliver(c, response, last));
         });
     }
 
@@ -86,7 +95,7 @@ final class WorkerDispatch {
         byte[] error = ResponseEncoder.errorBytes(status, detail, headRequest);
         c.closeAfterResponse(); // the error response says Connection: close
         c.inFlight++;
-        workers.execute(c, () -> loop.execute(() -> loop.deliver(c, error)));
+        workers.execute(c, () -> loop.execute(() -> loop.deliver(c, error, true)));
     }
 
     /** Per pool thread: a request view and a response to fill, like a loop's. */
@@ -94,6 +103,8 @@ final class WorkerDispatch {
         private static final ThreadLocal<WorkerState> STATE = ThreadLocal.withInitial(WorkerState::new);
         final HttpRequest request = new HttpRequest();
         final HttpResponse response = new HttpResponse();
+        /** Whether the last response {@link #respond} encoded closes the connection. */
+        boolean closes;
 
         static WorkerState get() {
             return STATE.get();
@@ -108,7 +119,9 @@ final class WorkerDispatch {
             HttpResponse res = response;
             res.reset();
             ResponseEncoder.answer(handler, request, res, server);
-            return ResponseEncoder.encode(res, request.head, closeDecided, request.minorVersion == 0 && !closeDecided);
+            boolean close = closeDecided || res.close;
+            closes = close;
+            return ResponseEncoder.encode(res, request.head, close, request.minorVersion == 0 && !close);
         }
     }
 }

@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The server over real sockets on an ephemeral loopback port, with a small echo handler:
- * {@code /echo/...} answers the path, {@code /big/N} answers N bytes. Timeouts are set to a few
+ * {@code /echo/...} answers the path ({@code /close/...} too, then closes the connection),
+ * {@code /big/N} answers N bytes. Timeouts are set to a few
  * hundred milliseconds so the timeout tests are quick.
  *
  * <p>Every test of {@link Suite} runs in both modes: handlers on the selector loops
@@ -53,6 +54,10 @@ class HttpServerTest {
             res.contentType(ContentType.TEXT).append(body);
         } else if (req.pathStartsWith("/echo/")) {
             res.contentType(ContentType.TEXT).appendAscii(req.path().substring(6));
+        } else if (req.pathStartsWith("/close/")) {
+            res.contentType(ContentType.TEXT)
+                    .appendAscii(req.path().substring(7))
+                    .closeConnection();
         } else if (req.pathEquals("/boom")) {
             throw new IllegalStateException("handler bug");
         } else if (req.pathEquals("/boom-error")) {
@@ -340,6 +345,31 @@ class HttpServerTest {
                     good.send(get("/echo/ok"));
                     assertEquals("ok", good.read().text());
                 }
+            }
+        }
+
+        /**
+         * A handler's {@code closeConnection()}: its response says {@code Connection: close} and
+         * is the last; the requests pipelined behind it get nothing (in worker mode they were
+         * handed out already, and their responses are dropped), and the connection closes.
+         */
+        @Test
+        void aHandlersCloseIsTheLastResponse() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send(get("/echo/a") + get("/close/b") + get("/echo/never") + get("/echo/never-either"));
+                assertEquals("a", c.read().text());
+                RawClient.Response b = c.read();
+                assertEquals("b", b.text());
+                assertEquals("close", b.header("connection"));
+                assertTrue(c.closedByServer(), "closed after b, with nothing after it");
+            }
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("GET /close/ten HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+                RawClient.Response r = c.read();
+                assertEquals("ten", r.text());
+                assertEquals("close", r.header("connection"), "not keep-alive once the handler closes");
+                assertTrue(c.closedByServer());
             }
         }
 
