@@ -433,6 +433,17 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             while (pos < len && !c.closeAfterWrite && c.inFlight < WorkerDispatch.MAX_IN_FLIGHT) {
                 int r = parser.parse(in, pos, len, request);
                 if (r == RequestParser.NEED_MORE) {
+                    if (request.expectContinue && !request.methodAllowed) {
+                        // refused whatever its body: answered now, so the client need not send it
+                        // (RFC 9110 10.1.1); the connection closes, lingering over a body sent anyway
+                        requests++;
+                        c.continueSent = c.continueOwed = false;
+                        if (!refuseWithoutBody(c)) {
+                            return;
+                        }
+                        pos = len;
+                        break;
+                    }
                     needMore = true;
                     if (request.expectContinue && !output.sendContinue(c, workers != null, now)) {
                         return; // the write failed: closed
@@ -533,6 +544,21 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         ResponseEncoder.answer(config.handler, request, res, server);
         boolean close = !request.keepAlive || res.close || draining;
         return output.respond(c, res, request.head, close, request.minorVersion == 0 && !close, now);
+    }
+
+    /**
+     * Answers the request in {@link #request}, whose method is refused (405 or 501) and whose body
+     * has not arrived, and closes the connection after it; {@code false} if it closed already.
+     */
+    private boolean refuseWithoutBody(Connection c) {
+        HttpResponse res = response;
+        res.reset();
+        ResponseEncoder.answer(config.handler, request, res, server); // the handler never sees the method
+        if (workers != null) {
+            workers.last(c, ResponseEncoder.encode(res, request.head, true, false));
+            return true;
+        }
+        return output.respond(c, res, request.head, true, false, now);
     }
 
     /**

@@ -92,10 +92,17 @@ final class WorkerDispatch {
 
     /** On the loop: queues an error response (with a close) behind {@code c}'s responses in flight. */
     void error(Connection c, int status, String detail, boolean headRequest) {
-        byte[] error = ResponseEncoder.errorBytes(status, detail, headRequest);
-        c.closeAfterResponse(); // the error response says Connection: close
+        last(c, ResponseEncoder.errorBytes(status, detail, headRequest));
+    }
+
+    /**
+     * On the loop: queues {@code response}, decided by the loop and saying {@code Connection:
+     * close}, behind {@code c}'s responses in flight, as its last.
+     */
+    void last(Connection c, byte[] response) {
+        c.closeAfterResponse();
         c.inFlight++;
-        workers.execute(c, () -> loop.execute(() -> loop.deliver(c, error, true)));
+        workers.execute(c, () -> loop.execute(() -> loop.deliver(c, response, true)));
     }
 
     /** Per pool thread: a request view and a response to fill, like a loop's. */

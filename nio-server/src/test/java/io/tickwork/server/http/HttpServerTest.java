@@ -460,6 +460,32 @@ class HttpServerTest {
             }
         }
 
+        /**
+         * A refused method with {@code Expect: 100-continue} and no body yet: its 405 (or 501) at
+         * once, no 100 before it, behind the responses before it; the connection closes, reading
+         * and dropping a body the client sends anyway.
+         */
+        @Test
+        void expectContinueOnARefusedMethodGetsTheRefusalAtOnce() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send(get("/echo/first")
+                        + "POST /echo/x HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
+                assertEquals("first", c.read().text());
+                RawClient.Response r = c.read();
+                assertEquals(405, r.status(), r.text());
+                assertEquals("GET, HEAD", r.header("allow"));
+                assertEquals("close", r.header("connection"));
+                c.send("hello");
+                assertTrue(c.closedByServer(), "closed after the refusal");
+            }
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("BREW /pot HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
+                assertEquals(501, c.read().status());
+                assertTrue(c.closedByServer());
+            }
+        }
+
         @Test
         void anUnknownExpectationIs417() throws IOException {
             start(1);
