@@ -42,7 +42,8 @@ import java.util.function.Consumer;
  * <ul>
  *   <li><b>Never early.</b> A timer never fires in an {@link #expire} call whose {@code now} is
  *       {@code < deadline}. It fires in the first call whose {@code now} reaches its firing time,
- *       unless a {@code limit} holds it back: the deadline itself on the tree; on wheels the
+ *       unless a {@code limit} holds it back or, on wheels, time went backwards (past deadlines,
+ *       below): the deadline itself on the tree; on wheels the
  *       start of the tick after it, so at most one tick late (ticks start at
  *       {@code origin + k * tick}).</li>
  *   <li><b>Order.</b> Timers are handed out in deadline order, up to the wheel's resolution:
@@ -60,8 +61,10 @@ import java.util.function.Consumer;
  *       {@code limit} while timers are still due. {@link #nextDeadline()} tells: a time in the
  *       past while any are.</li>
  *   <li><b>Past deadlines</b> (including {@code Long.MIN_VALUE}) fire on the next {@code expire}
- *       on the tree. On wheels they fire on the next {@code expire} whose {@code now} is at least
- *       the origin and at least the largest {@code now} seen so far (the wheel's position). Any
+ *       whose {@code now} reaches them on the tree. On wheels they fire on the next
+ *       {@code expire} whose {@code now} is at least the origin and within or past the tick the
+ *       wheel stands at: the tick of the largest {@code now} seen so far, or, after a call that a
+ *       {@code limit} or a throwing consumer stopped, the tick where it stopped. Any
  *       deadline up to {@link Long#MAX_VALUE} is accepted; on a wheel, a deadline in the last
  *       tick before {@code Long.MAX_VALUE}, or in a tick past the last one a long counts (with a
  *       one-unit tick, a deadline at or past {@code origin + Long.MAX_VALUE}), fires only at

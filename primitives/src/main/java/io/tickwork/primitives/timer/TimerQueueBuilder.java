@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  *       default 64 s, or 65,536 ticks where that is longer (a tick coarser than a millisecond:
  *       a wheel of seconds reaches 18 hours, not 64 ticks). The wheel gets the power of two of
  *       ticks at or above {@code span / tick} (65,536 by default), at most 2^24: {@code build}
- *       throws {@link IllegalArgumentException} beyond that.</li>
+ *       throws {@link IllegalArgumentException} beyond that, so a tick finer than about 3.8 µs
+ *       needs a span shorter than the default 64 s.</li>
  *   <li>{@link #slotCapacity}: the ring or chunk size per slot, in timers; default
  *       {@value TimerKind#DEFAULT_SLOT_CAPACITY}.</li>
  * </ul>
@@ -148,8 +149,8 @@ public final class TimerQueueBuilder {
     int ticksPerWheel() {
         long ticks = spanTicks();
         if (ticks > MAX_TICKS) {
-            throw new IllegalArgumentException(
-                    "span / tick needs more than 2^24 ticks: " + spanText() + " / " + tick + "; use a coarser tick");
+            throw new IllegalArgumentException("span / tick needs more than 2^24 ticks: " + spanText() + " / " + tick
+                    + "; use a coarser tick" + (span == null ? " or set a shorter span" : ""));
         }
         return Integer.highestOneBit((int) ticks * 2 - 1);
     }

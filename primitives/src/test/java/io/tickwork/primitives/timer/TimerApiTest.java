@@ -295,6 +295,17 @@ class TimerApiTest {
                         .span(Duration.ofSeconds(1))
                         .build());
         assertTrue(tooMany.getMessage().startsWith("span / tick needs more than 2^24 ticks"), tooMany.getMessage());
+        assertTrue(tooMany.getMessage().endsWith("; use a coarser tick"), "a span was set: " + tooMany.getMessage());
+        // the default span (64 s) at a microsecond tick: the message names the span it used, and the way out
+        IllegalArgumentException byDefault = assertThrows(
+                IllegalArgumentException.class,
+                () -> TimerQueue.builder(TimeUnit.NANOSECONDS, 0)
+                        .tick(Duration.ofNanos(1000))
+                        .build());
+        assertTrue(
+                byDefault.getMessage().contains("default (PT1M4S or 65536 ticks)")
+                        && byDefault.getMessage().endsWith("use a coarser tick or set a shorter span"),
+                byDefault.getMessage());
     }
 
     /** RB_TREE has no wheel: settings too fine for one neither stop its build nor the builder's toString. */
