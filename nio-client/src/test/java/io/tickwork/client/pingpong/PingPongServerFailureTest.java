@@ -46,7 +46,7 @@ class PingPongServerFailureTest {
                         "-m",
                         model,
                         "-D",
-                        "3s")
+                        "20s") // ended early by the failure: the bound only stops a server that never fails
                 .redirectErrorStream(true)
                 .start();
         List<Socket> many = new ArrayList<>();
