@@ -77,8 +77,7 @@ final class Connection {
 
     /** Moves the held-back requests to the start of {@code buffer}; returns their length. */
     int restoreHeldBack(byte[] buffer) {
-        int len = pendingIn.length;
-        System.arraycopy(pendingIn.bytes, 0, buffer, 0, len);
+        int len = pendingIn.copyTo(buffer);
         pendingIn = null;
         return len;
     }

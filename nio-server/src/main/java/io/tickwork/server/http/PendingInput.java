@@ -45,6 +45,12 @@ final class PendingInput {
         return parseOnLineFeed && RequestParser.indexOf(src, from, from + n, (byte) '\n') >= 0;
     }
 
+    /** Copies the bytes to the start of {@code dst}; returns their length. */
+    int copyTo(byte[] dst) {
+        System.arraycopy(bytes, 0, dst, 0, length);
+        return length;
+    }
+
     /** Appends {@code src[from, from + n)}, doubling the array as needed. */
     void append(byte[] src, int from, int n) {
         int need = length + n;

@@ -295,7 +295,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         c.pendingIn = null;
         if (len != 0) {
             System.arraycopy(in, 0, in, len, n);
-            System.arraycopy(pending.bytes, 0, in, 0, len);
+            pending.copyTo(in);
         }
         if (len != 0 || c.requestStart >= 0 || !onlyEmptyLines(len, len + n)) {
             // empty lines between requests are ignored (RFC 9112 2.2), and are no activity: a client

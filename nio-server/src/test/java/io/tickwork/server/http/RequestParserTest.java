@@ -23,6 +23,11 @@ class RequestParserTest {
         return parser.parse(b, 0, b.length, r);
     }
 
+    /** {@link #parse} of a CSV source's request, written with {@code \r} and {@code \n} for CR and LF. */
+    private int parseEscaped(String raw) {
+        return parse(raw.replace("\\r", "\r").replace("\\n", "\n"));
+    }
+
     @Test
     void simpleGet() {
         String req = "GET /d/ice%20cream?x=1&limit=5 HTTP/1.1\r\nHost: a\r\nX-Y:  z \r\n\r\n";
@@ -296,7 +301,7 @@ class RequestParserTest {
                 "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA | 501",
             })
     void badInputGetsTheRightStatus(String raw, int status) {
-        assertEquals(RequestParser.ERROR, parse(raw.replace("\\r", "\r").replace("\\n", "\n")));
+        assertEquals(RequestParser.ERROR, parseEscaped(raw));
         assertEquals(status, r.errorStatus, r.errorDetail);
         assertFalse(r.keepAlive);
     }
@@ -315,7 +320,7 @@ class RequestParserTest {
                 "GET /a\u0001 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | false",
             })
     void anErrorInAHeadRequestsLineIsAnsweredAsHead(String raw, boolean head) {
-        assertEquals(RequestParser.ERROR, parse(raw.replace("\\r", "\r").replace("\\n", "\n")));
+        assertEquals(RequestParser.ERROR, parseEscaped(raw));
         assertEquals(head, r.head, r.errorDetail);
     }
 
