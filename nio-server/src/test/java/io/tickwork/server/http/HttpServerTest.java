@@ -34,8 +34,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The server over real sockets on an ephemeral loopback port, with a small echo handler:
  * {@code /echo/...} answers the path ({@code /close/...} too, then closes the connection),
- * {@code /big/N} answers N bytes. Timeouts are set to a few
- * hundred milliseconds so the timeout tests are quick.
+ * {@code /big/N} answers N bytes. The tests of the timeouts set them to a few hundred
+ * milliseconds, so they are quick; every other test sets them to seconds, so that a test thread
+ * scheduled late on a loaded machine does not meet one.
  *
  * <p>Every test of {@link Suite} runs in both modes: handlers on the selector loops
  * ({@link OnLoops}), and handlers on a pool of 4 worker threads ({@link OnWorkers}), where the
@@ -144,30 +145,35 @@ class HttpServerTest {
             return HttpServer.builder(JITTERY).workers(pool);
         }
 
+        /**
+         * A server whose timeouts (10 s) no test thread on a loaded machine outlives by accident:
+         * for the tests whose point is not a timeout.
+         */
         private HttpServer start(int threads) throws IOException {
-            return start(builder().threads(threads));
+            return start(builder().threads(threads), Duration.ofSeconds(10), Duration.ofSeconds(10));
         }
 
         /**
-         * A server whose timeouts are the test's own: longer than the suite's few hundred ms where
-         * a test must not depend on its thread being scheduled within them.
+         * A server whose timeouts are the test's own, with a drain of 10 s: for tests that need
+         * one timeout short and the other out of their way.
          */
         private HttpServer start(int threads, Duration idleTimeout, Duration headerTimeout) throws IOException {
-            server = builder()
-                    .threads(threads)
-                    .port(0)
-                    .idleTimeout(idleTimeout)
-                    .headerTimeout(headerTimeout)
-                    .drainTimeout(Duration.ofSeconds(10))
-                    .log(log::add)
-                    .start();
-            return server;
+            return start(builder().threads(threads), idleTimeout, headerTimeout);
         }
 
-        private HttpServer start(HttpServer.Builder b) throws IOException {
+        /**
+         * A server whose timeouts are a few hundred milliseconds (idle 400 ms, head 300 ms): for
+         * the tests of the timeouts themselves, which wait for them to fire.
+         */
+        private HttpServer startTimingOut(HttpServer.Builder b) throws IOException {
+            return start(b, Duration.ofMillis(400), Duration.ofMillis(300));
+        }
+
+        private HttpServer start(HttpServer.Builder b, Duration idleTimeout, Duration headerTimeout)
+                throws IOException {
             server = b.port(0)
-                    .idleTimeout(Duration.ofMillis(400))
-                    .headerTimeout(Duration.ofMillis(300))
+                    .idleTimeout(idleTimeout)
+                    .headerTimeout(headerTimeout)
                     .drainTimeout(Duration.ofSeconds(10))
                     .log(log::add)
                     .start();
@@ -291,7 +297,7 @@ class HttpServerTest {
 
         @Test
         void requestSplitAcrossManyWritesIsAssembled() throws IOException {
-            start(1, Duration.ofSeconds(10), Duration.ofSeconds(10)); // no race with a test thread's wake-up
+            start(1);
             try (RawClient c = new RawClient(server.port())) {
                 byte[] req = (get("/echo/split") + get("/echo/two")).getBytes(StandardCharsets.US_ASCII);
                 for (byte b : req) {
@@ -431,7 +437,7 @@ class HttpServerTest {
 
         @Test
         void expectContinueGets100BeforeTheBodyIsSent() throws IOException {
-            start(1, Duration.ofSeconds(10), Duration.ofSeconds(10)); // no race with a test thread's wake-up
+            start(1);
             try (RawClient c = new RawClient(server.port())) {
                 for (int round = 0; round < 2; round++) { // once per request, on one connection
                     c.send("GET /echo/e" + round + " HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\n"
@@ -448,7 +454,7 @@ class HttpServerTest {
 
         @Test
         void expectContinueBehindPipelinedRequestsComesAfterTheirResponses() throws IOException {
-            start(1, Duration.ofSeconds(10), Duration.ofSeconds(10)); // no race with a test thread's wake-up
+            start(1);
             try (RawClient c = new RawClient(server.port())) {
                 c.send(get("/echo/first") + get("/echo/second")
                         + "GET /echo/third HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n");
@@ -596,7 +602,11 @@ class HttpServerTest {
         @ParameterizedTest
         @EnumSource(TimerKind.class)
         void slowlorisGets408AndIsClosed(TimerKind kind) throws IOException {
-            start(builder().threads(1).timers(() -> kind.create(4, 16384)));
+            // the head times out (300 ms); the idle timeout stays out of the good connection's way
+            start(
+                    builder().threads(1).timers(() -> kind.create(4, 16384)),
+                    Duration.ofSeconds(10),
+                    Duration.ofMillis(300));
             try (RawClient slow = new RawClient(server.port());
                     RawClient good = new RawClient(server.port())) {
                 slow.send("GET /echo/x HTTP/1.1\r\nHost: t\r\n");
@@ -611,7 +621,7 @@ class HttpServerTest {
 
         @Test
         void trickleFedHeadStillTimesOutFromItsFirstByte() throws Exception {
-            start(1);
+            start(1, Duration.ofSeconds(10), Duration.ofMillis(300));
             try (RawClient slow = new RawClient(server.port())) {
                 // one byte at a time, each well inside the idle timeout: only a deadline counted from
                 // the request's first byte (not from the last byte) stops this
@@ -646,7 +656,7 @@ class HttpServerTest {
          */
         @Test
         void emptyLinesAloneDoNotHoldAConnectionOpen() throws Exception {
-            start(1);
+            startTimingOut(builder().threads(1));
             try (RawClient c = new RawClient(server.port())) {
                 c.send(get("/echo/x"));
                 assertEquals("x", c.read().text());
@@ -679,7 +689,7 @@ class HttpServerTest {
         @ParameterizedTest
         @EnumSource(TimerKind.class)
         void idleKeepAliveConnectionIsClosed(TimerKind kind) throws IOException {
-            start(builder().threads(1).timers(() -> kind.create(4, 16384)));
+            startTimingOut(builder().threads(1).timers(() -> kind.create(4, 16384)));
             try (RawClient c = new RawClient(server.port())) {
                 c.send(get("/echo/x"));
                 assertEquals("x", c.read().text());
@@ -1049,7 +1059,7 @@ class HttpServerTest {
          */
         @Test
         void aReaderThatStallsIsClosedAtTheIdleTimeout() throws Exception {
-            start(1);
+            startTimingOut(builder().threads(1));
             try (RawClient c = new RawClient(server.port())) {
                 c.socket.setReceiveBufferSize(16 * 1024);
                 int size = 20_000_000; // far more than the socket buffers hold
@@ -1156,7 +1166,7 @@ class HttpServerTest {
         /** An empty line after a request starts no request: no 408 when the header timeout passes. */
         @Test
         void aStrayLineEndAfterARequestIsIgnored() throws IOException {
-            start(1);
+            startTimingOut(builder().threads(1));
             try (RawClient c = new RawClient(server.port())) {
                 c.send(get("/echo/a") + "\r\n");
                 assertEquals("a", c.read().text());
