@@ -325,11 +325,11 @@ class BenchTest {
         }
     }
 
-    /** A server that stalls 300 ms before the first answer on every connection. */
+    /** A server that stalls 1 s before the first answer on every connection. */
     private static StubHttpServer slowFirstServer() throws IOException {
         return new StubHttpServer((n, p) -> {
             if (n == 0) {
-                long until = System.nanoTime() + 300_000_000L;
+                long until = System.nanoTime() + 1_000_000_000L;
                 while (System.nanoTime() < until) {
                     java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
                 }
@@ -344,20 +344,22 @@ class BenchTest {
         try (StubHttpServer s = slowFirstServer()) {
             BenchReport cold = bench("-c", "2", "-n", "300", "--duration", "30s", s.url("/"));
             assertEquals(300, cold.completed);
-            assertTrue(cold.latency.getMaxValue() >= 290_000_000L, "cold max " + cold.latency.getMaxValue());
+            assertTrue(cold.latency.getMaxValue() >= 990_000_000L, "cold max " + cold.latency.getMaxValue());
         }
         try (StubHttpServer s = slowFirstServer()) {
             Run run = Cli.run(
-                    "bench", "-c", "2", "-n", "300", "--warmup", "1200ms", "--duration", "30s", "--json", s.url("/"));
+                    "bench", "-c", "2", "-n", "300", "--warmup", "2s", "--duration", "30s", "--json", s.url("/"));
             assertEquals(0, run.status(), run.err());
             JsonNode j = Cli.json(run.out());
-            assertEquals(1.2, j.get("warmup_s").asDouble(), 1e-9);
+            assertEquals(2.0, j.get("warmup_s").asDouble(), 1e-9);
             JsonNode req = j.get("requests");
             assertEquals(300, req.get("completed").asLong(), run.out());
             assertEquals(300, req.get("sent").asLong(), "the count starts after the warm-up");
             JsonNode lat = j.get("latency_us");
             assertEquals(300, lat.get("count").asLong());
-            assertTrue(lat.get("max").asDouble() < 250_000, "the stall was in the warm-up: " + lat);
+            // a request that met the stall would take about 1 s: the bound leaves 700 ms for a late
+            // thread or a pause
+            assertTrue(lat.get("max").asDouble() < 700_000, "the stall was in the warm-up: " + lat);
             assertEquals(Cli.json("{\"200\":300}"), j.get("status"));
             assertEquals(0, j.get("sockets").get("connects").asLong(), "connections were opened in the warm-up");
             assertTrue(j.get("elapsed_s").asDouble() < 20, "elapsed is the measured phase: " + j);
@@ -371,7 +373,8 @@ class BenchTest {
             assertEquals(300, open.sent);
             assertEquals(300, open.completed);
             assertEquals(300, open.latency.getTotalCount());
-            assertTrue(s.requests.get() >= 300 + 400, "open loop warmed up at the rate: " + s.requests.get());
+            // 600 at the rate; half of them leave room for a slow machine, none would mean no warm-up
+            assertTrue(s.requests.get() >= 300 + 300, "open loop warmed up at the rate: " + s.requests.get());
         }
     }
 
