@@ -303,7 +303,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
         try {
             return pool.isShutdown();
         } catch (Throwable probeFailed) {
-            throw LaneDispatcher.rejection(probeFailed); // rethrows a VirtualMachineError as itself
+            // rethrows a VirtualMachineError as itself
+            throw LaneDispatcher.rejection("the pool's isShutdown() threw, so the task will not run", probeFailed);
         }
     }
 

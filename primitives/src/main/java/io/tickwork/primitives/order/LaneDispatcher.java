@@ -187,13 +187,13 @@ final class LaneDispatcher extends DispatcherPad3 {
         long c = ctl;
         int held = (int) c;
         if (held == 0) {
-            startFirstWorker(head);
+            startFirstWorker(head, lane.key);
         } else if (held < parallelism && (int) (c >>> 32) == 0 && tryAddWorker() && !looksEmpty()) {
             // The pool refused the worker. Its slot may have been the one a leaving worker found
             // taken (retakeSlot), and the workers left may be busy for long: if a slot is free,
             // this producer drains the ready keys itself, as a caller-runs pool would.
             if (workers() == 0) {
-                startFirstWorker(head);
+                startFirstWorker(head, lane.key);
             } else {
                 drainHereIfRoom();
             }
@@ -247,7 +247,7 @@ final class LaneDispatcher extends DispatcherPad3 {
         CTL.getAndAdd(this, delta);
     }
 
-    private void startFirstWorker(TaskNode rejectable) {
+    private void startFirstWorker(TaskNode rejectable, Object key) {
         Worker worker = firstWorker(); // before the slot is taken: an OutOfMemoryError here holds none
         for (; ; ) {
             long c = ctl;
@@ -277,7 +277,8 @@ final class LaneDispatcher extends DispatcherPad3 {
             return;
         }
         if (worker.droppedRejectable) {
-            throw rejection(refused);
+            throw rejection(
+                    "key " + key + ": the pool refused a worker while none ran, so the task will not run", refused);
         }
         if (refused instanceof VirtualMachineError fatal) {
             throw fatal;
@@ -437,15 +438,17 @@ final class LaneDispatcher extends DispatcherPad3 {
         return pool.queuedTasks() > inPool;
     }
 
-    static RejectedExecutionException rejection(Throwable refused) {
-        if (refused instanceof RejectedExecutionException rejected) {
-            return rejected;
-        }
+    /**
+     * The rejection that tells a producer why its task will not run: {@code what}, then what the
+     * pool threw (also the cause), so the message leads with the key rather than the pool's text
+     * about an internal runnable. A {@link VirtualMachineError} is rethrown as itself.
+     */
+    static RejectedExecutionException rejection(String what, Throwable refused) {
         if (refused instanceof VirtualMachineError fatal) {
             throw fatal; // the JVM's own trouble: rethrown as itself, whatever it cost the task
         }
         // any other Error too: the task was dropped, and the caller is told so as the contract says
-        return new RejectedExecutionException("the pool refused a worker: " + refused, refused);
+        return new RejectedExecutionException(what + ": " + refused, refused);
     }
 
     /**

@@ -298,6 +298,10 @@ class PoolBehaviourTest {
         RejectedExecutionException e =
                 assertThrows(RejectedExecutionException.class, () -> keyed.execute(1, () -> log.add("lost?")));
         assertInstanceOf(IllegalStateException.class, e.getCause());
+        assertEquals(
+                "key 1: the pool refused a worker while none ran, so the task will not run: "
+                        + "java.lang.IllegalStateException: down",
+                e.getMessage());
         down.set(false);
         keyed.execute(1, () -> log.add("a"));
         keyed.execute(1, () -> log.add("b"));

@@ -2,6 +2,7 @@ package io.tickwork.primitives.order;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -346,7 +347,14 @@ class SerialGuaranteesTest {
         KeyedSerialExecutor<Integer> target = variant.create(pool);
         List<String> log = new ArrayList<>();
         pool.rejecting.set(true);
-        assertThrows(RejectedExecutionException.class, () -> target.execute(9, () -> log.add("rejected")));
+        RejectedExecutionException e =
+                assertThrows(RejectedExecutionException.class, () -> target.execute(9, () -> log.add("rejected")));
+        // the message names the key first; the pool's own rejection, about an internal runnable, is the cause
+        assertTrue(
+                e.getMessage()
+                        .startsWith("key 9: the pool refused a worker while none ran, so the task will not run: "),
+                e.getMessage());
+        assertInstanceOf(RejectedExecutionException.class, e.getCause());
         assertEquals(0, target.registeredKeys(), "a rejected key must not stay registered");
         assertEquals(1, target.stats().rejectedTasks());
         pool.rejecting.set(false);
