@@ -1,5 +1,7 @@
 package io.tickwork.primitives.search;
 
+import java.util.Objects;
+
 /**
  * Membership and rank queries over a fixed sorted multiset of {@code int}s, built once by an
  * {@link IntSearchKind} from a sorted array. Every implementation answers exactly the same thing;
@@ -60,7 +62,7 @@ public interface IntSearch {
      * @throws NullPointerException     if {@code sorted} is null
      */
     static IntSearch of(int[] sorted) {
-        return IntSearchChoice.fastest(sorted).build(sorted);
+        return IntSearchChoice.fastest(Objects.requireNonNull(sorted, "sorted")).build(sorted);
     }
 
     /**
@@ -81,7 +83,7 @@ public interface IntSearch {
      * @throws NullPointerException     if {@code sorted} is null
      */
     static IntSearch compactOf(int[] sorted) {
-        return IntSearchChoice.compact(sorted);
+        return IntSearchChoice.compact(Objects.requireNonNull(sorted, "sorted"));
     }
 
     /**

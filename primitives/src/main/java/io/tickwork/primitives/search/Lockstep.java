@@ -30,7 +30,9 @@ final class Lockstep {
     static void check(int[] queries, int from, int to, int[] out) {
         Objects.requireNonNull(queries, "queries");
         Objects.requireNonNull(out, "out");
-        Objects.checkFromToIndex(from, to, queries.length);
-        Objects.checkFromToIndex(from, to, out.length);
+        if (from < 0 || from > to || to > queries.length || to > out.length) {
+            throw new IndexOutOfBoundsException("range [" + from + ", " + to + ") out of bounds for queries of length "
+                    + queries.length + " and out of length " + out.length + " (out is indexed like queries)");
+        }
     }
 }

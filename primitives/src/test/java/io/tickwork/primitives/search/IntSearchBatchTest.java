@@ -103,9 +103,16 @@ class IntSearchBatchTest {
             assertThrows(IndexOutOfBoundsException.class, () -> s.indexOf(q, -1, 2, out), s.toString());
             assertThrows(IndexOutOfBoundsException.class, () -> s.indexOf(q, 3, 2, out), s.toString());
             assertThrows(IndexOutOfBoundsException.class, () -> s.indexOf(q, 0, 5, out), s.toString());
-            assertThrows(IndexOutOfBoundsException.class, () -> s.indexOf(q, 0, 4, shortOut), s.toString());
+            IndexOutOfBoundsException shortOutFails =
+                    assertThrows(IndexOutOfBoundsException.class, () -> s.indexOf(q, 0, 4, shortOut), s.toString());
+            assertEquals(
+                    "range [0, 4) out of bounds for queries of length 4 and out of length 3 (out is indexed like queries)",
+                    shortOutFails.getMessage());
             assertThrows(NullPointerException.class, () -> s.indexOf(null, 0, 0, out), s.toString());
-            assertThrows(NullPointerException.class, () -> s.indexOf(q, 0, 0, null), s.toString());
+            assertEquals(
+                    "out",
+                    assertThrows(NullPointerException.class, () -> s.indexOf(q, 0, 0, null), s.toString())
+                            .getMessage());
             assertArrayEquals(none, out, s.toString());
             assertArrayEquals(new int[] {unwritten, unwritten, unwritten}, shortOut, s.toString());
             assertArrayEquals(new int[] {1, 2, 3, 4}, q, s.toString());

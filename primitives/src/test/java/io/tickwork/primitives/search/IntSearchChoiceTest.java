@@ -158,7 +158,14 @@ class IntSearchChoiceTest {
         assertThrows(IllegalArgumentException.class, () -> IntSearch.of(unsorted));
         assertThrows(IllegalArgumentException.class, () -> IntSearch.compactOf(unsorted));
         assertThrows(IllegalArgumentException.class, () -> IntSearch.compactOf(new int[] {3, 1}));
-        assertThrows(NullPointerException.class, () -> IntSearch.of(null));
+        assertEquals(
+                "sorted",
+                assertThrows(NullPointerException.class, () -> IntSearch.of(null))
+                        .getMessage());
+        assertEquals(
+                "sorted",
+                assertThrows(NullPointerException.class, () -> IntSearch.compactOf(null))
+                        .getMessage());
         assertEquals(-1, IntSearch.of(new int[0]).indexOf(7));
     }
 }
