@@ -6,8 +6,8 @@ import java.util.function.LongConsumer;
  * {@link TimerQueue}'s operations with {@code long} payloads: for owners that key their timers by
  * number (a user id, a connection index), so a timer costs no box and no allocation once the
  * queue is warm. Every guarantee of {@link TimerQueue} holds, with a {@link LongConsumer} for the
- * expired payloads, and {@link #nextDeadline()} answers {@link TimerQueue#NO_DEADLINE} when it is
- * empty.
+ * expired payloads, and {@link #nextDeadline()} answers {@link #NO_DEADLINE} (the same value as
+ * {@link TimerQueue#NO_DEADLINE}) when it is empty.
  *
  * <p>A queue from {@link TimerQueueBuilder#buildLong()} or {@link TimerKind#createLong} must be
  * used through this interface only. Its object may also implement {@link TimerQueue} (one class
@@ -44,6 +44,9 @@ public interface LongTimerQueue {
 
     /** See {@link TimerQueue#expire(long, java.util.function.Consumer, int)}. */
     int expire(long now, LongConsumer consumer, int limit);
+
+    /** {@link #nextDeadline()}'s answer when no timer is pending: {@link TimerQueue#NO_DEADLINE}. */
+    long NO_DEADLINE = TimerQueue.NO_DEADLINE;
 
     /** See {@link TimerQueue#nextDeadline}. */
     long nextDeadline();

@@ -524,7 +524,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
     @Override
     public long nextDeadline() {
         if (size == 0) {
-            return NO_DEADLINE;
+            return TimerQueue.NO_DEADLINE;
         }
         if (first == NIL || deferredCount != 0) {
             return Long.MIN_VALUE; // only inside expire's consumer: deferred timers are due

@@ -195,12 +195,15 @@ class TimerApiTest {
     void longPayloadsAreHandedBackAsLongs(TimerKind kind) {
         LongTimerQueue q =
                 TimerQueue.builder(TimeUnit.MILLISECONDS, 1_000).kind(kind).buildLong();
+        assertEquals(LongTimerQueue.NO_DEADLINE, q.nextDeadline());
         long a = q.schedule(1_010, Long.MAX_VALUE);
         q.schedule(1_020, -42);
         assertTrue(q.reschedule(a, 1_030));
         List<Long> out = new ArrayList<>();
         assertEquals(2, q.expire(1_030, out::add));
         assertEquals(List.of(-42L, Long.MAX_VALUE), out);
+        assertEquals(LongTimerQueue.NO_DEADLINE, q.nextDeadline());
+        assertEquals(TimerQueue.NO_DEADLINE, LongTimerQueue.NO_DEADLINE);
     }
 
     /** A queue is used through the interface it was built for; a cast to the other one refuses payloads. */
