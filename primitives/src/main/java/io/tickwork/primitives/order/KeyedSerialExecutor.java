@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
  * tasks of different keys run in parallel, as many at once as the pool allows.
  *
  * <pre>{@code
- * ExecutorService pool = Executors.newCachedThreadPool(); // or virtual threads, or any Executor
+ * ExecutorService pool = Executors.newWorkStealingPool(); // a thread per core; any Executor works
  * try (KeyedSerialExecutor<String> accounts = KeyedSerialExecutor.create(pool)) {
  *     accounts.execute("alice", () -> ledger.credit("alice", 10));
  *     accounts.execute("bob", () -> ledger.debit("bob", 5));     // beside alice's tasks
