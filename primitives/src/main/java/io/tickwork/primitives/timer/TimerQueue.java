@@ -8,9 +8,11 @@ import java.util.function.Consumer;
  * or cancel it by handle, and expire everything that is due.
  *
  * <p>Time is a {@code long} on the owner's clock, in the unit and from the origin given at
- * construction ({@link #builder}). Times are compared as signed longs, so the clock must not wrap
- * while the queue lives and {@code now + timeout} must not overflow ({@code System.nanoTime()}
- * on a running JVM is far from either end):
+ * construction ({@link #builder}). A deadline is a time on that clock, not a delay: schedule
+ * {@code now + timeout}; a timeout alone reads as a time long past and fires on the next
+ * {@code expire}. Times are compared as signed longs, so the clock must not wrap while the queue
+ * lives and {@code now + timeout} must not overflow ({@code System.nanoTime()} on a running JVM is
+ * far from either end):
  *
  * <pre>{@code
  * // idle timeouts in a selector loop, on System.nanoTime(), 1 ms ticks, a wheel spanning 64 s
