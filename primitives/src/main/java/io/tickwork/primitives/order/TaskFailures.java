@@ -6,7 +6,8 @@ package io.tickwork.primitives.order;
  * {@link TaskFailureHandler}, or, without one, to the running thread's
  * {@link Thread.UncaughtExceptionHandler}, as a pool would send it. A throwing handler's
  * throwable goes to the thread's uncaught-exception handler with the task's failure attached as
- * suppressed; if that throws too, nothing is left to tell, and the key goes on. Immutable.
+ * suppressed; if that throws too, or was the one that threw (no handler), nothing is left to tell,
+ * and the key goes on. Immutable.
  */
 final class TaskFailures {
     private final TaskFailureHandler<Object> handler;
@@ -36,6 +37,9 @@ final class TaskFailures {
         } catch (VirtualMachineError fatal) {
             return fatal;
         } catch (Throwable handlerFailure) {
+            if (handler == null) {
+                return null; // the thread's own handler threw: it is not asked again about its own failure
+            }
             try {
                 if (handlerFailure != failure) {
                     handlerFailure.addSuppressed(failure); // allocates: may throw OutOfMemoryError

@@ -54,6 +54,18 @@ class TaskFailuresTest {
         assertEquals(List.of(failure), uncaught);
     }
 
+    /** Without a handler the thread's handler is the only one: asked once, not again about its own throw. */
+    @Test
+    void withoutAHandlerAThrowingThreadHandlerIsAskedOnce() throws Exception {
+        List<Throwable> uncaught = new ArrayList<>();
+        IllegalStateException failure = new IllegalStateException("task");
+        assertNull(reportOnThread(new TaskFailures(null), failure, (t, e) -> {
+            uncaught.add(e);
+            throw new IllegalArgumentException("the thread's handler fails");
+        }));
+        assertEquals(List.of(failure), uncaught);
+    }
+
     @Test
     void aHandlersVirtualMachineErrorComesBack() throws Exception {
         OutOfMemoryError fatal = new OutOfMemoryError("simulated");
