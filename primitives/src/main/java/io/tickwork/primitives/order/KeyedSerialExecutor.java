@@ -54,16 +54,20 @@ import java.util.concurrent.atomic.LongAdder;
  *       pool refuses a further worker while workers run and the key limit leaves a slot free;
  *       then the task is accepted, not rejected. Tasks accepted before
  *       a {@code ThreadPoolExecutor}'s {@code shutdownNow()} either run on workers still running
- *       or are reachable from the runnables it returns: run those, and they run. A
- *       {@code ForkJoinPool}'s {@code shutdownNow()} cancels its queued tasks and returns none, so
- *       keys queued for a cancelled worker never run: shut such a pool down with
- *       {@code shutdown()} after closing this executor. A {@code ThreadPoolExecutor} with
+ *       or are reachable from the runnables it returns: run those, and they run. Not so on a
+ *       {@code ScheduledThreadPoolExecutor} ({@code newSingleThreadScheduledExecutor()} too),
+ *       whose returned runnables are wrappers that cancel themselves once the pool has stopped,
+ *       nor on a {@code ForkJoinPool}, whose {@code shutdownNow()} cancels its queued tasks and
+ *       returns none: keys queued for such a worker never run, and this executor never
+ *       terminates. Shut such a pool down with {@code shutdown()} after closing this executor.
+ *       A {@code ThreadPoolExecutor} with
  *       {@code DiscardPolicy} or {@code DiscardOldestPolicy} is refused at construction
  *       ({@link IllegalArgumentException}): a discarded worker would strand its keys. A pool that
  *       returns normally from {@code execute} once it is shut down (a {@code CallerRunsPolicy}
  *       pool then discards) is caught through {@code isShutdown()}: the worker goes on in the
  *       thread that handed it over. An executor that drops tasks silently while it reports
- *       itself running (a custom one, or a pool's handler changed to a discarding one after
+ *       itself running (a custom one, a pool whose own {@code RejectedExecutionHandler} returns
+ *       without running or throwing, or a pool's handler changed to a discarding one after
  *       construction) cannot be detected; do not use one.</li>
  *   <li><b>Failures.</b> An exception, or an error that is not a {@link VirtualMachineError}, goes
  *       to the {@link TaskFailureHandler} (default: the running thread's uncaught-exception
