@@ -26,8 +26,7 @@ import kilim.timerservice.Timer;
  * loop.
  *
  * <pre>{@code
- * RunLoopScheduler scheduler = RunLoopScheduler.builder()
- *         .threads(Runtime.getRuntime().availableProcessors())
+ * RunLoopScheduler scheduler = RunLoopScheduler.builder() // a loop per core by default
  *         .timers(TimerKind.WHEEL_LIST) // one millisecond queue per loop, on Kilim's clock
  *         .build();
  * scheduler.start(new EchoTask(socket)); // a kilim.Task, woven (see the package comment)
@@ -644,7 +643,7 @@ public final class RunLoopScheduler extends Scheduler {
 
     /** Configures a {@link RunLoopScheduler}. Not thread safe. */
     public static final class Builder {
-        private int threads = 1;
+        private int threads = Runtime.getRuntime().availableProcessors();
         private Supplier<? extends TimerQueue<Timer>> timers;
         private String name = "tickwork-loop";
         private Spread spread = Spread.BLOCKS;
@@ -656,7 +655,9 @@ public final class RunLoopScheduler extends Scheduler {
         private Builder() {}
 
         /**
-         * Number of loops (threads); default 1. Use {@code availableProcessors()} for one per core.
+         * Number of loops (threads); default {@code Runtime.getRuntime().availableProcessors()}, one
+         * per core, as Kilim's own schedulers default. A loop with nothing to run parks after
+         * {@link #idleSpins} spins, so idle loops cost no CPU.
          *
          * @throws IllegalArgumentException if {@code threads < 1}
          */

@@ -627,8 +627,10 @@ class LiveTasksAndShutdownTest {
 
     @Test
     void aWakeUpAfterTerminationIsReportedNotLost() throws Exception {
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().timers(TimerKind.WHEEL_LINKED_ARRAY).build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LINKED_ARRAY)
+                .build();
         ConcurrentLinkedQueue<Object> logged = new ConcurrentLinkedQueue<>();
         s.setLogger((src, obj) -> logged.add(obj));
         WaitForever w = s.start(new WaitForever());

@@ -46,6 +46,7 @@ class LoopSemanticsTest {
 
     static RunLoopScheduler oneLoop(String name) {
         return RunLoopScheduler.builder()
+                .threads(1)
                 .name(name)
                 .timers(TimerKind.WHEEL_LINKED_ARRAY)
                 .build();
@@ -358,8 +359,11 @@ class LoopSemanticsTest {
     @ValueSource(booleans = {false, true})
     void aLoopWhoseMachineryDiesStopsTheSchedulerAndLosesNoWakeUp(boolean reportThrows) throws Exception {
         BreakingTimerQueue queue = new BreakingTimerQueue();
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().name("dies").timers(() -> queue).build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .name("dies")
+                .timers(() -> queue)
+                .build();
         s.setLogger((src, obj) -> {});
         // paused on a mailbox, with no timer: a wake-up after the loop died must be reported
         LiveTasksAndShutdownTest.WaitForever n = s.start(new LiveTasksAndShutdownTest.WaitForever());

@@ -80,7 +80,8 @@ class SchedulerBasicsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.tickwork.scheduler.TimerSources#all")
     void yieldIsFairRoundRobin(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().timers(timers).build();
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().threads(1).timers(timers).build();
         try {
             int tasks = 7;
             int rounds = 5;
@@ -176,7 +177,8 @@ class SchedulerBasicsTest {
     @MethodSource("io.tickwork.scheduler.TimerSources#all")
     void aMessageRunsItsReceiverRightAfterTheSendersSlice(String name, Supplier<TimerQueue<Timer>> timers)
             throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().timers(timers).build();
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().threads(1).timers(timers).build();
         try {
             List<String> trace = new ArrayList<>();
             CountDownLatch done = new CountDownLatch(4);
@@ -248,7 +250,8 @@ class SchedulerBasicsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.tickwork.scheduler.TimerSources#all")
     void handOffsInARowAreBoundedSoQueuedTasksRun(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder().timers(timers).build();
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().threads(1).timers(timers).build();
         try {
             List<String> trace = new ArrayList<>();
             CountDownLatch done = new CountDownLatch(3);
@@ -585,8 +588,10 @@ class SchedulerBasicsTest {
     @MethodSource("io.tickwork.scheduler.TimerSources#all")
     void getWithTimeoutTimesOut(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
         CountingTimerQueue<Timer>[] q = newQueues(1);
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().timers(counting(timers, q)).build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(counting(timers, q))
+                .build();
         try {
             TimedGetter g = s.start(new TimedGetter(new Mailbox<>(), 15));
             assertTrue(g.done.await(AWAIT_S, TimeUnit.SECONDS));
@@ -630,6 +635,7 @@ class SchedulerBasicsTest {
     void deliveryCancelsTheTimer(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
         CountingTimerQueue<Timer>[] q = newQueues(1);
         RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
                 .idleSpins(0)
                 .timers(counting(timers, q))
                 .build();

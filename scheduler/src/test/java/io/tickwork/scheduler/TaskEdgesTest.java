@@ -53,8 +53,10 @@ class TaskEdgesTest {
      */
     @Test
     void aMailboxWaitAfterASleepPausesSoTheLoopCanEnd() throws Exception {
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().timers(TimerKind.WHEEL_LIST).build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
         try {
             SleepThenWait t = s.start(new SleepThenWait());
             assertTrue(t.waiting.await(AWAIT_S, TimeUnit.SECONDS));
@@ -106,8 +108,10 @@ class TaskEdgesTest {
     /** Starting a started task again is refused; the task goes on as before. */
     @Test
     void aTaskStartedTwiceIsRefusedAndNotLost() throws Exception {
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().timers(TimerKind.WHEEL_LIST).build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
         try {
             SleepThen t = s.start(new SleepThen(200), 0);
             assertThrows(IllegalStateException.class, () -> s.start(t, 0));
@@ -323,7 +327,9 @@ class TaskEdgesTest {
         assertThrows(
                 IllegalArgumentException.class, () -> RunLoopScheduler.builder().timers("no-such-kind"));
         assertThrows(
-                IllegalStateException.class, () -> RunLoopScheduler.builder().build(), "no timers");
+                IllegalStateException.class,
+                () -> RunLoopScheduler.builder().threads(1).build(),
+                "no timers");
         assertThrows(
                 NullPointerException.class, () -> RunLoopScheduler.builder().spread(null));
         assertThrows(
@@ -334,10 +340,24 @@ class TaskEdgesTest {
                 NullPointerException.class, () -> RunLoopScheduler.builder().timers((TimerKind) null));
     }
 
+    /** Without {@code threads}, a loop per core, as Kilim's own schedulers; idle loops park. */
     @Test
-    void aTaskStartedAfterTerminationIsCountedRejectedAndNeverRuns() throws Exception {
+    void theDefaultIsALoopPerCore() throws Exception {
         RunLoopScheduler s =
                 RunLoopScheduler.builder().timers(TimerKind.WHEEL_LIST).build();
+        try {
+            assertEquals(Runtime.getRuntime().availableProcessors(), s.numThreads());
+        } finally {
+            stop(s);
+        }
+    }
+
+    @Test
+    void aTaskStartedAfterTerminationIsCountedRejectedAndNeverRuns() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
         s.shutdown();
         assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
         long before = s.rejectedCount();
@@ -351,8 +371,10 @@ class TaskEdgesTest {
 
     @Test
     void aNegativeSleepJustYields() throws Exception {
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().timers(TimerKind.WHEEL_LIST).build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
         try {
             SleepThen t = s.start(new SleepThen(-5));
             assertTrue(t.slept.await(AWAIT_S, TimeUnit.SECONDS), "sleep(-5) never returned");
@@ -363,8 +385,10 @@ class TaskEdgesTest {
 
     @Test
     void idledownReturnsWithTheFlagSetWhenInterruptedWhileATaskSleeps() throws Exception {
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().timers(TimerKind.WHEEL_LIST).build();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
         try {
             SleepThen t = s.start(new SleepThen(600_000)); // keeps the loop from ending
             Thread.currentThread().interrupt();
