@@ -62,55 +62,23 @@ class BusyLoopTimeoutTest {
     }
 
     /** A timer queue that notes when the loop is first handed a due timer (the idle timeout's). */
-    private static final class FiringTimes implements TimerQueue<Object> {
-        private final TimerQueue<Object> timers;
+    private static final class FiringTimes extends ForwardingTimerQueue {
         private final AtomicLong first;
 
         FiringTimes(TimerQueue<Object> timers, AtomicLong first) {
-            this.timers = timers;
+            super(timers);
             this.first = first;
         }
 
         @Override
-        public long schedule(long deadline, Object payload) {
-            return timers.schedule(deadline, payload);
-        }
-
-        @Override
-        public boolean cancel(long handle) {
-            return timers.cancel(handle);
-        }
-
-        @Override
-        public boolean reschedule(long handle, long deadline) {
-            return timers.reschedule(handle, deadline);
-        }
-
-        @Override
-        public int expire(long now, Consumer<? super Object> consumer) {
-            return timers.expire(now, noted(consumer));
-        }
-
-        @Override
         public int expire(long now, Consumer<? super Object> consumer, int limit) {
-            return timers.expire(now, noted(consumer), limit);
-        }
-
-        private Consumer<Object> noted(Consumer<? super Object> consumer) {
-            return payload -> {
-                first.compareAndSet(0, System.nanoTime());
-                consumer.accept(payload);
-            };
-        }
-
-        @Override
-        public long nextDeadline() {
-            return timers.nextDeadline();
-        }
-
-        @Override
-        public int size() {
-            return timers.size();
+            return inner.expire(
+                    now,
+                    payload -> {
+                        first.compareAndSet(0, System.nanoTime());
+                        consumer.accept(payload);
+                    },
+                    limit);
         }
     }
 }

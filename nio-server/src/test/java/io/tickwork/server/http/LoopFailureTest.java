@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tickwork.primitives.timer.TimerKind;
-import io.tickwork.primitives.timer.TimerQueue;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -26,34 +25,14 @@ import org.junit.jupiter.api.Timeout;
 class LoopFailureTest {
 
     /** A loop's timer queue that throws {@code failure} from {@code expire} once {@code armed}. */
-    private static final class FailingTimers implements TimerQueue<Object> {
-        final TimerQueue<Object> inner = HttpServer.loopTimers(TimerKind.WHEEL_LIST, 60_000);
+    private static final class FailingTimers extends ForwardingTimerQueue {
         final AtomicBoolean armed;
         final Error failure;
 
         FailingTimers(AtomicBoolean armed, Error failure) {
+            super(HttpServer.loopTimers(TimerKind.WHEEL_LIST, 60_000));
             this.armed = armed;
             this.failure = failure;
-        }
-
-        @Override
-        public long schedule(long deadline, Object payload) {
-            return inner.schedule(deadline, payload);
-        }
-
-        @Override
-        public boolean cancel(long handle) {
-            return inner.cancel(handle);
-        }
-
-        @Override
-        public boolean reschedule(long handle, long deadline) {
-            return inner.reschedule(handle, deadline);
-        }
-
-        @Override
-        public int expire(long now, Consumer<? super Object> consumer) {
-            return expire(now, consumer, Integer.MAX_VALUE);
         }
 
         @Override
@@ -62,16 +41,6 @@ class LoopFailureTest {
                 throw failure;
             }
             return inner.expire(now, consumer, limit);
-        }
-
-        @Override
-        public long nextDeadline() {
-            return inner.nextDeadline();
-        }
-
-        @Override
-        public int size() {
-            return inner.size();
         }
     }
 
