@@ -66,9 +66,11 @@ import kilim.timerservice.Timer;
  * fires once that clock has passed its deadline, so {@code sleep(d)} lasts at least {@code d} ms;
  * it fires typically within 1-2 ms after ({@link TaskSleep} takes its deadline from the loop's next
  * clock read, at most 16 task slices after the call, so a long slice in between adds its length).
- * Caveat: that clock is the wall clock; if it steps back (an NTP step, not a slew), a wheel's
- * timers fire late by the step, since a wheel ignores time going backwards ({@code RB_TREE}
- * compares deadlines and stays on time). A task that throws is handed to the
+ * Caveat: that clock is the wall clock, so a step of it (an NTP step, not a slew; a VM resumed)
+ * moves every timer armed before it: a step forward by F fires the timers due within F at once,
+ * up to F early (Kilim's own elapsed-time checks are fooled alike); a step back by S makes them
+ * S late, on every kind, and a wheel's timers armed after the step too, since a wheel ignores
+ * time going backwards ({@code RB_TREE} keeps those on time). A task that throws is handed to the
  * {@link TaskFailureHandler} (default: print its stack), once, and the loop keeps running; one
  * that throws while pinned (a held {@code kilim.ReentrantLock}) stays unfinished, as Kilim's
  * {@code Task.run} leaves it. An idle loop parks until its next deadline; it never spins beyond

@@ -16,7 +16,8 @@ import kilim.timerservice.Timer;
  * later and takes the deadline from that read ({@link RunLoop#armAfterClockRead}), one read for many
  * sleeps.
  * Same guarantee on {@link RunLoopScheduler}: never early, typically 1-2 ms late, also when
- * something resumes the task early (the loop holds such a resumption until the timer fired). It
+ * something resumes the task early (the loop holds such a resumption until the timer fired), as
+ * long as the wall clock does not step (see the caveat in {@link RunLoopScheduler}). It
  * works on Kilim's own schedulers too (the timer goes through {@code Scheduler.scheduleTimer}),
  * where a stray resumption can end the sleep early.
  *
