@@ -40,8 +40,10 @@ class QuiescentWakeUpTest {
         ScanWinsOwner owner = new ScanWinsOwner();
         RunLoop loop = new RunLoop(owner, 0, false, TimerKind.WHEEL_LIST.<Timer>create(), 256, 64, "quiescent-0", true);
         loop.thread().start();
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(20); // the spin cannot outlive @Timeout
         while (loop.quiescentMark() < 0) { // shut down with nothing to do: quiescent, parked
             assertTrue(loop.thread().isAlive());
+            assertTrue(System.nanoTime() < giveUp, "the loop never became quiescent");
             Thread.onSpinWait();
         }
         TaskEdgesTest.Runs task = new TaskEdgesTest.Runs();

@@ -501,7 +501,9 @@ class SchedulerBasicsTest {
             // resume() it from a foreign thread for as long as it sleeps: every resumption that finds
             // it paused runs it before its timer fired, and it must pause again
             long strays = 0;
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(AWAIT_S); // the spin cannot hang the run
             while (t.done.getCount() != 0) {
+                assertTrue(System.nanoTime() < giveUp, "the sleeper never finished; " + strays + " stray resumptions");
                 if (t.resume()) {
                     strays++;
                 }
