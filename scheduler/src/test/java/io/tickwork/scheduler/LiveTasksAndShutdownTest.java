@@ -2,6 +2,7 @@ package io.tickwork.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tickwork.primitives.timer.TimerKind;
@@ -21,6 +22,8 @@ import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** 200,000 live tasks; orderly and abrupt shutdown; failing tasks; wake-ups after termination. */
 class LiveTasksAndShutdownTest {
@@ -564,6 +567,46 @@ class LiveTasksAndShutdownTest {
             t.printStackTrace(new PrintWriter(sw));
             assertTrue(sw.toString().contains("Exploder.explode"), sw.toString());
             assertTrue(e.isDone());
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
+     * A failure handler that throws (an exception, or an {@code Error}) is reported and otherwise
+     * ignored: the failed task is still done and its exit mailbox told of its failure, and the loop
+     * runs on.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aFailureHandlerThatThrowsIsIgnoredAndTheTaskStillEnds(boolean anError) throws Exception {
+        AtomicInteger handled = new AtomicInteger();
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LINKED_ARRAY)
+                .onTaskFailure((task, failure) -> {
+                    handled.incrementAndGet();
+                    if (anError) {
+                        throw new AssertionError("the handler's own error");
+                    }
+                    throw new IllegalStateException("the handler's own failure");
+                })
+                .build();
+        try {
+            Mailbox<kilim.ExitMsg<Object>> exits = new Mailbox<>();
+            Exploder e = new Exploder();
+            e.informOnExit(exits);
+            s.start(e);
+            kilim.ExitMsg<Object> exit = exits.getb(TimeUnit.SECONDS.toMillis(AWAIT_S));
+            assertNotNull(exit, "the failed task's exit was never told");
+            assertEquals("boom", ((Throwable) exit.result).getMessage());
+            assertTrue(e.isDone());
+            CountDownLatch survived = new CountDownLatch(1);
+            s.start(new Survivor(survived));
+            assertTrue(survived.await(AWAIT_S, TimeUnit.SECONDS), "the loop stopped after the handler threw");
+            assertEquals(1, handled.get());
+            assertEquals(1, s.failedCount());
         } finally {
             s.shutdownNow();
             assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
