@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
+import kilim.timerservice.Timer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -338,6 +339,35 @@ class TaskEdgesTest {
                 NullPointerException.class, () -> RunLoopScheduler.builder().name(null));
         assertThrows(
                 NullPointerException.class, () -> RunLoopScheduler.builder().timers((TimerKind) null));
+    }
+
+    /**
+     * A timer subscriber that throws is reported and skipped: the timers due beside it still fire,
+     * and the loop runs on.
+     */
+    @Test
+    void aTimerSubscriberThatThrowsDoesNotStopTheOtherTimersOrTheLoop() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        try {
+            CountDownLatch others = new CountDownLatch(2);
+            Timer before = new Timer((publisher, event) -> others.countDown());
+            Timer throwing = new Timer((publisher, event) -> {
+                throw new IllegalStateException("the subscriber's own failure");
+            });
+            Timer after = new Timer((publisher, event) -> others.countDown());
+            for (Timer t : new Timer[] {before, throwing, after}) {
+                t.setLiteral(1); // long due
+                s.scheduleTimer(t);
+            }
+            assertTrue(others.await(AWAIT_S, TimeUnit.SECONDS), "a timer due beside the throwing one never fired");
+            Runs later = s.start(new Runs());
+            assertTrue(later.done.await(AWAIT_S, TimeUnit.SECONDS), "the loop stopped after the subscriber threw");
+        } finally {
+            stop(s);
+        }
     }
 
     /** Without {@code threads}, a loop per core, as Kilim's own schedulers; idle loops park. */
