@@ -519,6 +519,57 @@ class SchedulerBasicsTest {
         }
     }
 
+    /** Resumes {@code sleeper} at every slice until it is done, from a task on the sleeper's own loop. */
+    static final class Poker extends Task<Object> {
+        final DeepSleeper sleeper;
+        volatile long strays;
+        final CountDownLatch done = new CountDownLatch(1);
+
+        Poker(DeepSleeper sleeper) {
+            this.sleeper = sleeper;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            long n = 0;
+            for (int i = 0; i < 100_000_000 && sleeper.done.getCount() != 0; i++) {
+                if (sleeper.resume()) {
+                    n++; // a hand-off on this loop: the sleeper would run right after this slice
+                }
+                Task.yield();
+            }
+            strays = n;
+            done.countDown();
+        }
+    }
+
+    /**
+     * A stray resumption from a task on the sleeper's own loop (a hand-off, run right after the
+     * waker's slice) is held as one from another thread is: the sleep lasts its full time.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void taskSleepIgnoresStrayResumptionsFromItsOwnLoop(String name, Supplier<TimerQueue<Timer>> timers)
+            throws Exception {
+        RunLoopScheduler s =
+                RunLoopScheduler.builder().threads(1).timers(timers).build();
+        try {
+            DeepSleeper t = new DeepSleeper(30);
+            s.start(t);
+            assertTrue(t.sleeping.await(AWAIT_S, TimeUnit.SECONDS));
+            Poker poker = s.start(new Poker(t));
+            assertTrue(poker.done.await(AWAIT_S, TimeUnit.SECONDS), "the poker never finished");
+            assertTrue(t.done.await(AWAIT_S, TimeUnit.SECONDS), "the sleeper never finished");
+            assertTrue(
+                    t.sleptNanos >= TimeUnit.MILLISECONDS.toNanos(30),
+                    "slept " + t.sleptNanos + " ns, " + poker.strays + " stray resumptions");
+            assertTrue(poker.strays > 0, "no stray resumption happened");
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
     /** Overrides {@code onEvent}: the loop must call it, not its own shortcut of Kilim's. */
     static final class ListeningSleeper extends Task<Object> {
         final AtomicInteger timedOut = new AtomicInteger();
