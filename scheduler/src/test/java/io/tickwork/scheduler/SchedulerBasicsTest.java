@@ -489,17 +489,40 @@ class SchedulerBasicsTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("io.tickwork.scheduler.TimerSources#all")
-    void taskSleepIgnoresStrayResumptions(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
+    /** Resumes a sleeping {@link DeepSleeper} until it is done; returns how often that found it paused. */
+    interface StrayWaker {
+        long resumeUntilDone(RunLoopScheduler s, DeepSleeper sleeper) throws Exception;
+    }
+
+    /**
+     * A 30 ms {@code TaskSleep} on a one-loop scheduler, resumed by {@code waker} while it sleeps:
+     * every resumption that finds it paused runs it before its timer fired, and it must pause again,
+     * so the sleep lasts its full time.
+     */
+    private static void strayResumptionsDoNotShortenASleep(Supplier<TimerQueue<Timer>> timers, StrayWaker waker)
+            throws Exception {
         RunLoopScheduler s =
                 RunLoopScheduler.builder().threads(1).timers(timers).build();
         try {
             DeepSleeper t = new DeepSleeper(30);
             s.start(t);
             assertTrue(t.sleeping.await(AWAIT_S, TimeUnit.SECONDS));
-            // resume() it from a foreign thread for as long as it sleeps: every resumption that finds
-            // it paused runs it before its timer fired, and it must pause again
+            long strays = waker.resumeUntilDone(s, t);
+            assertTrue(
+                    t.sleptNanos >= TimeUnit.MILLISECONDS.toNanos(30),
+                    "slept " + t.sleptNanos + " ns, " + strays + " stray resumptions");
+            assertTrue(strays > 0, "no stray resumption happened");
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Stray resumptions from a thread that is not a loop's: they come through the inbox. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.tickwork.scheduler.TimerSources#all")
+    void taskSleepIgnoresStrayResumptions(String name, Supplier<TimerQueue<Timer>> timers) throws Exception {
+        strayResumptionsDoNotShortenASleep(timers, (s, t) -> {
             long strays = 0;
             long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(AWAIT_S); // the spin cannot hang the run
             while (t.done.getCount() != 0) {
@@ -509,14 +532,8 @@ class SchedulerBasicsTest {
                 }
                 Thread.onSpinWait();
             }
-            assertTrue(
-                    t.sleptNanos >= TimeUnit.MILLISECONDS.toNanos(30),
-                    "slept " + t.sleptNanos + " ns, " + strays + " stray resumptions");
-            assertTrue(strays > 0, "no stray resumption happened");
-        } finally {
-            s.shutdownNow();
-            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
-        }
+            return strays;
+        });
     }
 
     /** Resumes {@code sleeper} at every slice until it is done, from a task on the sleeper's own loop. */
@@ -544,30 +561,19 @@ class SchedulerBasicsTest {
     }
 
     /**
-     * A stray resumption from a task on the sleeper's own loop (a hand-off, run right after the
-     * waker's slice) is held as one from another thread is: the sleep lasts its full time.
+     * Stray resumptions from a task on the sleeper's own loop: each is a hand-off, run right after
+     * the waker's slice, and is held as one from another thread is.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.tickwork.scheduler.TimerSources#all")
     void taskSleepIgnoresStrayResumptionsFromItsOwnLoop(String name, Supplier<TimerQueue<Timer>> timers)
             throws Exception {
-        RunLoopScheduler s =
-                RunLoopScheduler.builder().threads(1).timers(timers).build();
-        try {
-            DeepSleeper t = new DeepSleeper(30);
-            s.start(t);
-            assertTrue(t.sleeping.await(AWAIT_S, TimeUnit.SECONDS));
+        strayResumptionsDoNotShortenASleep(timers, (s, t) -> {
             Poker poker = s.start(new Poker(t));
             assertTrue(poker.done.await(AWAIT_S, TimeUnit.SECONDS), "the poker never finished");
             assertTrue(t.done.await(AWAIT_S, TimeUnit.SECONDS), "the sleeper never finished");
-            assertTrue(
-                    t.sleptNanos >= TimeUnit.MILLISECONDS.toNanos(30),
-                    "slept " + t.sleptNanos + " ns, " + poker.strays + " stray resumptions");
-            assertTrue(poker.strays > 0, "no stray resumption happened");
-        } finally {
-            s.shutdownNow();
-            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
-        }
+            return poker.strays;
+        });
     }
 
     /** Overrides {@code onEvent}: the loop must call it, not its own shortcut of Kilim's. */
