@@ -87,7 +87,9 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li><b>Interrupts.</b> Each task starts with its thread's interrupt flag clear: an interrupt
  *       left by one task never reaches the next, of its key or another. An interrupt found before
  *       a task (left by a task, or sent by the pool's {@code shutdownNow}) is set again when the
- *       executor gives the pool thread back. A producer that runs tasks in its own thread (a
+ *       executor gives the pool thread back; a thread that runs the runnables a pool's
+ *       {@code shutdownNow()} returned is a pool thread here, and may end with its flag set. A
+ *       producer that runs tasks in its own thread (a
  *       pool that runs tasks in the caller, or a refused hand-over) gets back the flag it had
  *       when it called {@code execute}; interrupts found before the tasks it ran are theirs. A
  *       task interrupted while it runs sees it. So a

@@ -250,6 +250,47 @@ class PoolBehaviourTest {
         assertTrue(keyed.awaitTermination(AWAIT_SECONDS, TimeUnit.SECONDS), keyed::toString);
     }
 
+    /**
+     * The thread that runs the runnables {@code shutdownNow()} handed back is a pool thread to the
+     * executor: each task starts with the flag clear, and an interrupt a task left is set again when
+     * the runnable returns.
+     */
+    @Test
+    void aThreadRunningTheHandedBackWorkersGetsBackTheInterruptATaskLeft() throws Exception {
+        ThreadPoolExecutor pool =
+                new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>());
+        KeyedSerialExecutor<Integer> keyed = KeyedSerialExecutor.create(pool);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch blocking = new CountDownLatch(1);
+        pool.execute(() -> {
+            blocking.countDown();
+            awaitIgnoringInterrupts(release);
+        });
+        assertTrue(blocking.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+        List<Boolean> interruptedAtStart = new ArrayList<>();
+        keyed.execute(1, () -> {
+            interruptedAtStart.add(Thread.currentThread().isInterrupted());
+            Thread.currentThread().interrupt(); // left behind
+        });
+        keyed.execute(1, () -> interruptedAtStart.add(Thread.currentThread().isInterrupted()));
+        List<Runnable> handedBack = pool.shutdownNow();
+        assertEquals(1, handedBack.size(), "the queued worker");
+        release.countDown();
+        AtomicBoolean interruptedAfter = new AtomicBoolean();
+        Thread runner = new Thread(() -> {
+            handedBack.get(0).run();
+            interruptedAfter.set(Thread.currentThread().isInterrupted());
+        });
+        runner.start();
+        runner.join(TimeUnit.SECONDS.toMillis(AWAIT_SECONDS));
+        assertFalse(runner.isAlive());
+        assertEquals(List.of(false, false), interruptedAtStart, "each task starts clear");
+        assertTrue(interruptedAfter.get(), "the interrupt the first task left comes back to the runner");
+        keyed.shutdown();
+        assertTrue(keyed.awaitTermination(AWAIT_SECONDS, TimeUnit.SECONDS), keyed::toString);
+        assertTrue(pool.awaitTermination(AWAIT_SECONDS, TimeUnit.SECONDS));
+    }
+
     private static void awaitIgnoringInterrupts(CountDownLatch latch) {
         boolean interrupted = false;
         try {
@@ -268,7 +309,6 @@ class PoolBehaviourTest {
         }
     }
 
-    /** A custom executor that throws: the execute that needed a worker is rejected, with the cause. */
     /** A discarded worker would strand the keys queued for it: such a pool is refused up front. */
     @Test
     void aPoolThatDiscardsSilentlyIsRefused() {
@@ -283,6 +323,7 @@ class PoolBehaviourTest {
         }
     }
 
+    /** A custom executor that throws: the execute that needed a worker is rejected, with the cause. */
     @Test
     void anExecutorThatThrowsIsARejection() {
         AtomicBoolean down = new AtomicBoolean(true);
