@@ -31,7 +31,8 @@ import java.util.Objects;
  * the keys and in the queries. {@link #build} requires the keys in non-decreasing order under the
  * chosen order and rejects anything else naming the index and both keys. Equal keys (including keys
  * equal only after folding) are allowed; lookups answer the first of them (lower-bound semantics).
- * Keys keep their original bytes: {@link #keyString} returns them as given.
+ * Keys keep their original bytes: {@link #copyKey} returns them as given ({@link #keyString}
+ * decodes them as UTF-8, so bytes that are not UTF-8 come back as U+FFFD).
  *
  * <p><b>How it searches.</b> Beside the offsets, the index stores each key's first 8 bytes
  * (case-folded when folding) as one big-endian {@code long}, and above that array a static B+ tree
@@ -43,7 +44,10 @@ import java.util.Objects;
  * tree, one line of the prefix array, and the key's offset and bytes only when the prefixes tie.
  *
  * <p><b>Cost.</b> {@link #build}: O(total key bytes) time, and the serialized image is
- * {@code 32 + 8 * ~(8n/7) + 4 * (n + 1) + total key bytes} bytes. {@link #wrap}: O(1), checks the
+ * {@code 32 + 8 * treeLongs + 4 * (n + 1) + total key bytes} bytes, where the tree is n prefixes
+ * rounded up to a multiple of 8 (at least 8), then each level above it the one below divided by
+ * 8, rounded up to a multiple of 8, up to a root of 8: about 8n/7 longs for large n, more for small
+ * ones (up to 8 keys: 8 longs, so 0 keys take 100 bytes in all; 9 keys: 24 longs). {@link #wrap}: O(1), checks the
  * header and the sizes only (see {@link #verify()} for a full O(bytes) check). Lookups: O(log n)
  * long comparisons; where r keys share the query's first 8 bytes, O(log r) key comparisons of up
  * to the key's length among them (URLs that all start "https://" pay this); no allocation.

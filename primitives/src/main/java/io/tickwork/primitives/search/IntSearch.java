@@ -53,7 +53,7 @@ public interface IntSearch {
      * buckets of more than 8. All three keep order and answer the full contract. The choice costs
      * up to three passes over the keys on top of the build; it favours speed over memory (the
      * directories' sizes are in {@link IntSearchKind}: 5 to 13 bytes per key on the measured
-     * distributions, up to about 36 on keys built against the two-level directory;
+     * distributions, up to about 45 on keys built against the two-level directory;
      * {@link #compactOf} is never larger).
      *
      * @param sorted the keys in non-decreasing order (copied)

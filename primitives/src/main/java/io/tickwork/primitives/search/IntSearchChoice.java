@@ -24,6 +24,7 @@ final class IntSearchChoice {
     private IntSearchChoice() {}
 
     static IntSearchKind fastest(int[] sorted) {
+        IntSearchKind.requireFits(sorted.length); // before the passes over the keys
         if (crowdedShare(sorted) <= CROWDED_LIMIT) {
             return IntSearchKind.RADIX_DIRECTORY;
         }

@@ -18,8 +18,9 @@ package io.tickwork.primitives.search;
  *       5 to 13 bytes per key from 36 keys on.</li>
  *   <li>{@link #TWO_LEVEL_RADIX_DIRECTORY} when neither fits (clusters, mixtures): a second
  *       level cuts crowded buckets into short slots, three reads there (the first in a level of at
- *       most 1 MiB), 7 to 9.4 bytes per key on the benchmark's clustered keys; up to about 36
- *       on keys built against it (runs that need its 8 slots per key).</li>
+ *       most 1 MiB), 7 to 9.4 bytes per key on the benchmark's clustered keys; up to about 45
+ *       on keys built against it (short runs that need its 8 slots per key: 4 bytes for the key,
+ *       up to 8 for level 1 below 8,192 keys, up to 32 for the slots).</li>
  *   <li>{@link #RADIX_SPLINE} when memory counts: 4.3 to 5.4 bytes per key on every distribution
  *       measured, about twice the directories' time; more on short runs of consecutive keys (two
  *       knots a run: 9.6 bytes per key on runs of 10).</li>

@@ -503,4 +503,40 @@ class ByteKeyIndexTest {
             assertTrue(e.getMessage().startsWith("index too large: " + size + " bytes"), e.getMessage());
         }
     }
+
+    /** The image's size is the class comment's formula, small indexes included. */
+    @Test
+    void theImageSizeIsTheStatedFormula() {
+        for (int n : new int[] {0, 1, 8, 9, 64, 65, 1_000, 100_000}) {
+            List<byte[]> keys = new ArrayList<>(n);
+            long keyBytes = 0;
+            for (int i = 0; i < n; i++) {
+                byte[] k = String.format("k%07d", i).getBytes(StandardCharsets.US_ASCII);
+                keys.add(k);
+                keyBytes += k.length;
+            }
+            long level = Math.max(8, (n + 7) / 8 * 8);
+            long treeLongs = level;
+            while (level > 8) {
+                level = (level / 8 + 7) / 8 * 8;
+                treeLongs += level;
+            }
+            assertEquals(
+                    32 + 8 * treeLongs + 4L * (n + 1) + keyBytes,
+                    ByteKeyIndex.build(keys, false).serializedSize(),
+                    "n=" + n);
+        }
+        assertEquals(100, ByteKeyIndex.build(List.of(), false).serializedSize(), "no keys");
+    }
+
+    /** {@code copyKey} gives back any bytes; {@code keyString} decodes them as UTF-8. */
+    @Test
+    void copyKeyKeepsBytesThatAreNotUtf8AndKeyStringDecodesThem() {
+        byte[] notUtf8 = {(byte) 0xC3};
+        ByteKeyIndex ix = ByteKeyIndex.build(List.of("a".getBytes(StandardCharsets.UTF_8), notUtf8), false);
+        byte[] back = new byte[1];
+        assertEquals(1, ix.copyKey(1, back, 0));
+        assertArrayEquals(notUtf8, back);
+        assertEquals("\uFFFD", ix.keyString(1));
+    }
 }

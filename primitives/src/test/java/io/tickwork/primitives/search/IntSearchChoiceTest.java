@@ -168,4 +168,35 @@ class IntSearchChoiceTest {
                         .getMessage());
         assertEquals(-1, IntSearch.of(new int[0]).indexOf(7));
     }
+
+    /**
+     * Keys built against the two-level directory (in each level-1 bucket, a run of 9 keys and one
+     * more 632 above it, so the bucket needs 8 slots per key) stay within the about 45 bytes per
+     * key that {@code of} states; below 8,192 keys, where level 1 costs up to 8 bytes per key too,
+     * they come within 5 of it.
+     */
+    @Test
+    void ofStaysWithinItsStatedBytesPerKeyOnKeysThatNeedEverySlot() {
+        for (int n : new int[] {2_000, 2_048, 20_000, 200_000}) {
+            int[] keys = new int[n];
+            int i = 0;
+            for (int g = 0; i + 10 <= n; g++) {
+                int base = g * 100_000;
+                for (int j = 0; j < 9; j++) {
+                    keys[i++] = base + j;
+                }
+                keys[i++] = base + 632;
+            }
+            for (int last = keys[i - 1]; i < n; i++) {
+                keys[i] = ++last;
+            }
+            IntSearch of = IntSearch.of(keys);
+            assertEquals("TWO_LEVEL_RADIX_DIRECTORY[n=" + n + "]", of.toString());
+            long bytes = IntSearchChoice.arrayBytes(of);
+            assertTrue(bytes <= 45L * n, "n=" + n + ": " + bytes + " bytes, " + (double) bytes / n + " per key");
+            assertTrue(
+                    n > 8_192 || bytes >= 40L * n,
+                    "n=" + n + ": the keys no longer need every slot (" + bytes + " bytes)");
+        }
+    }
 }
