@@ -257,4 +257,10 @@ public final class LinkedArrayList implements LongQueue {
         headIndex = tailIndex = 0;
         size = 0;
     }
+
+    /** {@code LinkedArrayList[size=S, chunkSize=C]}. */
+    @Override
+    public String toString() {
+        return "LinkedArrayList[size=" + size + ", chunkSize=" + pool.chunkSize() + "]";
+    }
 }

@@ -21,6 +21,9 @@ import java.util.NoSuchElementException;
  * Hot paths (the timer wheels) hold the concrete classes, not this interface, so their calls bind
  * statically whatever else is loaded.
  *
+ * <p>Equality is identity. {@code toString()} names the class, the size and the bound (capacity
+ * or chunk size), never the elements.
+ *
  * <p><b>Thread safety:</b> none; one thread owns a queue.
  */
 public interface LongQueue {

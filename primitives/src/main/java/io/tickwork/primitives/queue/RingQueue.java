@@ -14,6 +14,9 @@ import java.util.NoSuchElementException;
  * <p><b>Cost:</b> every operation is O(1) with no allocation: an index masked into an array whose
  * length is the capacity rounded up to a power of two (so wrapping is an {@code &}, not a division
  * or a branch). {@link #capacity()} is the exact bound asked for, not the rounded length.
+ * Memory: 8 bytes per element of that length, allocated in the constructor, so a capacity just
+ * above a power of two costs almost twice the bytes it needs ({@code 2^29 + 1}: 8 GiB); the
+ * constructor throws {@link OutOfMemoryError} when the heap cannot hold it.
  *
  * <p><b>Thread safety:</b> none; one thread owns a queue.
  */
@@ -131,5 +134,11 @@ public final class RingQueue implements LongQueue {
     @Override
     public void clear() {
         head = tail;
+    }
+
+    /** {@code RingQueue[size=S, capacity=C]}. */
+    @Override
+    public String toString() {
+        return "RingQueue[size=" + size() + ", capacity=" + capacity + "]";
     }
 }

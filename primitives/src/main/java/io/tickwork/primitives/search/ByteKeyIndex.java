@@ -402,6 +402,15 @@ public final class ByteKeyIndex {
     }
 
     /**
+     * {@code ByteKeyIndex[n=N, bytes=B]}, with {@code , asciiCaseInsensitive} when folding; B is
+     * {@link #serializedSize()}. Equality is identity.
+     */
+    @Override
+    public String toString() {
+        return "ByteKeyIndex[n=" + n + ", bytes=" + serializedSize + (fold ? ", asciiCaseInsensitive" : "") + "]";
+    }
+
+    /**
      * Exact lookup of {@code key[off .. off+len)}, with {@link java.util.Arrays#binarySearch}'s
      * contract: the index of a key equal to the query (the first one if several are equal), or
      * {@code -(insertion point) - 1}, the insertion point being the index of the first greater key

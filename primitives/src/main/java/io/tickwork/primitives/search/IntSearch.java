@@ -22,7 +22,7 @@ import java.util.Objects;
  * {@link #compactOf(int[])} a smaller one; {@link IntSearchKind} names them all. Both choices are
  * functions of the keys alone (the same keys always give the same variant), and
  * {@code toString()} names the variant an instance is, as {@code KIND[n=...]} with the
- * {@link IntSearchKind} constant's name. At most {@link IntSearchKind#MAX_KEYS} keys. A lookup of a value by key is a search
+ * {@link IntSearchKind} constant's name; equality is identity. At most {@link IntSearchKind#MAX_KEYS} keys. A lookup of a value by key is a search
  * plus a read of a parallel array:
  *
  * <pre>{@code

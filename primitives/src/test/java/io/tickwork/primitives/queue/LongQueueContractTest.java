@@ -8,6 +8,7 @@ import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -80,6 +81,37 @@ class LongQueueContractTest {
         assertEquals(7, q.poll());
         assertThrows(NoSuchElementException.class, q::poll);
         assertEquals(true, q.isEmpty());
+    }
+
+    /** There is no sentinel: the extreme values, 0 and -1 go in and come out like any other. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("implementations")
+    void everyLongIsAnElement(String name, Function<SplittableRandom, Pair> make) {
+        long[] values = {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1};
+        for (long seed = 0; seed < 20; seed++) {
+            Pair p = make.apply(new SplittableRandom(seed));
+            int n = Math.min(values.length, p.bound);
+            for (int i = 0; i < n; i++) {
+                assertEquals(true, p.a.offer(values[i]), p.where);
+            }
+            assertEquals(values[n - 1], p.a.peekLast(), p.where);
+            for (int i = 0; i < n; i++) {
+                assertEquals(values[i], p.a.peek(), p.where);
+                assertEquals(values[i], p.a.poll(), p.where);
+            }
+            assertEquals(true, p.a.isEmpty(), p.where);
+        }
+    }
+
+    @Test
+    void toStringNamesTheSizeAndTheBoundNotTheElements() {
+        RingQueue ring = new RingQueue(5);
+        ring.offer(42);
+        ring.offer(43);
+        assertEquals("RingQueue[size=2, capacity=5]", ring.toString());
+        LinkedArrayList list = new LinkedArrayList(4);
+        list.offer(42);
+        assertEquals("LinkedArrayList[size=1, chunkSize=4]", list.toString());
     }
 
     /**

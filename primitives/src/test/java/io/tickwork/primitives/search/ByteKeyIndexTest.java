@@ -539,4 +539,14 @@ class ByteKeyIndexTest {
         assertArrayEquals(notUtf8, back);
         assertEquals("\uFFFD", ix.keyString(1));
     }
+
+    @Test
+    void toStringNamesTheCountTheBytesAndTheFolding() {
+        List<byte[]> keys = List.of("a".getBytes(StandardCharsets.US_ASCII), "b".getBytes(StandardCharsets.US_ASCII));
+        ByteKeyIndex exact = ByteKeyIndex.build(keys, false);
+        assertEquals("ByteKeyIndex[n=2, bytes=" + exact.serializedSize() + "]", exact.toString());
+        assertEquals(
+                "ByteKeyIndex[n=2, bytes=" + exact.serializedSize() + ", asciiCaseInsensitive]",
+                ByteKeyIndex.build(keys, true).toString());
+    }
 }
