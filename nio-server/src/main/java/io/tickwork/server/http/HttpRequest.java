@@ -96,8 +96,9 @@ public final class HttpRequest {
 
     /**
      * The first value of query parameter {@code name}, decoded ({@code +} is a space), or
-     * {@code null} if absent. Throws {@link IllegalArgumentException} naming the parameter if the
-     * value's encoding is malformed.
+     * {@code null} if absent. Names are compared decoded too ({@code li%6Dit} is {@code limit}); a
+     * name whose encoding is malformed matches none. Throws {@link IllegalArgumentException} naming
+     * the parameter if the value's encoding is malformed.
      */
     public String queryParameter(String name) {
         if (queryStart < 0) {
@@ -113,7 +114,7 @@ public final class HttpRequest {
             while (eq < amp && buf[eq] != '=') {
                 eq++;
             }
-            if (eq - i == name.length() && regionEquals(i, name)) {
+            if (nameIs(i, eq, name)) {
                 int vs = Math.min(eq + 1, amp);
                 byte[] out = new byte[amp - vs];
                 int n = PercentDecoder.decode(buf, vs, amp, out, true);
@@ -125,6 +126,18 @@ public final class HttpRequest {
             i = amp + 1;
         }
         return null;
+    }
+
+    /** Whether {@code buf[from, to)}, decoded, is {@code name}; allocates only for an encoded name. */
+    private boolean nameIs(int from, int to, String name) {
+        for (int k = from; k < to; k++) {
+            if (buf[k] == '%' || buf[k] == '+') {
+                byte[] out = new byte[to - from];
+                int n = PercentDecoder.decode(buf, from, to, out, true);
+                return n >= 0 && new String(out, 0, n, StandardCharsets.UTF_8).equals(name);
+            }
+        }
+        return to - from == name.length() && regionEquals(from, name);
     }
 
     private boolean regionEquals(int start, String s) {

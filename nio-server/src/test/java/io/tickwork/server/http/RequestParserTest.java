@@ -404,5 +404,10 @@ class RequestParserTest {
         assertEquals(-1, r.decodePath(3, dst));
         parse("GET /s/x?q=a+b%21 HTTP/1.1\r\nHost: a\r\n\r\n");
         assertEquals("a b!", r.queryParameter("q"));
+        parse("GET /s/x?li%6dit=2&q%5Fx=y&%zz=1&a+b=3 HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertEquals("2", r.queryParameter("limit"), "a percent-encoded name");
+        assertEquals("y", r.queryParameter("q_x"));
+        assertEquals("3", r.queryParameter("a b"), "+ is a space in a name too");
+        assertNull(r.queryParameter("%zz"), "a malformed name matches nothing");
     }
 }
