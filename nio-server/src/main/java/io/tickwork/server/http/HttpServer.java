@@ -30,7 +30,9 @@ import java.util.function.Supplier;
  *
  * <p>Requests reach one {@link HttpHandler}, called on the loop thread; responses on a connection
  * go out in request order. {@link #close()} stops gracefully: no new connections, idle ones are
- * closed, responses in flight are finished (within the drain timeout), then the threads end.
+ * closed, responses in flight are finished and the pipelined requests already read are answered
+ * (within the drain timeout; the last says {@code Connection: close}, but for a response a worker
+ * was computing before the stop), then the threads end.
  * A handler that throws fails its request only (a 500); a loop whose own machinery fails closes
  * its connections and stops the whole server the same way ({@link Builder#onFailure}).
  *
@@ -496,8 +498,10 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
-     * Graceful stop: stops accepting, closes idle connections, finishes responses in flight (up to
-     * the drain timeout), then ends the loop threads. Idempotent; returns when they have ended.
+     * Graceful stop: stops accepting, closes idle connections, finishes responses in flight and
+     * answers the requests read and held back behind them (up to the drain timeout; a request not
+     * yet complete is not answered), then ends the loop threads. Idempotent; returns when they have
+     * ended.
      */
     @Override
     public void close() {

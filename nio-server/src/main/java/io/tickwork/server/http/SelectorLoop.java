@@ -191,7 +191,11 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
 
     /**
      * Starts a graceful stop: no more accepts ({@code acceptsStopped} runs on this loop once it has
-     * stopped accepting), idle connections closed, busy ones closed once their output drains.
+     * stopped accepting), idle connections closed, busy ones closed once their output drains. A
+     * connection holding requests it read but has not answered (pipelined behind output the client
+     * has not read, or behind a full worker pipeline) answers them first: the last response it
+     * has read a whole request for says {@code Connection: close}, and a request still incomplete
+     * then is not answered ({@link #process}).
      */
     void drain(long graceMillis, Runnable acceptsStopped) {
         execute(() -> {
@@ -207,6 +211,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     }
                     if (c.pendingOut == null && c.inFlight == 0) {
                         output.close(c);
+                    } else if (c.pendingIn != null && c.requestStart < 0) {
+                        // requests held back: answered once the output drains, the last one closing
                     } else {
                         c.closeAfterResponse(); // the client may be sending: as after any last response
                         output.updateInterest(c);
@@ -463,13 +469,13 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     break;
                 }
                 if (workers != null) {
-                    workers.request(
-                            c, in, pos, r, !request.keepAlive || draining, request.head, request.minorVersion == 0);
+                    boolean close = !request.keepAlive || draining && onlyEmptyLines(pos + r, len);
+                    workers.request(c, in, pos, r, close, request.head, request.minorVersion == 0);
                     pos += r;
                     continue;
                 }
                 pos += r;
-                if (!respond(c)) {
+                if (!respond(c, onlyEmptyLines(pos, len))) {
                     return;
                 }
                 if (c.pendingOut != null) {
@@ -478,6 +484,13 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             }
             while (needMore && pos < len && (in[pos] == '\r' || in[pos] == '\n')) {
                 pos++; // empty lines before a request line: ignored, and no request has started (RFC 9112 2.2)
+            }
+            if (draining && needMore && !c.closeAfterWrite) {
+                // stopping: a request not complete when the stop began is not answered. The response
+                // before it did not say close (these bytes followed its request): the client learns
+                // of this close from the end of the stream
+                pos = len;
+                c.closeAfterResponse();
             }
             if (pos < len && !c.closeAfterWrite) {
                 PendingInput pending = new PendingInput(in, pos, len);
@@ -537,12 +550,16 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
     }
 
-    /** Answers the parsed request on the loop; {@code false} if the connection closed. */
-    private boolean respond(Connection c) {
+    /**
+     * Answers the parsed request on the loop; {@code false} if the connection closed.
+     * {@code lastRead}: no byte but empty lines follows it in the input, so while stopping it is
+     * the last request answered.
+     */
+    private boolean respond(Connection c, boolean lastRead) {
         HttpResponse res = response;
         res.reset();
         ResponseEncoder.answer(config.handler, request, res, server);
-        boolean close = !request.keepAlive || res.close || draining;
+        boolean close = !request.keepAlive || res.close || draining && lastRead;
         return output.respond(c, res, request.head, close, request.minorVersion == 0 && !close, now);
     }
 

@@ -952,6 +952,80 @@ class HttpServerTest {
             server = null;
         }
 
+        /**
+         * A stop answers the pipelined requests the server has read, held back behind a response the
+         * client is slow to read (or, with workers, behind a full pipeline): every one, then the
+         * connection closes. The last says {@code Connection: close}, unless the bytes of a request
+         * cut off mid-head follow it (then the close comes unannounced, and the cut request is not
+         * answered).
+         */
+        @Test
+        void aStopAnswersThePipelinedRequestsAlreadyReadTheLastSayingClose() throws Exception {
+            for (boolean cut : new boolean[] {false, true}) {
+                start(1);
+                int size = 20_000_000; // more than the socket buffers hold: in flight until the client reads
+                try (RawClient c = new RawClient(server.port(), 10_000, 64 * 1024)) {
+                    StringBuilder sb = new StringBuilder(get("/big/" + size));
+                    int echoes = 100; // more than a worker pipeline takes at once: some held back
+                    for (int i = 0; i < echoes; i++) {
+                        sb.append(get("/echo/" + i));
+                    }
+                    if (cut) {
+                        sb.append("GET /echo/cut HTTP/1.1\r\nHo"); // never completed
+                    }
+                    c.send(sb.toString());
+                    String head = readHead(c); // the big one is in flight, so what came with it was read
+                    assertTrue(head.contains("Content-Length: " + size), head);
+                    CountDownLatch closed = new CountDownLatch(1);
+                    HttpServer stopping = server;
+                    Thread closer = new Thread(() -> {
+                        stopping.close();
+                        closed.countDown();
+                    });
+                    closer.start();
+                    awaitRefused(stopping.port()); // the loop has begun its drain: the requests are still held
+                    assertEquals(size, c.in.readNBytes(size).length);
+                    for (int i = 0; i < echoes; i++) {
+                        RawClient.Response r = c.read();
+                        assertEquals(Integer.toString(i), r.text());
+                        String expected = i == echoes - 1 && !cut ? "close" : null;
+                        assertEquals(expected, r.header("connection"), "response " + i + ", cut " + cut);
+                    }
+                    assertTrue(c.closedByServer(), "nothing more after the last response read, cut " + cut);
+                    assertTrue(closed.await(20, TimeUnit.SECONDS));
+                }
+                server = null;
+            }
+        }
+
+        /** Connects until one is refused: the stop has closed the listening socket (at most 5 s). */
+        private static void awaitRefused(int port) throws IOException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (System.nanoTime() < deadline) {
+                try (java.net.Socket s = new java.net.Socket()) {
+                    s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1000);
+                } catch (java.net.ConnectException e) {
+                    return;
+                } catch (IOException racedTheClose) {
+                    // a reset or a timeout from a connect that met the socket while it closed: try again
+                }
+            }
+            throw new AssertionError("connections still accepted 5 s into the stop");
+        }
+
+        /** A response's head, byte by byte up to its empty line, leaving its body unread. */
+        private static String readHead(RawClient c) throws IOException {
+            StringBuilder head = new StringBuilder();
+            while (head.length() < 4 || !head.substring(head.length() - 4).equals("\r\n\r\n")) {
+                int b = c.in.read();
+                if (b < 0) {
+                    throw new IOException("closed in a response head: " + head);
+                }
+                head.append((char) b);
+            }
+            return head.toString();
+        }
+
         /** A client that half-closes after its requests still gets every response (RFC 9112 9.6). */
         @Test
         void aHalfClosedClientGetsItsResponses() throws IOException {
