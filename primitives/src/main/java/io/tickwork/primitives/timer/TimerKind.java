@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  *       contiguous chunks instead of links); no fixed capacity per tick, memory follows the load.
  *       Cancelled copies stay in their slot as tombstones until compacted.</li>
  *   <li>{@link #WHEEL_RING}: as {@link #WHEEL_LINKED_ARRAY}, when a tick's timers usually fit one
- *       fixed array per slot ({@code slotCapacity}, made on the slot's first use): expiry scans
+ *       fixed array per slot holding timers ({@code slotCapacity}; a slot found empty gives its
+ *       array back for the next slot to use): expiry scans
  *       that array, a burst beyond it spills to chunks; tombstones as there.</li>
  *   <li>{@link #RB_TREE}: exact deadlines, no tick rounding and no span to size; O(log d) in the
  *       number of distinct deadlines. Pick it when exact order matters, or deadlines spread over a

@@ -15,11 +15,12 @@ import io.tickwork.primitives.queue.RingQueue;
  *
  * <p><b>Cost:</b> as {@link WheelLinkedArrayTimer}: schedule O(1) (O(log f) for far timers), cancel
  * and reschedule O(1), expire O(1) per timer plus O(ticksPerWheel / 64) per call (and as much again
- * for each revolution a clock jump crosses that holds far timers); no allocation once warm. A slot's
- * ring is allocated the first time the slot is used, so memory grows to {@code ticksPerWheel * 8}
- * bytes times {@code slotCapacity} rounded up to a power of two (the length of a
- * {@link RingQueue}'s array) whether or not the load needs it: that fixed footprint is the price
- * of never chaining chunks within a tick.
+ * for each revolution a clock jump crosses that holds far timers); no allocation once warm. A slot
+ * takes a ring when it gets its first timer and gives it back to the wheel's spare rings once
+ * expiry or {@link #nextDeadline} finds it empty, so memory follows the most slots holding timers
+ * at once (at most one revolution of ticks), each {@code 8 *} {@code slotCapacity} rounded up to a
+ * power of two (the length of a {@link RingQueue}'s array) bytes, whether or not a tick's timers
+ * fill it: that footprint is the price of never chaining chunks within a tick.
  *
  * <p><b>Caveats:</b> cancel leaves a tombstone unless the timer was the last added to its slot, and
  * a slot more than half tombstones is compacted (see {@link WheelLinkedArrayTimer}). Timers in one tick come out in no particular order.
@@ -29,6 +30,10 @@ import io.tickwork.primitives.queue.RingQueue;
 final class WheelRingTimer<T> extends WheelTimer<T> {
 
     private final RingQueue[] rings;
+    /** Rings of slots found empty, for the next slots to get a timer: a stack. */
+    private RingQueue[] spareRings = new RingQueue[16];
+
+    private int spareCount;
     private final LinkedArrayList[] spills;
     private final LinkedArrayList.ChunkPool spillPool;
     private final int ringCapacity;
@@ -45,7 +50,7 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
     void add(int slot, int id, long ref) {
         RingQueue ring = rings[slot];
         if (ring == null) {
-            ring = rings[slot] = new RingQueue(ringCapacity);
+            ring = rings[slot] = spareCount != 0 ? spareRings[--spareCount] : new RingQueue(ringCapacity);
         }
         if (!ring.offer(ref)) {
             LinkedArrayList spill = spills[slot];
@@ -91,6 +96,18 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
                 }
             }
         }
+    }
+
+    @Override
+    void emptied(int slot) {
+        RingQueue ring = rings[slot];
+        if (spareCount == spareRings.length) {
+            // as many spares as slots at most: the array grows with the slots in use, never past them
+            spareRings = java.util.Arrays.copyOf(
+                    spareRings, Math.max(spareCount + 1, Math.min(2 * spareCount, ticksPerWheel)));
+        }
+        rings[slot] = null;
+        spareRings[spareCount++] = ring; // empty: its slot's bit was cleared only when it was
     }
 
     @Override

@@ -197,6 +197,12 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     abstract boolean emptyButMarked(int slot);
 
     /**
+     * {@code slot} was found empty and its bit cleared: a subclass may give the slot's storage back
+     * (nothing is added to it before {@link #add} sets the bit again).
+     */
+    void emptied(int slot) {}
+
+    /**
      * The pool grows to {@code capacity} ids: called before the base class replaces its own arrays.
      * If it throws, its arrays must still serve the old capacity.
      */
@@ -735,6 +741,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 budget -= taken;
                 if (emptyButMarked(slot)) {
                     clearOccupied(slot);
+                    emptied(slot);
                 }
                 if (budget == 0) {
                     return fired; // the rest of this tick, and later ones, wait for the next call
@@ -811,6 +818,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 break;
             }
             clearOccupied(slot);
+            emptied(slot);
             // no bit is set between from and slot, so the next one is within a revolution of from:
             // each emptied slot is passed once
             int e = nextOccupied(slot);

@@ -608,6 +608,29 @@ class TimerQueueEdgeCaseTest {
     }
 
     /**
+     * One timer re-armed a tick ahead for two revolutions: every slot holds a timer once, never two
+     * at a time. Memory follows the timers pending, not the ticks visited: a ring wheel's slots
+     * share their rings (32 KiB each here), so the wheel does not make one per slot (128 MiB).
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aTimerMovingOverEveryTickAllocatesForItselfNotForTheTicks(TimerKind kind) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        TimerQueue<Object> q = kind.create(1, 4096, 4096);
+        Object payload = new Object();
+        Consumer<Object> fired = p -> {};
+        long before = threads.getCurrentThreadAllocatedBytes();
+        q.schedule(1, payload);
+        for (long now = 1; now <= 2 * 4096; now++) {
+            assertEquals(1, q.expire(now, fired));
+            q.schedule(now + 1, payload);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(1, q.size());
+        assertTrue(allocated < (1 << 20), kind + " allocated " + allocated + " bytes for one timer over 8,192 ticks");
+    }
+
+    /**
      * Idle timeouts re-armed forever on a clock that never reaches them: each re-arm cancels an
      * older timer (a tombstone for ring and linked-array slots) and schedules a new one in the same
      * tick. Memory must stay bounded by the live timers, not grow with the number of re-arms.
