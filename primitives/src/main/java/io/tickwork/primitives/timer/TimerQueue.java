@@ -33,7 +33,8 @@ import java.util.function.Consumer;
  * } else if (next <= now) {
  *     selector.selectNow();  // timers left due by the limit: select(0) would block for ever
  * } else {
- *     selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(next - now + 999_999)));
+ *     long nanos = next - now;  // negative only if it overflowed: next is centuries away
+ *     selector.select(nanos < 0 ? 0 : (nanos - 1) / 1_000_000 + 1); // whole ms, rounded up
  * }
  * }</pre>
  *
@@ -97,7 +98,11 @@ import java.util.function.Consumer;
  *       above (so a self-rescheduling timer cannot loop forever); a timer cancelled from the
  *       consumer before it was handed out is not handed out. The timer being handed out is no
  *       longer pending: {@code cancel} and {@code reschedule} of its own handle return
- *       {@code false}, so a periodic timer schedules itself again and keeps the new handle.</li>
+ *       {@code false}, so a periodic timer schedules itself again and keeps the new handle.
+ *       {@link #nextDeadline()} and {@link #size()} may be called too; while the consumer has
+ *       scheduled timers at or before {@code now} (placed when the call returns),
+ *       {@code nextDeadline()} answers a time at or before {@code now}, even if they were cancelled
+ *       since: ask again after {@code expire} returns.</li>
  *   <li><b>Out of memory.</b> A queue allocates only as it grows, with the timers pending (those
  *       a consumer schedules while {@code expire} runs included), not with the calls made. A
  *       {@code schedule} that throws

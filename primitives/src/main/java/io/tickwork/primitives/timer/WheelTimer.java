@@ -198,7 +198,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     /**
      * {@code slot} was found empty and its bit cleared: a subclass may give the slot's storage back
-     * (nothing is added to it before {@link #add} sets the bit again).
+     * (nothing is added to it before {@link #add} sets the bit again). Never called for the slot
+     * an {@code expire} is draining while its consumer runs: that drain still reads the storage.
      */
     void emptied(int slot) {}
 
@@ -818,7 +819,9 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
                 break;
             }
             clearOccupied(slot);
-            emptied(slot);
+            if (!expiring || slot != ((int) cursor & wheelMask)) {
+                emptied(slot); // not the slot a running expire drains (from its consumer): that drain still reads it
+            }
             // no bit is set between from and slot, so the next one is within a revolution of from:
             // each emptied slot is passed once
             int e = nextOccupied(slot);

@@ -85,6 +85,19 @@ class TimerApiTest {
         long due = idle.nextDeadline();
         long waitNanos = due == TimerQueue.NO_DEADLINE ? Long.MAX_VALUE : due <= now ? 0 : due - now;
         assertEquals(0, waitNanos, "next deadline " + due);
+
+        // the snippet's select() timeout: whole milliseconds rounded up, and no overflow when
+        // nanoTime() is negative and the deadline far (a "never" near Long.MAX_VALUE)
+        assertEquals(1, snippetSelectMillis(now + 1, now));
+        assertEquals(1, snippetSelectMillis(now + 1_000_000, now));
+        assertEquals(2, snippetSelectMillis(now + 1_000_001, now));
+        assertEquals(0, snippetSelectMillis(Long.MAX_VALUE - 1_000_000_000L, -5_000_000_000L), "block: far away");
+    }
+
+    /** The class comment's {@code select} timeout for a deadline after {@code now}, as written there. */
+    private static long snippetSelectMillis(long next, long now) {
+        long nanos = next - now; // negative only if it overflowed: next is centuries away
+        return nanos < 0 ? 0 : (nanos - 1) / 1_000_000 + 1; // whole ms, rounded up
     }
 
     @ParameterizedTest

@@ -564,6 +564,32 @@ class TimerQueueEdgeCaseTest {
         assertEquals(List.of(), innerLongs);
     }
 
+    /**
+     * {@code nextDeadline} from a consumer, after it scheduled a timer already due and cancelled
+     * it: a time at or before {@code now} (the deferred placement is not undone until the call
+     * returns), and the true next deadline once {@code expire} returned.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void nextDeadlineFromAConsumerIsAtOrBeforeNowWhileItHasScheduledADueTimer(TimerKind kind) {
+        TimerQueue<String> q = kind.create(1, 64);
+        q.schedule(10, "now");
+        q.schedule(40, "later");
+        long[] seen = new long[3];
+        q.expire(10, p -> {
+            seen[0] = q.nextDeadline();
+            long h = q.schedule(5, "past");
+            seen[1] = q.nextDeadline();
+            assertTrue(q.cancel(h));
+            seen[2] = q.nextDeadline();
+        });
+        assertEquals(40, seen[0], "only the later timer pending");
+        assertTrue(seen[1] <= 10, "a due timer deferred: " + seen[1]);
+        assertTrue(seen[2] <= 10, "cancelled, but still deferred: " + seen[2]);
+        assertEquals(40, q.nextDeadline());
+        assertEquals(1, q.size());
+    }
+
     /** The run-loop promise behind the ring and linked-array designs: a warm queue allocates nothing. */
     @ParameterizedTest
     @EnumSource(TimerKind.class)
