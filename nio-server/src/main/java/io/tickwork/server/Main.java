@@ -133,9 +133,10 @@ public final class Main {
         Runtime.getRuntime().addShutdownHook(hook); // other ways the JVM may end (System.exit, SIGHUP)
         String summary = String.format(
                 Locale.ROOT,
-                "%,d words, %d selector loops%s%s, timer %s, data %s",
+                "%,d words, %d selector loop%s%s%s, timer %s, data %s",
                 dict.wordCount(),
                 server.threads(),
+                server.threads() == 1 ? "" : "s",
                 o.workers > 0 ? ", " + o.workers + " workers" : "",
                 o.connectionCap() == Integer.MAX_VALUE
                         ? ""

@@ -31,7 +31,7 @@ public final class LaunchedServer implements AutoCloseable {
     /** The launcher's start line: shared URL, then {@code wI pid=P stats=URL} per worker. */
     private static final Pattern START = Pattern.compile(
             "^tickwork dictionary: http://127\\.0\\.0\\.1:(\\d+)/  "
-                    + "(\\d+) processes: (.*)  \\(per worker: 147,478 words, 1 selector loops, at most 19,000 connections.*\\)$");
+                    + "(\\d+) processes: (.*)  \\(per worker: 147,478 words, 1 selector loop, at most 19,000 connections.*\\)$");
 
     private static final Pattern WORKER = Pattern.compile("w(\\d+) pid=(\\d+) stats=(\\S+?),?(?: |$)");
 

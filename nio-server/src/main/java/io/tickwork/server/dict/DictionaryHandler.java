@@ -140,7 +140,7 @@ public final class DictionaryHandler implements HttpHandler {
         } else if (req.pathEquals("/license")) {
             res.contentType(ContentType.TEXT).append(license);
         } else {
-            error(res, 404, "no such route; try /d/{word}, /s/{prefix}, /stats or /");
+            error(res, 404, "no such route; try /d/{word}, /s/{prefix}, /stats, /license or /");
         }
     }
 
@@ -166,7 +166,7 @@ public final class DictionaryHandler implements HttpHandler {
         }
         int n = d < 0 ? -1 : Dictionary.normalize(s.decoded, 0, d, s.norm, prefix);
         if (n < 0 || n > Dictionary.MAX_QUERY) {
-            error(res, 400, "word longer than " + Dictionary.MAX_QUERY + " bytes");
+            error(res, 400, (prefix ? "prefix" : "word") + " longer than " + Dictionary.MAX_QUERY + " bytes");
             return -1;
         }
         return n;
