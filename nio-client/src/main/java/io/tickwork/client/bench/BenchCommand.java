@@ -213,6 +213,11 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("error: no connection to " + cfg.target() + " succeeded, so nothing was measured");
             return 1;
         }
+        if (r.completed == 0) {
+            err.println("error: no response from " + cfg.target() + " completed in the measured run, so nothing"
+                    + " was measured (the errors above say why)");
+            return 1;
+        }
         if (hgrm != null) {
             try (PrintStream f = new PrintStream(new FileOutputStream(hgrm), false, StandardCharsets.UTF_8)) {
                 r.latency.outputPercentileDistribution(f, 1000.0);

@@ -224,6 +224,18 @@ class BenchTest {
         }
     }
 
+    /** A server that accepts and never answers: connected, yet nothing measured, so a failed run. */
+    @Test
+    void aRunWithNoResponseCompletedFails() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.SILENT)) {
+            Run run = Cli.run("bench", "-c", "2", "--timeout", "100ms", "--duration", "500ms", s.url("/"));
+            assertEquals(1, run.status(), run.out() + run.err());
+            assertTrue(run.err().contains("no response from " + s.url("/") + " completed"), run.err());
+            assertTrue(run.out().contains("0 completed"), run.out()); // the report still comes first
+            Cli.assertNoStackTrace(run);
+        }
+    }
+
     @Test
     void refusedConnectsAreCountedByCause() throws Exception {
         int port;
