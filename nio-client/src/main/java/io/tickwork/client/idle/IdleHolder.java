@@ -218,9 +218,10 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
     /** Top of a turn: the end, the ramp's connects, the end of the ramp, and the next deadline. */
     @Override
     public long beforeSelect(long now) {
-        if (now >= holdEnd) {
+        if (now >= holdEnd || hardLimit != null && connected == 0 && pending == 0) {
+            // a hard limit with nothing open: no connection to hold, and none will be tried
             loop.stop();
-            return holdEnd;
+            return Math.min(now, holdEnd);
         }
         if (stoppedBy == null && rampStopRequest != null) {
             stopRamp(rampStopRequest); // set once, never reset: the second read is the first's value

@@ -68,6 +68,11 @@ record IdleMemory(long selfRss, long selfLiveHeap, long serverRss, String server
             return "";
         }
         long d = after - before;
-        return String.format(Locale.ROOT, " (%s%s, %d B/conn)", d >= 0 ? "+" : "-", Fmt.bytes(Math.abs(d)), d / conns);
+        if (d < 0) {
+            // the first reading held garbage a collection has freed since: no cost per connection
+            // can be read off a shrinking figure
+            return String.format(Locale.ROOT, " (-%s: less than before, no per-connection figure)", Fmt.bytes(-d));
+        }
+        return String.format(Locale.ROOT, " (+%s, %d B/conn)", Fmt.bytes(d), d / conns);
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tickwork.client.Cli;
+import io.tickwork.client.common.Fmt;
 import io.tickwork.client.common.OptionValues;
 import io.tickwork.client.common.OsError;
 import io.tickwork.client.common.StubHttpServer;
@@ -159,7 +160,8 @@ class IdleTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        IdleResult r = idle("-c", "50", "--duration", "500ms", "--quiet", "127.0.0.1:" + port);
+        IdleResult r = idle("-c", "50", "--duration", "60s", "--quiet", "127.0.0.1:" + port);
+        assertTrue(r.elapsedSeconds() < 30, "nothing to hold, yet the run went on: " + r.elapsedSeconds() + " s");
         assertEquals(0, r.connectedAtEnd());
         assertEquals(OsError.ECONNREFUSED, r.hardLimit());
         assertTrue(r.failed(OsError.ECONNREFUSED) >= 1);
@@ -369,6 +371,14 @@ class IdleTest {
             assertTrue(r.requests() >= 1_000, "responses " + r.requests());
             assertTrue(h.workloadTimers() <= 20, h.workloadTimers() + " timers after " + r.requests() + " requests");
         }
+    }
+
+    /** A figure that shrank since the first reading gives no cost per connection, never a negative one. */
+    @Test
+    void aShrinkingMemoryFigureGivesNoPerConnectionCost() {
+        assertEquals(" (+" + Fmt.bytes(1000) + ", 10 B/conn)", IdleMemory.perConn(1000, 2000, 100));
+        String shrunk = IdleMemory.perConn(2000, 1000, 100);
+        assertTrue(shrunk.contains("no per-connection figure") && !shrunk.contains("B/conn"), shrunk);
     }
 
     @Test
