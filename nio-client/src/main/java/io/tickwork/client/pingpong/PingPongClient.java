@@ -71,9 +71,13 @@ final class PingPongClient {
                     + (pings < asked
                             ? String.format(
                                     Locale.ROOT,
-                                    "  incomplete: %d of %d pings answered before the time limit (--duration)%n",
+                                    "  incomplete: %d of %d pings answered: %s%n",
                                     pings,
-                                    asked)
+                                    asked,
+                                    errors > 0
+                                            ? errors + " of " + connections + " connections ended in an error (closed"
+                                                    + " or reset by the server, or a reply other than Pong)"
+                                            : "the time limit (--duration) passed")
                             : "");
         }
 

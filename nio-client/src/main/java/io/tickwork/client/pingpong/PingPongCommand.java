@@ -10,8 +10,10 @@ import io.tickwork.client.common.OptionValues;
 import io.tickwork.client.common.OptionValues.CountConverter;
 import io.tickwork.client.common.OptionValues.DurationConverter;
 import io.tickwork.client.common.Targets;
+import io.tickwork.client.common.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -120,7 +122,12 @@ public final class PingPongCommand implements Callable<Integer> {
         PingPongClient.Result measure(InetSocketAddress target, Duration duration, boolean spin)
                 throws IOException, InterruptedException {
             if (warmup > 0) {
-                new PingPongClient(target, connections, threads, spin).run(warmup, duration.toNanos());
+                PingPongClient.Result w =
+                        new PingPongClient(target, connections, threads, spin).run(warmup, duration.toNanos());
+                if (w.pings() == 0 && w.errors() > 0) {
+                    throw new IOException("the warm-up got no ping answered: " + w.errors() + " of " + connections
+                            + " connections ended in an error (is " + target + " a pingpong server?)");
+                }
             }
             return new PingPongClient(target, connections, threads, spin).run(pings, duration.toNanos());
         }
@@ -262,7 +269,13 @@ public final class PingPongCommand implements Callable<Integer> {
             int listen = intInRange("--port", port, 0, 65535);
             Duration duration = run.duration();
             try (PingPongServer s = m.create(threads, run.spin)) {
-                InetSocketAddress at = s.start(new InetSocketAddress("127.0.0.1", listen));
+                InetSocketAddress at;
+                try {
+                    at = s.start(new InetSocketAddress("127.0.0.1", listen));
+                } catch (BindException e) {
+                    throw new UsageException("cannot listen on 127.0.0.1:" + listen + ": " + e.getMessage()
+                            + " (another process listens there? choose another --port, or 0 for a free one)");
+                }
                 out.printf(
                         "pingpong server (%s: %s) listening on 127.0.0.1:%d for %s%n",
                         m.id(), m.description, at.getPort(), Fmt.duration(duration));

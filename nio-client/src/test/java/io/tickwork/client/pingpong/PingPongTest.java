@@ -135,8 +135,76 @@ class PingPongTest {
             assertEquals(0, r.pings());
             assertEquals(10, r.asked());
             assertTrue(
-                    r.toText("x").contains("incomplete: 0 of 10 pings answered before the time limit (--duration)"),
+                    r.toText("x").contains("incomplete: 0 of 10 pings answered: the time limit (--duration) passed"),
                     r.toText("x"));
+        }
+    }
+
+    /** A server that closes every connection: the report blames the connections, not the time limit. */
+    @Test
+    void aRunWhoseConnectionsAllFailSaysSo() throws Exception {
+        try (ServerSocket closing = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 2; i++) {
+                        closing.accept().close();
+                    }
+                } catch (IOException ignored) {
+                    // the test closed the listener
+                }
+            });
+            acceptor.start();
+            InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), closing.getLocalPort());
+            PingPongClient.Result r = new PingPongClient(at, 2, 1).run(10, TimeUnit.SECONDS.toNanos(10));
+            acceptor.join(10_000);
+            assertEquals(0, r.pings());
+            assertEquals(2, r.errors());
+            assertTrue(
+                    r.toText("x")
+                            .contains("incomplete: 0 of 10 pings answered: 2 of 2 connections ended in an" + " error"),
+                    r.toText("x"));
+
+            // from the command line, the warm-up finds it and the run stops there
+            Thread again = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 2; i++) {
+                        closing.accept().close();
+                    }
+                } catch (IOException ignored) {
+                    // the test closed the listener
+                }
+            });
+            again.start();
+            Cli.Run run = Cli.run(
+                    "pingpong",
+                    "client",
+                    "-c",
+                    "2",
+                    "-n",
+                    "10",
+                    "--warmup",
+                    "10",
+                    "-D",
+                    "10s",
+                    "127.0.0.1:" + closing.getLocalPort());
+            again.join(10_000);
+            assertEquals(1, run.status(), run.out() + run.err());
+            assertTrue(
+                    run.err().contains("the warm-up got no ping answered: 2 of 2 connections ended in an error"),
+                    run.err());
+        }
+    }
+
+    /** {@code pingpong server} on a port another process holds: refused naming the port, not the ramp's advice. */
+    @Test
+    void aServerOnATakenPortIsRefusedNamingIt() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            Cli.Run run = Cli.run("pingpong", "server", "--port", Integer.toString(port), "-D", "1s");
+            assertEquals(2, run.status(), run.out() + run.err());
+            assertTrue(run.err().contains("cannot listen on 127.0.0.1:" + port), run.err());
+            assertTrue(!run.err().contains("--sources"), run.err());
+            Cli.assertNoStackTrace(run);
         }
     }
 
