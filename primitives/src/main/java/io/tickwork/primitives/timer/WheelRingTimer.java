@@ -30,10 +30,14 @@ import io.tickwork.primitives.queue.RingQueue;
 final class WheelRingTimer<T> extends WheelTimer<T> {
 
     private final RingQueue[] rings;
-    /** Rings of slots found empty, for the next slots to get a timer: a stack. */
+    /**
+     * Rings of slots found empty, for the next slots to get a timer: a stack, as long as the rings
+     * made so far, so that giving one back never allocates ({@link #nextDeadline} must not).
+     */
     private RingQueue[] spareRings = new RingQueue[16];
 
     private int spareCount;
+    private int ringsMade;
     private final LinkedArrayList[] spills;
     private final LinkedArrayList.ChunkPool spillPool;
     private final int ringCapacity;
@@ -50,7 +54,7 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
     void add(int slot, int id, long ref) {
         RingQueue ring = rings[slot];
         if (ring == null) {
-            ring = rings[slot] = spareCount != 0 ? spareRings[--spareCount] : new RingQueue(ringCapacity);
+            ring = rings[slot] = spareCount != 0 ? spareRings[--spareCount] : newRing();
         }
         if (!ring.offer(ref)) {
             LinkedArrayList spill = spills[slot];
@@ -98,16 +102,21 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
         }
     }
 
+    /** A ring more, with room for it among the spares first; throws before either if memory fails. */
+    private RingQueue newRing() {
+        if (ringsMade == spareRings.length) {
+            // at most one ring per slot: the stack grows with the slots in use at once, never past them
+            spareRings = java.util.Arrays.copyOf(spareRings, Math.min(2 * ringsMade, ticksPerWheel));
+        }
+        RingQueue ring = new RingQueue(ringCapacity);
+        ringsMade++;
+        return ring;
+    }
+
     @Override
     void emptied(int slot) {
-        RingQueue ring = rings[slot];
-        if (spareCount == spareRings.length) {
-            // as many spares as slots at most: the array grows with the slots in use, never past them
-            spareRings = java.util.Arrays.copyOf(
-                    spareRings, Math.max(spareCount + 1, Math.min(2 * spareCount, ticksPerWheel)));
-        }
+        spareRings[spareCount++] = rings[slot]; // empty: its slot's bit was cleared only when it was
         rings[slot] = null;
-        spareRings[spareCount++] = ring; // empty: its slot's bit was cleared only when it was
     }
 
     @Override

@@ -657,6 +657,48 @@ class TimerQueueEdgeCaseTest {
     }
 
     /**
+     * Emptying slots gives their storage back without allocating: an {@code expire} that fires
+     * timers over 200 ticks, and a {@code nextDeadline} that passes 200 slots emptied by cancels,
+     * allocate nothing (they are not allowed to fail for want of memory).
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void emptyingSlotsAllocatesNothing(TimerKind kind) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Consumer<Object> none = p -> {};
+        long expiring = Long.MAX_VALUE;
+        long scanning = Long.MAX_VALUE;
+        for (int round = 0; round < 4; round++) { // fresh queues; the least of the later rounds
+            TimerQueue<Object> fired = kind.create(1, 1024, 16);
+            TimerQueue<Object> cancelled = kind.create(1, 1024, 16);
+            fired.expire(0, none); // the wheel's position: timers go to their slots, not the heap
+            cancelled.expire(0, none);
+            long[] handles = new long[200];
+            for (int t = 1; t <= 200; t++) {
+                fired.schedule(t, "x");
+                handles[t - 1] = cancelled.schedule(t, "x");
+            }
+            cancelled.schedule(500, "last");
+            for (long h : handles) {
+                cancelled.cancel(h);
+            }
+            long before = threads.getCurrentThreadAllocatedBytes();
+            int n = fired.expire(200, none);
+            long between = threads.getCurrentThreadAllocatedBytes();
+            long next = cancelled.nextDeadline();
+            long after = threads.getCurrentThreadAllocatedBytes();
+            assertEquals(200, n);
+            assertEquals(500, next);
+            if (round >= 2) {
+                expiring = Math.min(expiring, between - before);
+                scanning = Math.min(scanning, after - between);
+            }
+        }
+        assertEquals(0, expiring, kind + ": expire allocated while emptying slots");
+        assertEquals(0, scanning, kind + ": nextDeadline allocated while passing emptied slots");
+    }
+
+    /**
      * Idle timeouts re-armed forever on a clock that never reaches them: each re-arm cancels an
      * older timer (a tombstone for ring and linked-array slots) and schedules a new one in the same
      * tick. Memory must stay bounded by the live timers, not grow with the number of re-arms.
