@@ -2,6 +2,7 @@ package io.tickwork.primitives.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayDeque;
 import java.util.NoSuchElementException;
@@ -101,6 +102,34 @@ class LongQueueContractTest {
             }
             assertEquals(true, p.a.isEmpty(), p.where);
         }
+    }
+
+    /** Once warm (a list's pool holding its chunks), offers and polls allocate nothing. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("implementations")
+    void aWarmQueueAllocatesNothing(String name, Function<SplittableRandom, Pair> make) {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        LongQueue q = make.apply(new SplittableRandom(3)).a;
+        long allocated = Long.MAX_VALUE;
+        long sum = 0;
+        for (int round = 0; round < 6; round++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 100_000; i++) {
+                q.offer(i);
+                if (q.size() > 1) {
+                    sum += q.poll();
+                }
+                if ((i & 63) == 0) {
+                    sum += q.removeLast();
+                }
+            }
+            if (round >= 3) { // after the JIT's own allocations
+                allocated = Math.min(allocated, threads.getCurrentThreadAllocatedBytes() - before);
+            }
+        }
+        assertTrue(sum != 0);
+        assertTrue(allocated < 256, name + " allocated " + allocated + " bytes in 100,000 warm offers");
     }
 
     @Test

@@ -100,6 +100,27 @@ class TimerApiTest {
         return nanos < 0 ? 0 : (nanos - 1) / 1_000_000 + 1; // whole ms, rounded up
     }
 
+    /**
+     * The builder's origin: a wheel hands out nothing while {@code now} is before it, and a deadline
+     * before it fires at the first {@code expire} at or after it; the tree fires any deadline at
+     * {@code now >= deadline}.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aWheelStartsAtItsOriginTheTreeAtAnyTime(TimerKind kind) {
+        TimerQueue<String> q =
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 1_000).kind(kind).build();
+        q.schedule(500, "before the origin");
+        List<String> out = new ArrayList<>();
+        q.expire(600, out::add);
+        assertEquals(kind == TimerKind.RB_TREE ? List.of("before the origin") : List.of(), out);
+        q.expire(999, out::add);
+        assertEquals(kind == TimerKind.RB_TREE ? List.of("before the origin") : List.of(), out);
+        q.expire(1_000, out::add);
+        assertEquals(List.of("before the origin"), out);
+        assertEquals(0, q.size());
+    }
+
     @ParameterizedTest
     @EnumSource(TimerKind.class)
     void rescheduleOfAFiredOrCancelledTimerIsFalseAndSchedulesNothing(TimerKind kind) {
