@@ -451,7 +451,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                         break;
                     }
                     needMore = true;
-                    if (request.expectContinue && !output.sendContinue(c, workers != null, now)) {
+                    // stopping: the request will not be answered (below), so its body is not asked for
+                    if (request.expectContinue && !draining && !output.sendContinue(c, workers != null, now)) {
                         return; // the write failed: closed
                     }
                     break;
