@@ -21,6 +21,9 @@ import org.HdrHistogram.Histogram;
 final class Bench {
     private final BenchConfig cfg;
     private final List<BenchWorker> workers = new ArrayList<>();
+    /** {@link #workers} once all are made, for {@link #stop()} from another thread; empty before. */
+    private volatile List<BenchWorker> published = List.of();
+
     private volatile boolean stopped;
 
     Bench(BenchConfig cfg) {
@@ -28,8 +31,8 @@ final class Bench {
     }
 
     void stop() {
-        stopped = true;
-        for (BenchWorker w : workers) {
+        stopped = true; // before reading published: a run publishing its workers then sees it
+        for (BenchWorker w : published) {
             w.stop();
         }
     }
@@ -53,6 +56,7 @@ final class Bench {
             t.setDaemon(true);
             ts.add(t);
         }
+        published = List.copyOf(workers);
         if (stopped) {
             stop();
         }

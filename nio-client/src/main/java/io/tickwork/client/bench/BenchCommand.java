@@ -10,6 +10,7 @@ import io.tickwork.client.common.OptionValues;
 import io.tickwork.client.common.OptionValues.CountConverter;
 import io.tickwork.client.common.OptionValues.DurationConverter;
 import io.tickwork.client.common.OptionValues.RateConverter;
+import io.tickwork.client.common.ReportOnSignal;
 import io.tickwork.client.common.Targets;
 import io.tickwork.client.common.UsageException;
 import java.io.FileOutputStream;
@@ -188,7 +189,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws IOException, InterruptedException {
         BenchConfig cfg = config();
         PrintStream progress = quiet ? null : json ? err : out;
         if (progress != null) {
@@ -201,8 +202,14 @@ public final class BenchCommand implements Callable<Integer> {
                     cfg.warmsUp() ? ", " + Fmt.duration(cfg.warmup()) + " warm-up first (unmeasured)" : "");
         }
         Bench bench = new Bench(cfg);
+        // Ctrl-C or SIGTERM: the run ends early and its report still comes out
+        return ReportOnSignal.run("bench", bench::stop, () -> runAndReport(cfg, bench, progress));
+    }
+
+    private int runAndReport(BenchConfig cfg, Bench bench, PrintStream progress) throws InterruptedException {
         BenchReport r = bench.run(progress);
         out.print(json ? r.toJson() + "\n" : r.toText());
+        out.flush();
         Throwable failed = bench.workerFailure();
         if (failed != null) {
             err.println("error: a load thread failed, so the figures above are incomplete: " + failed);

@@ -9,6 +9,7 @@ import io.tickwork.client.common.OpenFiles;
 import io.tickwork.client.common.OptionValues.CountConverter;
 import io.tickwork.client.common.OptionValues.DurationConverter;
 import io.tickwork.client.common.OptionValues.SizeConverter;
+import io.tickwork.client.common.ReportOnSignal;
 import io.tickwork.client.common.Targets;
 import io.tickwork.client.common.UsageException;
 import java.io.IOException;
@@ -260,8 +261,14 @@ public final class IdleCommand implements Callable<Integer> {
             return IdleChild.run(cfg, out, progress, System.in);
         }
         IdleHolder h = new IdleHolder(cfg, progress, progress == null ? null : IdleProgress.printer(progress));
+        // Ctrl-C or SIGTERM: the hold ends early and its report still comes out
+        return ReportOnSignal.run("idle", h::stop, () -> holdAndReport(cfg, h));
+    }
+
+    private int holdAndReport(IdleConfig cfg, IdleHolder h) throws IOException {
         IdleResult r = h.run();
         out.print(json ? r.toJson(cfg) + "\n" : r.toText());
+        out.flush();
         // connects tried and not one made: nothing was held, as bench fails then (a guard that
         // stopped the ramp before any attempt is a result)
         if (r.peak() == 0 && r.attempts() > 0) {

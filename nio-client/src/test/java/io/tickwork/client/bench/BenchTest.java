@@ -224,6 +224,54 @@ class BenchTest {
         }
     }
 
+    /**
+     * SIGTERM (or Ctrl-C) in the middle of a run: the report of what was measured is printed before
+     * the JVM exits with the signal's status.
+     */
+    @Test
+    void aSignalEndsTheRunWithItsReport() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("hello"))) {
+            String javaBin =
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process p = new ProcessBuilder(
+                            javaBin,
+                            "-Xmx64m",
+                            "-XX:TieredStopAtLevel=1",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            "io.tickwork.client.LoadTool",
+                            "bench",
+                            "-c",
+                            "2",
+                            "--duration",
+                            "60s",
+                            s.url("/x"))
+                    .redirectErrorStream(true)
+                    .start();
+            try {
+                java.io.BufferedReader r = new java.io.BufferedReader(
+                        new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                StringBuilder seen = new StringBuilder();
+                String line;
+                while ((line = r.readLine()) != null && !line.contains("req/s  ")) { // the first progress line
+                    seen.append(line).append('\n');
+                }
+                assertTrue(line != null, "no progress line: " + seen);
+                p.toHandle().destroy(); // SIGTERM; Process.destroy() would also close our end of its output
+                StringBuilder after = new StringBuilder();
+                while ((line = r.readLine()) != null) {
+                    after.append(line).append('\n');
+                }
+                assertTrue(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS), "still running 20 s after SIGTERM");
+                String rest = after.toString();
+                assertEquals(143, p.exitValue(), rest);
+                assertTrue(rest.contains(" completed, "), "no report after the signal: " + rest);
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
     /** A server that accepts and never answers: connected, yet nothing measured, so a failed run. */
     @Test
     void aRunWithNoResponseCompletedFails() throws Exception {
