@@ -49,7 +49,9 @@ class LoadToolTest {
         assertUsageError(Cli.run("bench", "--rate"), "--rate");
         assertUsageError(Cli.run("bench", "-c", "0", URL), "--connections must be in [1, 1000000]: 0");
         assertUsageError(Cli.run("bench", "-D", "50ms", URL), "--duration must be in [100.00ms, 86400.00s]: 50.00ms");
-        assertUsageError(Cli.run("bench", "--rate", "0", URL), "--rate must be > 0: 0");
+        assertUsageError(Cli.run("bench", "--rate", "0", URL), "--rate must be in (0, 1000000000]: 0");
+        assertUsageError(Cli.run("bench", "--rate", "-1", URL), "--rate must be in (0, 1000000000]: -1");
+        assertUsageError(Cli.run("bench", "--rate", "2e9", URL), "--rate must be in (0, 1000000000]: 2000000000");
         assertUsageError(Cli.run("idle", "127.0.0.1"), "HOST:PORT must be host:port with a numeric port: 127.0.0.1");
         assertUsageError(
                 Cli.run("bench", "--urls", "/nonexistent/urls.txt", URL), "--urls: cannot read /nonexistent/urls.txt");

@@ -324,10 +324,10 @@ public final class BenchCommand implements Callable<Integer> {
                 "bench runs in one process: use fewer, or several bench processes, or raise the hard limit (ulimit -Hn)");
         int inFlight = intInRange("--depth", depth, 1, 10_000);
         int selectors = intInRange("--threads", threads, 1, 1024);
-        double perSecond = rate == null ? 0 : inRange("--rate", rate, 0, 1e9);
-        if (rate != null && perSecond <= 0) {
-            throw new UsageException("--rate must be > 0: " + OptionValues.number(rate));
+        if (rate != null && !(rate > 0 && rate <= 1e9)) { // one message for 0, a negative and a huge rate
+            throw new UsageException("--rate must be in (0, 1000000000]: " + OptionValues.number(rate));
         }
+        double perSecond = rate == null ? 0 : rate;
         int running = Math.min(selectors, conns); // a thread per connection at most
         if (rate != null && perSecond * (runFor.toNanos() / 1e9) < running) {
             // each thread sends its share of the rate on its own schedule: a share of less than one
