@@ -10,7 +10,8 @@ package io.tickwork.server.http;
  *
  * <p>Strict where laxness smuggles or hides bugs: one space between request-line parts, header
  * names are tokens with no space before the colon, no obs-fold, no bare CR, at most one Host and
- * one Content-Length value, never both Content-Length and Transfer-Encoding. Lenient where RFC
+ * one Content-Length value (repeated identical values are that one value, as a list or as
+ * repeated lines: RFC 9110 8.6), never both Content-Length and Transfer-Encoding. Lenient where RFC
  * 9112 allows it: bare LF line ends, empty lines before the request line, absolute-form targets.
  *
  * <p>Thread safety: immutable (the limits); one instance may serve all loops.
@@ -327,7 +328,7 @@ final class RequestParser {
             r.headerValueEnd[h] = vend;
             int nlen = ne - ns;
             if (nlen == 14 && equalsIgnoreCase(b, ns, "content-length")) {
-                long v = parseLength(b, vstart, vend);
+                long v = parseLengths(b, vstart, vend);
                 if (v < 0 || (contentLength >= 0 && contentLength != v)) {
                     return error(r, 400, "invalid Content-Length");
                 }
@@ -442,6 +443,34 @@ final class RequestParser {
     }
 
     /** Digits only, at most 18 of them after leading zeros; -1 otherwise. */
+    /**
+     * A Content-Length value that may be a list of identical lengths ({@code 3, 3}): the length, or
+     * -1 if an element is malformed or they differ.
+     */
+    private static long parseLengths(byte[] b, int from, int to) {
+        long value = -1;
+        for (int i = from; i <= to; ) {
+            int comma = i;
+            while (comma < to && b[comma] != ',') {
+                comma++;
+            }
+            int s = i, e = comma;
+            while (s < e && (b[s] == ' ' || b[s] == '\t')) {
+                s++;
+            }
+            while (e > s && (b[e - 1] == ' ' || b[e - 1] == '\t')) {
+                e--;
+            }
+            long v = parseLength(b, s, e);
+            if (v < 0 || value >= 0 && v != value) {
+                return -1;
+            }
+            value = v;
+            i = comma + 1;
+        }
+        return value;
+    }
+
     private static long parseLength(byte[] b, int from, int to) {
         if (to == from) {
             return -1;

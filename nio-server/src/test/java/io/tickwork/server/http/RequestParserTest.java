@@ -204,6 +204,18 @@ class RequestParserTest {
         assertEquals(req.length(), parse(req));
     }
 
+    /** Identical Content-Length values are one value, listed or on repeated lines (RFC 9110 8.6). */
+    @Test
+    void repeatedIdenticalContentLengthsAreOneLength() {
+        for (String lengths :
+                new String[] {"Content-Length: 3, 3", "Content-Length: 3,3 ,3", "Content-Length: 3\r\nContent-Length: 3"
+                }) {
+            String req = "GET / HTTP/1.1\r\nHost: a\r\n" + lengths + "\r\n\r\nabc";
+            assertEquals(req.length(), parse(req), lengths);
+            assertEquals(3, r.contentLength, lengths);
+        }
+    }
+
     @Test
     void otherMethodsParseButAreNotAllowed() {
         String req = "DELETE / HTTP/1.1\r\nHost: a\r\n\r\n";
@@ -282,6 +294,9 @@ class RequestParserTest {
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked\\r\\nTransfer-Encoding: gzip\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.0\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1, 2\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1,\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: ,1\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1 1\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1\\r\\nContent-Length: 2\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 1001\\r\\n\\r\\n | 413",
                 "GET /\u0001 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
