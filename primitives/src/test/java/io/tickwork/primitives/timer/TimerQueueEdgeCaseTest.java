@@ -565,6 +565,40 @@ class TimerQueueEdgeCaseTest {
     }
 
     /**
+     * Without cancels or reschedules, {@code nextDeadline} is exact: with one-unit ticks it is the
+     * earliest pending deadline itself, so a loop that sleeps until then neither wakes to find
+     * nothing due nor fires late; deadlines past the wheel's span (the overflow heap) included.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void nextDeadlineIsExactWithoutCancelsOrReschedules(TimerKind kind) {
+        for (long s = 0; s < 40; s++) {
+            long seed = s;
+            SplittableRandom rnd = new SplittableRandom(seed);
+            TimerQueue<Long> q = kind.create(1, 64);
+            q.expire(0, d -> {});
+            java.util.TreeMap<Long, Integer> pending = new java.util.TreeMap<>();
+            long[] now = {0};
+            for (int op = 0; op < 1_000; op++) {
+                if (rnd.nextInt(10) < 6) {
+                    long d = now[0] + 1 + rnd.nextInt(rnd.nextBoolean() ? 40 : 300); // in the wheel, or beyond it
+                    q.schedule(d, d);
+                    pending.merge(d, 1, Integer::sum);
+                } else {
+                    now[0] += rnd.nextInt(20);
+                    q.expire(now[0], d -> {
+                        assertTrue(d <= now[0], "seed " + seed + ": early");
+                        pending.compute(d, (k, n) -> n == 1 ? null : n - 1);
+                    });
+                    assertTrue(pending.isEmpty() || pending.firstKey() > now[0], "seed " + seed + ": a due timer left");
+                }
+                long expected = pending.isEmpty() ? TimerQueue.NO_DEADLINE : pending.firstKey();
+                assertEquals(expected, q.nextDeadline(), "seed " + seed + ", op " + op + ", now " + now[0]);
+            }
+        }
+    }
+
+    /**
      * {@code nextDeadline} from a consumer, after it scheduled a timer already due and cancelled
      * it: a time at or before {@code now} (the deferred placement is not undone until the call
      * returns), and the true next deadline once {@code expire} returned.
