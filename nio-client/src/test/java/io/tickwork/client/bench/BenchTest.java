@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.tickwork.client.Cli;
 import io.tickwork.client.Cli.Run;
+import io.tickwork.client.LaunchedTool;
 import io.tickwork.client.common.LatencyRange;
 import io.tickwork.client.common.OptionValues;
 import io.tickwork.client.common.StubHttpServer;
@@ -230,45 +231,12 @@ class BenchTest {
      */
     @Test
     void aSignalEndsTheRunWithItsReport() throws Exception {
-        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("hello"))) {
-            String javaBin =
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process p = new ProcessBuilder(
-                            javaBin,
-                            "-Xmx64m",
-                            "-XX:TieredStopAtLevel=1",
-                            "-cp",
-                            System.getProperty("java.class.path"),
-                            "io.tickwork.client.LoadTool",
-                            "bench",
-                            "-c",
-                            "2",
-                            "--duration",
-                            "60s",
-                            s.url("/x"))
-                    .redirectErrorStream(true)
-                    .start();
-            try {
-                java.io.BufferedReader r = new java.io.BufferedReader(
-                        new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-                StringBuilder seen = new StringBuilder();
-                String line;
-                while ((line = r.readLine()) != null && !line.contains("req/s  ")) { // the first progress line
-                    seen.append(line).append('\n');
-                }
-                assertTrue(line != null, "no progress line: " + seen);
-                p.toHandle().destroy(); // SIGTERM; Process.destroy() would also close our end of its output
-                StringBuilder after = new StringBuilder();
-                while ((line = r.readLine()) != null) {
-                    after.append(line).append('\n');
-                }
-                assertTrue(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS), "still running 20 s after SIGTERM");
-                String rest = after.toString();
-                assertEquals(143, p.exitValue(), rest);
-                assertTrue(rest.contains(" completed, "), "no report after the signal: " + rest);
-            } finally {
-                p.destroyForcibly();
-            }
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("hello"));
+                LaunchedTool bench = LaunchedTool.start("bench", "-c", "2", "--duration", "60s", s.url("/x"))) {
+            bench.awaitLine("req/s  "); // the first progress line
+            String rest = bench.terminate();
+            assertEquals(143, bench.exitValue(), rest);
+            assertTrue(rest.contains(" completed, "), "no report after the signal: " + rest);
         }
     }
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tickwork.client.Cli;
+import io.tickwork.client.LaunchedTool;
 import io.tickwork.client.common.Fmt;
 import io.tickwork.client.common.OptionValues;
 import io.tickwork.client.common.OsError;
@@ -376,46 +377,13 @@ class IdleTest {
     /** SIGTERM (or Ctrl-C) while holding: the report comes out before the JVM exits with the signal's status. */
     @Test
     void aSignalEndsTheHoldWithItsReport() throws Exception {
-        try (Acceptor a = new Acceptor(10)) {
-            String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString();
-            Process p = new ProcessBuilder(
-                            javaBin,
-                            "-Xmx64m",
-                            "-XX:TieredStopAtLevel=1",
-                            "-cp",
-                            System.getProperty("java.class.path"),
-                            "io.tickwork.client.LoadTool",
-                            "idle",
-                            "-c",
-                            "10",
-                            "--sources",
-                            "0",
-                            "--duration",
-                            "60s",
-                            "127.0.0.1:" + a.port())
-                    .redirectErrorStream(true)
-                    .start();
-            try {
-                java.io.BufferedReader r = new java.io.BufferedReader(
-                        new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
-                StringBuilder seen = new StringBuilder();
-                String line;
-                while ((line = r.readLine()) != null && !line.contains("connected 10 ")) {
-                    seen.append(line).append('\n');
-                }
-                assertTrue(line != null, "never held 10: " + seen);
-                p.toHandle().destroy(); // SIGTERM; Process.destroy() would also close our end of its output
-                StringBuilder after = new StringBuilder();
-                while ((line = r.readLine()) != null) {
-                    after.append(line).append('\n');
-                }
-                assertTrue(p.waitFor(20, TimeUnit.SECONDS), "still running 20 s after SIGTERM");
-                assertEquals(143, p.exitValue(), after.toString());
-                assertTrue(after.toString().contains("idle: 10 of 10 connected at the end"), after.toString());
-            } finally {
-                p.destroyForcibly();
-            }
+        try (Acceptor a = new Acceptor(10);
+                LaunchedTool idle = LaunchedTool.start(
+                        "idle", "-c", "10", "--sources", "0", "--duration", "60s", "127.0.0.1:" + a.port())) {
+            idle.awaitLine("connected 10 ");
+            String rest = idle.terminate();
+            assertEquals(143, idle.exitValue(), rest);
+            assertTrue(rest.contains("idle: 10 of 10 connected at the end"), rest);
         }
     }
 

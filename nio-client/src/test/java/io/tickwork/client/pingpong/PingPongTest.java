@@ -144,16 +144,7 @@ class PingPongTest {
     @Test
     void aRunWhoseConnectionsAllFailSaysSo() throws Exception {
         try (ServerSocket closing = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            Thread acceptor = new Thread(() -> {
-                try {
-                    for (int i = 0; i < 2; i++) {
-                        closing.accept().close();
-                    }
-                } catch (IOException ignored) {
-                    // the test closed the listener
-                }
-            });
-            acceptor.start();
+            Thread acceptor = closeTheNextConnections(closing, 2);
             InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), closing.getLocalPort());
             PingPongClient.Result r = new PingPongClient(at, 2, 1).run(10, TimeUnit.SECONDS.toNanos(10));
             acceptor.join(10_000);
@@ -165,16 +156,7 @@ class PingPongTest {
                     r.toText("x"));
 
             // from the command line, the warm-up finds it and the run stops there
-            Thread again = new Thread(() -> {
-                try {
-                    for (int i = 0; i < 2; i++) {
-                        closing.accept().close();
-                    }
-                } catch (IOException ignored) {
-                    // the test closed the listener
-                }
-            });
-            again.start();
+            Thread again = closeTheNextConnections(closing, 2);
             Cli.Run run = Cli.run(
                     "pingpong",
                     "client",
@@ -193,6 +175,21 @@ class PingPongTest {
                     run.err().contains("the warm-up got no ping answered: 2 of 2 connections ended in an error"),
                     run.err());
         }
+    }
+
+    /** A thread that accepts {@code n} connections on {@code listener} and closes each at once. */
+    private static Thread closeTheNextConnections(ServerSocket listener, int n) {
+        Thread t = new Thread(() -> {
+            try {
+                for (int i = 0; i < n; i++) {
+                    listener.accept().close();
+                }
+            } catch (IOException ignored) {
+                // the test closed the listener
+            }
+        });
+        t.start();
+        return t;
     }
 
     /** {@code pingpong server} on a port another process holds: refused naming the port, not the ramp's advice. */
