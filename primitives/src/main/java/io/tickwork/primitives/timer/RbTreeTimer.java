@@ -540,7 +540,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
     /** The pending timers and the distinct deadlines (tree nodes) they share, for diagnostics. */
     @Override
     public String toString() {
-        return "RbTreeTimer[size=" + size + ", deadlines=" + (nodeHighWater - 1 - freeNodeTop) + "]";
+        return "RB_TREE[size=" + size + ", deadlines=" + (nodeHighWater - 1 - freeNodeTop) + "]";
     }
 
     @Override

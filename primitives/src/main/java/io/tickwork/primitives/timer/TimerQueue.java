@@ -124,6 +124,10 @@ import java.util.function.Consumer;
  * {@code LongTimerQueue.schedule} and {@code LongTimerQueue.expire} methods throw
  * {@link UnsupportedOperationException}.
  *
+ * <p>{@code toString()} names the {@link TimerKind} and the pending count, and for a wheel its tick
+ * (in the queue's unit), its ticks and how many timers wait beyond it in the overflow heap
+ * ({@code far}); for the tree, its distinct deadlines. Equality is identity.
+ *
  * <p><b>Thread safety:</b> none. One thread owns a queue; handing one to another thread needs a
  * happens-before edge (a volatile write, a queue, a lock).
  *

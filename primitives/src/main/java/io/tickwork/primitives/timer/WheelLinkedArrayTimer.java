@@ -96,4 +96,9 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
         taken = took;
         return fired;
     }
+
+    @Override
+    TimerKind kind() {
+        return TimerKind.WHEEL_LINKED_ARRAY;
+    }
 }

@@ -92,4 +92,9 @@ final class WheelListTimer<T> extends WheelTimer<T> {
         taken = took;
         return fired;
     }
+
+    @Override
+    TimerKind kind() {
+        return TimerKind.WHEEL_LIST;
+    }
 }

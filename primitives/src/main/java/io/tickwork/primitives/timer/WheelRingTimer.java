@@ -151,4 +151,9 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
         taken = took;
         return fired;
     }
+
+    @Override
+    TimerKind kind() {
+        return TimerKind.WHEEL_RING;
+    }
 }

@@ -847,9 +847,12 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         return size == 0;
     }
 
+    /** The {@link TimerKind} this wheel is, for {@link #toString}. */
+    abstract TimerKind kind();
+
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[size=" + size + ", tick=" + clock.tick + ", ticksPerWheel="
-                + ticksPerWheel + ", far=" + heap.size() + "]";
+        return kind() + "[size=" + size + ", tick=" + clock.tick + ", ticksPerWheel=" + ticksPerWheel + ", far="
+                + heap.size() + "]";
     }
 }

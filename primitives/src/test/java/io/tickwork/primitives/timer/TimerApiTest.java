@@ -371,9 +371,26 @@ class TimerApiTest {
         long h = tree.schedule(5, "a");
         tree.schedule(5, "b");
         tree.schedule(7, "c");
-        assertEquals("RbTreeTimer[size=3, deadlines=2]", tree.toString());
+        assertEquals("RB_TREE[size=3, deadlines=2]", tree.toString());
         tree.cancel(h);
         tree.expire(5, p -> {});
-        assertEquals("RbTreeTimer[size=1, deadlines=1]", tree.toString());
+        assertEquals("RB_TREE[size=1, deadlines=1]", tree.toString());
+    }
+
+    /** A wheel's toString names its kind, its size, its tick in the queue's unit, its ticks and its far timers. */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void toStringNamesTheKind(TimerKind kind) {
+        TimerQueue<String> q = TimerQueue.builder(TimeUnit.NANOSECONDS, 0)
+                .kind(kind)
+                .tick(Duration.ofMillis(1))
+                .span(Duration.ofMillis(64))
+                .build();
+        q.schedule(1_000_000_000L, "far");
+        q.schedule(5_000_000L, "near");
+        String expected = kind == TimerKind.RB_TREE
+                ? "RB_TREE[size=2, deadlines=2]"
+                : kind + "[size=2, tick=1000000, ticksPerWheel=64, far=1]";
+        assertEquals(expected, q.toString());
     }
 }
