@@ -225,13 +225,18 @@ public final class RunLoopScheduler extends Scheduler {
 
     /**
      * Sets this as the task's scheduler and starts it on the loop chosen by the {@link Spread}.
-     * Once the scheduler has terminated the task does not run: as any wake-up then, it is reported
-     * through {@link Scheduler#log} (a {@code RejectedExecutionException}) and counted in
-     * {@link #rejectedCount()}; after {@link #shutdown()} it runs, as every task that becomes
-     * runnable while a loop still runs (see "Shutdown" in the class comment for the race with the
-     * loops' end).
+     * Once the scheduler has terminated the start is refused; after {@link #shutdown()} the task
+     * runs, as every task that becomes runnable while a loop still runs. A start racing with the
+     * loops' end (see "Shutdown" in the class comment) may instead be reported through
+     * {@link Scheduler#log} (a {@code RejectedExecutionException}) and counted in
+     * {@link #rejectedCount()} without running, as any wake-up then: on an idle scheduler, start
+     * before {@code shutdown()}, not after. A task started by a plain {@code Task.start()} runs on
+     * the task's scheduler, which is Kilim's default unless set ({@code setScheduler}, or
+     * {@code Scheduler.setDefaultScheduler(this)} for every new task), so a child a task starts
+     * that way runs outside this scheduler and its shutdown.
      *
      * @throws NullPointerException if {@code task} is null
+     * @throws java.util.concurrent.RejectedExecutionException if the scheduler has terminated
      * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
      * @throws IllegalArgumentException if the task's class was not woven by Kilim (run, it would
      *     end the JVM with status 0, as Kilim does with an unwoven task); so does a task that
@@ -241,6 +246,7 @@ public final class RunLoopScheduler extends Scheduler {
         if (task.timer instanceof LoopTimer) {
             throw new IllegalStateException("task " + task.id() + " was already started on a RunLoopScheduler");
         }
+        refuseIfTerminated(task);
         task.setScheduler(this);
         task.start();
         return task;
@@ -253,6 +259,7 @@ public final class RunLoopScheduler extends Scheduler {
      * @throws NullPointerException if {@code task} is null
      * @throws IllegalArgumentException if there is no such loop, or the task's class was not woven
      * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
+     * @throws java.util.concurrent.RejectedExecutionException if the scheduler has terminated
      */
     public <T extends Task<?>> T start(T task, int loopIndex) {
         if (loopIndex < 0 || loopIndex >= loops.length) {
@@ -261,6 +268,7 @@ public final class RunLoopScheduler extends Scheduler {
         if (task.timer instanceof LoopTimer) {
             throw new IllegalStateException("task " + task.id() + " was already started on a RunLoopScheduler");
         }
+        refuseIfTerminated(task);
         task.setScheduler(this);
         adopt(task, loopIndex);
         task.resume();
@@ -437,11 +445,10 @@ public final class RunLoopScheduler extends Scheduler {
         String name = switch (owner.state()) {
             case LoopOwner.RUNNING -> "running";
             case LoopOwner.SHUTDOWN -> "shutting down";
-            case LoopOwner.TERMINATED -> "ending";
-            default -> "stopped (shutdownNow)";
+            case LoopOwner.TERMINATED -> isTerminated() ? "terminated" : "ending";
+            default -> isTerminated() ? "stopped (shutdownNow), terminated" : "stopped (shutdownNow)";
         };
-        return "RunLoopScheduler[threads=" + loops.length + ", spread=" + spread + ", " + name
-                + (isTerminated() ? ", terminated" : "") + "]";
+        return "RunLoopScheduler[threads=" + loops.length + ", spread=" + spread + ", " + name + "]";
     }
 
     // ------------------------------------------------------------------------------ internals
@@ -489,29 +496,51 @@ public final class RunLoopScheduler extends Scheduler {
     /**
      * Whether Kilim's weaver has seen a task class: run unwoven, a task reaches Kilim's
      * {@code Task.execute(Fiber)}, which prints a banner and ends the JVM with status 0, so a test
-     * run "passes" with nothing run. A woven class, or one of its superclasses below
-     * {@code Task}, declares {@code execute(Fiber)}. Looked up once per class.
+     * run "passes" with nothing run; and an unwoven subclass of a woven task runs the woven
+     * superclass's {@code execute} instead of its own. Looked up once per class.
      */
     private static final ClassValue<Boolean> WOVEN = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {
-            for (Class<?> c = type; c != null && c != Task.class; c = c.getSuperclass()) {
-                for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
-                    if (m.getName().equals("execute")
-                            && m.getParameterCount() == 1
-                            && m.getParameterTypes()[0] == Fiber.class) {
-                        return true;
-                    }
-                }
-            }
-            return false;
+            return executeIsWoven(type, Task.class);
         }
     };
 
+    /**
+     * Whether the {@code execute} Kilim would run for {@code type} is woven: the most derived class
+     * below {@code root} that declares {@code execute()} or {@code execute(Fiber)} declares the
+     * woven form, {@code execute(Fiber)}.
+     */
+    static boolean executeIsWoven(Class<?> type, Class<?> root) {
+        for (Class<?> c = type; c != null && c != root; c = c.getSuperclass()) {
+            boolean plain = false;
+            for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
+                if (m.getName().equals("execute")) {
+                    if (m.getParameterCount() == 1 && m.getParameterTypes()[0] == Fiber.class) {
+                        return true;
+                    }
+                    plain |= m.getParameterCount() == 0;
+                }
+            }
+            if (plain) {
+                return false; // its own execute() was not woven: Kilim would run a superclass's
+            }
+        }
+        return false;
+    }
+
+    private void refuseIfTerminated(Task<?> task) {
+        if (isTerminated()) {
+            throw new java.util.concurrent.RejectedExecutionException(
+                    "task " + task.id() + " not started: " + this + " has terminated");
+        }
+    }
+
     private static IllegalArgumentException notWoven(Class<?> type) {
         return new IllegalArgumentException("task class " + type.getName()
-                + " was not woven by Kilim (run kilim.tools.Weaver on it, or load it through"
-                + " kilim.WeavingClassLoader): Kilim would end the JVM when it ran");
+                + " was not woven by Kilim, or its execute() was not (weave it: the kilim Maven plugin's weave goal,"
+                + " or kilim.tools.Weaver -d <out> <classes>, with tickwork-scheduler on the weaver's classpath):"
+                + " Kilim would end the JVM, or run a superclass's execute(), when it ran");
     }
 
     /** The loop of the {@code k}-th task placed by the {@link Spread} (k >= 0). */

@@ -10,7 +10,33 @@
  * {@code TaskRing} and {@code LoopExit}; a loop and a timer see their scheduler only through the
  * narrow {@code LoopOwner} interface.
  *
- * <p>Kilim tasks must be woven before they run (an unwoven task calls {@code System.exit(0)}): this
+ * <p><b>Weaving your tasks.</b> Kilim tasks must be woven after compiling and before anything runs
+ * them ({@link io.tickwork.scheduler.RunLoopScheduler#start} refuses a class that was not). With
+ * Maven, the kilim plugin's {@code weave} goal, which resolves the project's runtime dependencies
+ * (tickwork-scheduler among them: the weaver must see it to know that
+ * {@link io.tickwork.scheduler.TaskSleep#sleep(long)} pauses, else that call stays unwoven and
+ * throws {@code IllegalStateException}):
+ *
+ * <pre>{@code
+ * <plugin>
+ *   <groupId>org.db4j</groupId>
+ *   <artifactId>kilim</artifactId>
+ *   <version>2.0.2</version>
+ *   <executions><execution><goals><goal>weave</goal></goals></execution></executions>
+ *   <dependencies> <!-- Kilim's own ASM 7.1 cannot read JDK 17 class files -->
+ *     <dependency><groupId>org.ow2.asm</groupId><artifactId>asm</artifactId><version>9.8</version></dependency>
+ *     <dependency><groupId>org.ow2.asm</groupId><artifactId>asm-tree</artifactId><version>9.8</version></dependency>
+ *   </dependencies>
+ * </plugin>
+ * }</pre>
+ *
+ * <p>By hand: {@code java -cp <kilim, asm and asm-tree 9.8, tickwork-scheduler, your dependencies, your
+ * classes> kilim.tools.Weaver -d <out> <your classes>}, then run with {@code <out>} ahead of your classes.
+ * A task starts on this scheduler through {@code start}; a plain {@code Task.start()} (a child
+ * started from a task, say) goes to Kilim's default scheduler unless
+ * {@code Scheduler.setDefaultScheduler(scheduler)} made this one the default.
+ *
+ * <p>An unwoven task calls {@code System.exit(0)} when run: this
  * module's build weaves its own classes and its tests with the kilim plugin at
  * {@code process-test-classes}, with ASM 9.8 as plugin dependency (Kilim's ASM 7.1 cannot read JDK 17
  * class files). Woven code must not use records or sealed types, and a pausable method must not merge

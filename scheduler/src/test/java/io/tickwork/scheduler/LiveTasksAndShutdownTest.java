@@ -377,10 +377,15 @@ class LiveTasksAndShutdownTest {
                     .build();
             List<RanOnce> started = new ArrayList<>();
             s.shutdown();
-            while (!s.isTerminated() && started.size() < 10_000) {
-                started.add(s.start(new RanOnce(), started.size() & 1));
+            try {
+                while (started.size() < 10_000) {
+                    RanOnce t = new RanOnce();
+                    s.start(t, started.size() & 1); // refused once the scheduler has terminated
+                    started.add(t);
+                }
+            } catch (RejectedExecutionException refused) {
+                assertTrue(s.isTerminated(), "round " + round + ": refused before termination");
             }
-            started.add(s.start(new RanOnce(), 0)); // after termination: rejected
             assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
             int rejected = 0;
             for (RanOnce t : started) {

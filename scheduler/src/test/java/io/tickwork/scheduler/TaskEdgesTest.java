@@ -156,6 +156,57 @@ class TaskEdgesTest {
         }
     }
 
+    /** Stand-ins for a task hierarchy: a class below the root with execute(Fiber) is woven. */
+    static class Root {}
+
+    static class WovenBase extends Root {
+        public void execute() {}
+
+        public void execute(kilim.Fiber f) {}
+    }
+
+    /** Overrides execute() and was not woven: Kilim would run WovenBase's execute(Fiber). */
+    static class UnwovenSub extends WovenBase {
+        @Override
+        public void execute() {}
+    }
+
+    static class InheritsWoven extends WovenBase {}
+
+    static class WovenAgain extends UnwovenSub {
+        @Override
+        public void execute(kilim.Fiber f) {}
+    }
+
+    /** The check looks at the execute() Kilim would run: the most derived class that declares one. */
+    @Test
+    void anUnwovenOverrideOfAWovenTaskIsNotWoven() {
+        assertTrue(RunLoopScheduler.executeIsWoven(WovenBase.class, Root.class));
+        assertFalse(RunLoopScheduler.executeIsWoven(UnwovenSub.class, Root.class), "its own execute() not woven");
+        assertTrue(RunLoopScheduler.executeIsWoven(InheritsWoven.class, Root.class), "no execute of its own");
+        assertTrue(RunLoopScheduler.executeIsWoven(WovenAgain.class, Root.class));
+        assertFalse(RunLoopScheduler.executeIsWoven(Root.class, Root.class));
+        assertFalse(RunLoopScheduler.executeIsWoven(NeverWoven.class, Task.class));
+        assertTrue(RunLoopScheduler.executeIsWoven(Runs.class, Task.class), "a task the weaver wove");
+    }
+
+    /**
+     * {@code TaskSleep.sleep(long)} reached unwoven (its caller was woven without tickwork-scheduler
+     * on the weaver's classpath) throws, naming the fix, where Kilim would end the JVM.
+     */
+    @Test
+    void anUnwovenCallOfTaskSleepThrowsInsteadOfEndingTheJvm() throws Exception {
+        // through reflection: a direct call here would be a weaving error (a pausable call from a
+        // method that is not)
+        java.lang.reflect.InvocationTargetException e = assertThrows(
+                java.lang.reflect.InvocationTargetException.class,
+                () -> TaskSleep.class.getMethod("sleep", long.class).invoke(null, 10L));
+        assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+        assertTrue(
+                e.getCause().getMessage().contains("tickwork-scheduler on the weaver's classpath"),
+                e.getCause().getMessage());
+    }
+
     static final class Runs extends Task<Object> {
         final CountDownLatch done = new CountDownLatch(1);
 
@@ -382,8 +433,9 @@ class TaskEdgesTest {
         }
     }
 
+    /** A start once the scheduler has terminated is refused where it is made, on any loop, and never runs. */
     @Test
-    void aTaskStartedAfterTerminationIsCountedRejectedAndNeverRuns() throws Exception {
+    void aTaskStartedAfterTerminationIsRefusedAndNeverRuns() throws Exception {
         RunLoopScheduler s = RunLoopScheduler.builder()
                 .threads(1)
                 .timers(TimerKind.WHEEL_LIST)
@@ -391,12 +443,14 @@ class TaskEdgesTest {
         s.shutdown();
         assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
         long before = s.rejectedCount();
-        Runs late = s.start(new Runs());
-        assertEquals(before + 1, s.rejectedCount(), "the start is counted as rejected");
+        Runs late = new Runs();
+        java.util.concurrent.RejectedExecutionException e =
+                assertThrows(java.util.concurrent.RejectedExecutionException.class, () -> s.start(late));
+        assertTrue(e.getMessage().contains("has terminated"), e.getMessage());
+        assertThrows(java.util.concurrent.RejectedExecutionException.class, () -> s.start(new Runs(), 0));
+        assertEquals(before, s.rejectedCount(), "refused, not accepted and reported");
+        assertTrue(s.toString().endsWith(", terminated]") && !s.toString().contains("ending"), s.toString());
         assertEquals(1, late.done.getCount(), "the task ran");
-        Runs pinned = s.start(new Runs(), 0);
-        assertEquals(before + 2, s.rejectedCount(), "a start on a given loop too");
-        assertEquals(1, pinned.done.getCount(), "the task ran");
     }
 
     @Test
