@@ -79,7 +79,7 @@ import kilim.timerservice.Timer;
  * <p><b>Shutdown.</b> {@link #shutdown()} is orderly: loops keep running every task that is or
  * becomes runnable (including by pending timers) and end when all of them are simultaneously idle
  * with no timer pending; tasks still paused on a mailbox then are abandoned (no thread will run
- * them). A start or wake-up from a thread that is not a loop's, racing with that last moment,
+ * them, and a {@code joinb()} on one never returns). A start or wake-up from a thread that is not a loop's, racing with that last moment,
  * either runs (the loops then do not end until they are idle again) or is reported and counted as
  * rejected (below) without running. {@link #shutdownNow()} ends each loop
  * before its next slice (a slice running then ends at the task's next pause; a loop that checked
