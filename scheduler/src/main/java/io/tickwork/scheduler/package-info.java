@@ -36,6 +36,10 @@
  * started from a task, say) goes to Kilim's default scheduler unless
  * {@code Scheduler.setDefaultScheduler(scheduler)} made this one the default.
  *
+ * <p>On JDK 24 and later the JVM prints a warning the first time a scheduler is built: the loops'
+ * inboxes are JCTools queues, which use {@code sun.misc.Unsafe} (JEP 471 and 498); nothing else
+ * changes.
+ *
  * <p>An unwoven task calls {@code System.exit(0)} when run: this
  * module's build weaves its own classes and its tests with the kilim plugin at
  * {@code process-test-classes}, with ASM 9.8 as plugin dependency (Kilim's ASM 7.1 cannot read JDK 17
