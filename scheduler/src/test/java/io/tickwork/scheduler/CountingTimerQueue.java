@@ -1,5 +1,6 @@
 package io.tickwork.scheduler;
 
+import io.tickwork.primitives.timer.ForwardingTimerQueue;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -8,8 +9,7 @@ import java.util.function.Consumer;
  * Test fixture: wraps a {@link TimerQueue} and publishes its size and operation counts in atomics,
  * so a test thread can see what the loop thread did to its timers.
  */
-final class CountingTimerQueue<T> implements TimerQueue<T> {
-    final TimerQueue<T> inner;
+final class CountingTimerQueue<T> extends ForwardingTimerQueue<T> {
     final AtomicInteger size = new AtomicInteger();
     final AtomicInteger scheduled = new AtomicInteger();
     final AtomicInteger cancelled = new AtomicInteger();
@@ -28,7 +28,7 @@ final class CountingTimerQueue<T> implements TimerQueue<T> {
     final AtomicInteger fired = new AtomicInteger();
 
     CountingTimerQueue(TimerQueue<T> inner) {
-        this.inner = inner;
+        super(inner);
     }
 
     @Override
@@ -65,25 +65,10 @@ final class CountingTimerQueue<T> implements TimerQueue<T> {
     }
 
     @Override
-    public int expire(long now, Consumer<? super T> consumer) {
-        return expire(now, consumer, Integer.MAX_VALUE);
-    }
-
-    @Override
     public int expire(long now, Consumer<? super T> consumer, int limit) {
         int n = inner.expire(now, consumer, limit);
         fired.addAndGet(n);
         size.set(inner.size());
         return n;
-    }
-
-    @Override
-    public long nextDeadline() {
-        return inner.nextDeadline();
-    }
-
-    @Override
-    public int size() {
-        return inner.size();
     }
 }

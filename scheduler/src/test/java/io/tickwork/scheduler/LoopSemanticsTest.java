@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.primitives.timer.ForwardingTimerQueue;
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.time.Duration;
@@ -297,30 +298,13 @@ class LoopSemanticsTest {
     // ------------------------------------------------------------------ a loop that dies
 
     /** A timer queue that throws an {@code Error} from {@code expire} once told to: the loop's own machinery fails. */
-    static final class BreakingTimerQueue implements TimerQueue<Timer> {
-        final TimerQueue<Timer> inner = TimerQueue.builder(TimeUnit.MILLISECONDS, System.currentTimeMillis())
-                .tick(Duration.ofMillis(1))
-                .<Timer>build();
+    static final class BreakingTimerQueue extends ForwardingTimerQueue<Timer> {
         volatile boolean broken;
 
-        @Override
-        public long schedule(long deadline, Timer payload) {
-            return inner.schedule(deadline, payload);
-        }
-
-        @Override
-        public boolean cancel(long handle) {
-            return inner.cancel(handle);
-        }
-
-        @Override
-        public boolean reschedule(long handle, long deadline) {
-            return inner.reschedule(handle, deadline);
-        }
-
-        @Override
-        public int expire(long now, Consumer<? super Timer> consumer) {
-            return expire(now, consumer, Integer.MAX_VALUE);
+        BreakingTimerQueue() {
+            super(TimerQueue.builder(TimeUnit.MILLISECONDS, System.currentTimeMillis())
+                    .tick(Duration.ofMillis(1))
+                    .<Timer>build());
         }
 
         @Override
@@ -329,16 +313,6 @@ class LoopSemanticsTest {
                 throw new AssertionError("the timer queue broke (on purpose)");
             }
             return inner.expire(now, consumer, limit);
-        }
-
-        @Override
-        public long nextDeadline() {
-            return inner.nextDeadline();
-        }
-
-        @Override
-        public int size() {
-            return inner.size();
         }
     }
 

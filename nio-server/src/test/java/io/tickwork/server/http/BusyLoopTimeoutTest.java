@@ -3,6 +3,7 @@ package io.tickwork.server.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.primitives.timer.ForwardingTimerQueue;
 import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +63,7 @@ class BusyLoopTimeoutTest {
     }
 
     /** A timer queue that notes when the loop is first handed a due timer (the idle timeout's). */
-    private static final class FiringTimes extends ForwardingTimerQueue {
+    private static final class FiringTimes extends ForwardingTimerQueue<Object> {
         private final AtomicLong first;
 
         FiringTimes(TimerQueue<Object> timers, AtomicLong first) {

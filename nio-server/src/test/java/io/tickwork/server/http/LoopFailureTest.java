@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.primitives.timer.ForwardingTimerQueue;
 import io.tickwork.primitives.timer.TimerKind;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 class LoopFailureTest {
 
     /** A loop's timer queue that throws {@code failure} from {@code expire} once {@code armed}. */
-    private static final class FailingTimers extends ForwardingTimerQueue {
+    private static final class FailingTimers extends ForwardingTimerQueue<Object> {
         final AtomicBoolean armed;
         final Error failure;
 

@@ -1,22 +1,23 @@
-package io.tickwork.server.http;
+package io.tickwork.primitives.timer;
 
-import io.tickwork.primitives.timer.TimerQueue;
 import java.util.function.Consumer;
 
 /**
- * A loop's timer queue that forwards every call to another: tests override the calls they watch
- * or break. The one-argument {@code expire} goes through the bounded one, so overriding that one
- * covers both.
+ * A timer queue that forwards every call to another: tests in any module override the calls they
+ * watch, count or break. The one-argument {@code expire} goes through the bounded one, so
+ * overriding that one covers both. Shipped in this module's test jar.
+ *
+ * @param <T> the payload
  */
-abstract class ForwardingTimerQueue implements TimerQueue<Object> {
-    final TimerQueue<Object> inner;
+public abstract class ForwardingTimerQueue<T> implements TimerQueue<T> {
+    protected final TimerQueue<T> inner;
 
-    ForwardingTimerQueue(TimerQueue<Object> inner) {
+    protected ForwardingTimerQueue(TimerQueue<T> inner) {
         this.inner = inner;
     }
 
     @Override
-    public long schedule(long deadline, Object payload) {
+    public long schedule(long deadline, T payload) {
         return inner.schedule(deadline, payload);
     }
 
@@ -31,12 +32,12 @@ abstract class ForwardingTimerQueue implements TimerQueue<Object> {
     }
 
     @Override
-    public int expire(long now, Consumer<? super Object> consumer) {
+    public int expire(long now, Consumer<? super T> consumer) {
         return expire(now, consumer, Integer.MAX_VALUE);
     }
 
     @Override
-    public int expire(long now, Consumer<? super Object> consumer, int limit) {
+    public int expire(long now, Consumer<? super T> consumer, int limit) {
         return inner.expire(now, consumer, limit);
     }
 
