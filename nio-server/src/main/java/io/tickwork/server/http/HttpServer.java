@@ -36,7 +36,10 @@ import java.util.function.Supplier;
  * A handler that throws fails its request only (a 500); a loop whose own machinery fails closes
  * its connections and stops the whole server the same way ({@link Builder#onFailure}).
  *
- * <p>Thread safety: {@link #start}, {@link #stats}, {@link #close} may be called from any thread.
+ * <p>Thread safety: {@link Builder#start}, {@link #stats}, {@link #close} may be called from any
+ * thread, {@code close} from one of the server's handlers too (it then returns without waiting).
+ * A builder is not shared with the servers it started: change it after {@code start} and only
+ * the next {@code start} sees the change.
  */
 public final class HttpServer implements AutoCloseable {
     /**
@@ -95,8 +98,8 @@ public final class HttpServer implements AutoCloseable {
         SocketChannel accept(ServerSocketChannel listener) throws IOException;
     }
 
-    /** Immutable settings, validated by {@link Builder}. */
-    static final class Config {
+    /** Settings, validated by {@link Builder}; each server gets a copy of its own at start. */
+    static final class Config implements Cloneable {
         String host = "127.0.0.1";
         int port = 9090;
         int threads = Runtime.getRuntime().availableProcessors();
@@ -126,6 +129,14 @@ public final class HttpServer implements AutoCloseable {
         Consumer<Throwable> onFailure = failure -> {};
         Acceptor acceptor = ServerSocketChannel::accept;
         Executor workers;
+
+        Config copy() {
+            try {
+                return (Config) clone(); // every field a value or a shared, immutable-for-us reference
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
+        }
     }
 
     /** Settings for a server; {@link #start()} binds and starts it. */
@@ -293,7 +304,7 @@ public final class HttpServer implements AutoCloseable {
 
         /** Binds and starts the loops. */
         public HttpServer start() throws IOException {
-            return new HttpServer(c);
+            return new HttpServer(c.copy());
         }
 
         private static long positiveMillis(String name, Duration d) {
@@ -497,14 +508,25 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
+    /** The server whose handler this thread is running, if any: its close() must not wait for itself. */
+    static final ThreadLocal<HttpServer> HANDLING = new ThreadLocal<>();
+
     /**
      * Graceful stop: stops accepting, closes idle connections, finishes responses in flight and
      * answers the requests read and held back behind them (up to the drain timeout; a request not
      * yet complete is not answered), then ends the loop threads. Idempotent; returns when they have
-     * ended.
+     * ended. Called from one of this server's handlers or loop threads, it starts the same stop on
+     * a thread of its own and returns at once: waiting there would wait for itself (the loops wait
+     * for the handler's response), so the caller's response still goes out.
      */
     @Override
     public void close() {
+        if (HANDLING.get() == this || threads.contains(Thread.currentThread())) {
+            Thread stopper = new Thread(this::close, "tickwork-close");
+            stopper.setDaemon(false); // the stop completes even if everything else has ended
+            stopper.start();
+            return;
+        }
         boolean interrupted = false;
         if (closing.compareAndSet(false, true)) {
             CountDownLatch acceptsStopped = new CountDownLatch(loops.size());

@@ -80,6 +80,8 @@ final class ResponseEncoder {
                 errorBody(res, 501, "method " + method + " is not implemented; use GET or HEAD");
             }
         } else {
+            HttpServer outer = HttpServer.HANDLING.get();
+            HttpServer.HANDLING.set(server); // close() from the handler must not wait for itself
             try {
                 handler.handle(request, res);
             } catch (Throwable e) {
@@ -91,6 +93,8 @@ final class ResponseEncoder {
                 res.reset();
                 res.status(500);
                 errorBody(res, 500, "internal error");
+            } finally {
+                HttpServer.HANDLING.set(outer);
             }
         }
     }

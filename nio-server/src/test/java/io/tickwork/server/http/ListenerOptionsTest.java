@@ -97,4 +97,32 @@ class ListenerOptionsTest {
         // connections from distinct client ports, both get some but with chance 2 * 2^-64.
         assertTrue(toOne > 0 && toOne < n, toOne + " of " + n + " connections to the first listener");
     }
+
+    /**
+     * A server keeps the settings it was started with: the cap and the log set on its builder
+     * afterwards go to the next server the builder starts, not to this one.
+     */
+    @Test
+    void aBuilderChangedAfterStartLeavesTheRunningServerAlone() throws IOException {
+        ConcurrentLinkedQueue<String> later = new ConcurrentLinkedQueue<>();
+        HttpServer.Builder b = HttpServer.builder((req, res) -> {
+                    throw new IllegalStateException("boom"); // logged by the server
+                })
+                .port(0)
+                .threads(1)
+                .maxConnections(2)
+                .log(log::add);
+        HttpServer server = b.start();
+        servers.add(server);
+        b.maxConnections(1).log(later::add);
+        RawClient first = new RawClient(server.port());
+        try (RawClient second = new RawClient(server.port())) {
+            second.send(get("/x"));
+            assertEquals(500, second.read().status(), "the second of a cap of 2 is served");
+        } finally {
+            first.close();
+        }
+        assertTrue(log.stream().anyMatch(l -> l.contains("boom")), log.toString());
+        assertTrue(later.isEmpty(), "the running server logged to the new sink: " + later);
+    }
 }
