@@ -360,10 +360,10 @@ public final class HttpServer implements AutoCloseable {
             for (int i = 0; i < config.threads; i++) {
                 loops.add(new SelectorLoop(this, config, parser, listener));
             }
-        } catch (IOException | RuntimeException e) {
-            listener.close();
+        } catch (Throwable e) { // an Error too (a loop's buffers, say): the port and the selectors go back
+            closeQuietly(listener, e);
             for (SelectorLoop l : loops) {
-                l.selector.close();
+                closeQuietly(l.selector, e);
             }
             throw e;
         }
@@ -371,6 +371,14 @@ public final class HttpServer implements AutoCloseable {
             Thread t = new Thread(loops.get(i), "tickwork-loop-" + i);
             threads.add(t);
             t.start();
+        }
+    }
+
+    private static void closeQuietly(java.io.Closeable c, Throwable failure) {
+        try {
+            c.close();
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
         }
     }
 

@@ -125,4 +125,25 @@ class ListenerOptionsTest {
         assertTrue(log.stream().anyMatch(l -> l.contains("boom")), log.toString());
         assertTrue(later.isEmpty(), "the running server logged to the new sink: " + later);
     }
+
+    /** A start that fails with an {@code Error} gives the port back: the next start can bind it. */
+    @Test
+    void aStartThatFailsWithAnErrorLeavesThePortFree() throws IOException {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        Error broken = new Error("no timers for this loop");
+        HttpServer.Builder failing = HttpServer.builder(HttpServerTest.HANDLER)
+                .port(port)
+                .threads(2)
+                .timers(() -> {
+                    throw broken;
+                });
+        Error e = assertThrows(Error.class, failing::start);
+        assertTrue(e == broken, String.valueOf(e));
+        HttpServer server =
+                start(HttpServer.builder(HttpServerTest.HANDLER).port(port).threads(1));
+        assertEquals(port, server.port());
+    }
 }
