@@ -51,11 +51,18 @@ public final class HttpResponse {
     }
 
     /** Headers the server writes itself: {@link #header} refuses them. */
-    private static final String[] FRAMING_HEADERS = {"Content-Length", "Transfer-Encoding", "Connection", "Content-Type"
+    private static final String[] FRAMING_HEADERS = {
+        "Content-Length", "Transfer-Encoding", "Connection", "Content-Type", "Date", "Server"
     };
 
+    /**
+     * The response's {@code Content-Type}.
+     *
+     * @throws NullPointerException if {@code type} is null (checked here, in the handler, so the
+     *     request fails with a 500 like any handler failure)
+     */
     public HttpResponse contentType(ContentType type) {
-        this.contentType = type;
+        this.contentType = java.util.Objects.requireNonNull(type, "type");
         return this;
     }
 
@@ -64,9 +71,10 @@ public final class HttpResponse {
      * every response itself, so {@code Content-Length}, {@code Transfer-Encoding},
      * {@code Connection} (see {@link #closeConnection()}) and {@code Content-Type} (see
      * {@link #contentType}) are refused, in any case: a second, conflicting copy would let a client
-     * misread where the response ends.
+     * misread where the response ends. So are {@code Date} and {@code Server}, which it writes on
+     * every response too: a second copy of either is a malformed response.
      *
-     * @throws IllegalArgumentException if the name is not a token, is one of those four, or the
+     * @throws IllegalArgumentException if the name is not a token, is one of those six, or the
      *     value is not printable ASCII
      */
     public HttpResponse header(String name, String value) {

@@ -12,7 +12,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HttpResponseHeaderTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"Content-Length", "content-length", "TRANSFER-ENCODING", "Connection", "Content-Type"})
+    @ValueSource(
+            strings = {
+                "Content-Length",
+                "content-length",
+                "TRANSFER-ENCODING",
+                "Connection",
+                "Content-Type",
+                "Date",
+                "server"
+            })
     void theHeadersTheServerFramesWithAreRefused(String name) {
         HttpResponse r = new HttpResponse();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> r.header(name, "5"));
@@ -26,5 +35,10 @@ class HttpResponseHeaderTest {
         assertThrows(IllegalArgumentException.class, () -> r.header("X Y", "x"));
         assertThrows(IllegalArgumentException.class, () -> r.header("X-Y", "a\r\nb"));
         assertEquals(r, r.header("Cache-Control", "no-store").header("Content-Language", "en"));
+    }
+
+    @Test
+    void aNullContentTypeFailsInTheHandler() {
+        assertThrows(NullPointerException.class, () -> new HttpResponse().contentType(null));
     }
 }
