@@ -3,7 +3,8 @@ package io.tickwork.server.http;
 /**
  * Answers one parsed request by filling in a response. Called on a selector loop thread, once
  * per request, in the order the requests arrived on the connection; it must not block (no I/O,
- * no locks held for long). One handler instance serves every loop, so it must be thread safe;
+ * no locks held for long). In worker mode ({@link HttpServer.Builder#workers}) it is called on
+ * the pool's threads instead, in the same order per connection, and may block. One handler instance serves every loop, so it must be thread safe;
  * per-call scratch space comes from {@link HttpRequest#scratch(int)}.
  *
  * <p>A handler that throws (an exception or an {@code Error}) fails its request only: the server

@@ -262,7 +262,11 @@ public final class HttpServer implements AutoCloseable {
          * Worker mode: handlers run on {@code pool} instead of the loop threads (for handlers that
          * block or compute a lot); each connection's responses stay in request order through a
          * {@code KeyedSerialExecutor} keyed by connection, at most 64 requests per connection in
-         * flight. The caller owns the pool and shuts it down after {@link HttpServer#close()}.
+         * flight. The caller owns the pool and shuts it down after {@link HttpServer#close()}: a
+         * pool that refuses a request (shut down, or saturated with a rejecting policy) closes that
+         * request's connection without a response, and the refusal is logged. Handlers then run on
+         * the pool's threads and may block; a pool that runs tasks in the caller
+         * ({@code CallerRunsPolicy}) runs them on the loop thread, which waits for them.
          */
         public Builder workers(Executor pool) {
             c.workers = Objects.requireNonNull(pool, "pool");
