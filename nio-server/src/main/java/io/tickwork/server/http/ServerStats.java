@@ -7,7 +7,10 @@ package io.tickwork.server.http;
  *
  * @param openConnections connections open now
  * @param acceptedConnections connections accepted since start
- * @param requests requests answered (including error answers)
+ * @param requests requests received whole, or refused with an error (a 4xx or 5xx for a bad
+ *     one, a 408 for a head that timed out); counted when the loop takes them, so those dropped
+ *     behind a response that closed the connection (in worker mode, handed out before that close)
+ *     are counted too
  * @param bytesIn bytes read from clients
  * @param bytesOut bytes written to clients
  * @param uptimeMillis time since start
