@@ -84,8 +84,11 @@ public final class HttpRequest {
      * Percent-decodes the raw path from byte {@code skip} on into {@code dst}. Returns the decoded
      * length, -1 if the encoding is malformed ({@code %} not followed by two hex digits, or the
      * result is not UTF-8), or -2 if it does not fit in {@code dst}. {@code +} stays {@code +}.
+     *
+     * @throws IndexOutOfBoundsException if {@code skip} is negative or longer than the raw path
      */
     public int decodePath(int skip, byte[] dst) {
+        java.util.Objects.checkIndex(skip, pathEnd - pathStart + 1);
         return PercentDecoder.decode(buf, pathStart + skip, pathEnd, dst, false);
     }
 

@@ -419,6 +419,9 @@ class RequestParserTest {
         assertEquals(-1, r.decodePath(3, dst));
         parse("GET /s/x?q=a+b%21 HTTP/1.1\r\nHost: a\r\n\r\n");
         assertEquals("a b!", r.queryParameter("q"));
+        assertEquals(0, r.decodePath(4, dst), "skip the whole path: nothing left");
+        assertThrows(IndexOutOfBoundsException.class, () -> r.decodePath(5, dst), "skip past the path");
+        assertThrows(IndexOutOfBoundsException.class, () -> r.decodePath(-1, dst), "a negative skip");
         parse("GET /s/x?li%6dit=2&q%5Fx=y&%zz=1&a+b=3 HTTP/1.1\r\nHost: a\r\n\r\n");
         assertEquals("2", r.queryParameter("limit"), "a percent-encoded name");
         assertEquals("y", r.queryParameter("q_x"));
