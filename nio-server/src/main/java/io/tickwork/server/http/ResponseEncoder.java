@@ -90,9 +90,13 @@ final class ResponseEncoder {
                 // another JVM language throws undeclared: it fails this request, not the loop and
                 // every connection on it
                 server.log("handler failed on " + request.path() + ": " + e);
+                boolean close = res.close; // a close the handler asked for before it threw still holds
                 res.reset();
                 res.status(500);
                 errorBody(res, 500, "internal error");
+                if (close) {
+                    res.closeConnection();
+                }
             } finally {
                 HttpServer.HANDLING.set(outer);
             }

@@ -61,6 +61,9 @@ class HttpServerTest {
                     .closeConnection();
         } else if (req.pathEquals("/boom")) {
             throw new IllegalStateException("handler bug");
+        } else if (req.pathEquals("/close-then-boom")) {
+            res.closeConnection();
+            throw new IllegalStateException("handler bug after asking to close");
         } else if (req.pathEquals("/boom-error")) {
             throw new StackOverflowError("handler recursion");
         } else if (req.pathEquals("/no-content")) {
@@ -522,6 +525,19 @@ class HttpServerTest {
                 assertEquals("alive", c.read().text());
             }
             assertTrue(log.stream().anyMatch(l -> l.contains("handler bug")), log.toString());
+        }
+
+        /** A handler that asked to close the connection and then threw: a 500, and the close it asked for. */
+        @Test
+        void aHandlerThatAskedToCloseAndThrewStillCloses() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send(get("/close-then-boom") + get("/echo/not-answered"));
+                RawClient.Response r = c.read();
+                assertEquals(500, r.status());
+                assertEquals("close", r.header("connection"));
+                assertTrue(c.closedByServerEventually(), "the connection stays open");
+            }
         }
 
         /**
