@@ -520,7 +520,10 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
-    /** The server whose handler this thread is running, if any: its close() must not wait for itself. */
+    /**
+     * The server whose handler this worker thread is running, if any: its close() must not wait
+     * for itself. Not set on loop threads, which close() recognises by themselves.
+     */
     static final ThreadLocal<HttpServer> HANDLING = new ThreadLocal<>();
 
     /**

@@ -80,8 +80,6 @@ final class ResponseEncoder {
                 errorBody(res, 501, "method " + method + " is not implemented; use GET or HEAD");
             }
         } else {
-            HttpServer outer = HttpServer.HANDLING.get();
-            HttpServer.HANDLING.set(server); // close() from the handler must not wait for itself
             try {
                 handler.handle(request, res);
             } catch (Throwable e) {
@@ -97,8 +95,6 @@ final class ResponseEncoder {
                 if (close) {
                     res.closeConnection();
                 }
-            } finally {
-                HttpServer.HANDLING.set(outer);
             }
         }
     }

@@ -125,7 +125,15 @@ final class WorkerDispatch {
             request.server = server;
             HttpResponse res = response;
             res.reset();
-            ResponseEncoder.answer(handler, request, res, server);
+            // close() from the handler must not wait for itself; on a loop thread close() knows the
+            // thread, so the loops' own path pays nothing for this
+            HttpServer outer = HttpServer.HANDLING.get();
+            HttpServer.HANDLING.set(server);
+            try {
+                ResponseEncoder.answer(handler, request, res, server);
+            } finally {
+                HttpServer.HANDLING.set(outer);
+            }
             boolean close = closeDecided || res.close;
             closes = close;
             return ResponseEncoder.encode(res, request.head, close, request.minorVersion == 0 && !close);
