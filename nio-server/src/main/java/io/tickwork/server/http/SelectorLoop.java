@@ -476,7 +476,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     continue;
                 }
                 pos += r;
-                if (!respond(c, onlyEmptyLines(pos, len))) {
+                if (!respond(c, draining && onlyEmptyLines(pos, len))) {
                     return;
                 }
                 if (c.pendingOut != null) {
@@ -553,14 +553,14 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
 
     /**
      * Answers the parsed request on the loop; {@code false} if the connection closed.
-     * {@code lastRead}: no byte but empty lines follows it in the input, so while stopping it is
-     * the last request answered.
+     * {@code lastWhileDraining}: the loop is stopping and no byte but empty lines follows the
+     * request in the input, so it is the last one answered.
      */
-    private boolean respond(Connection c, boolean lastRead) {
+    private boolean respond(Connection c, boolean lastWhileDraining) {
         HttpResponse res = response;
         res.reset();
         ResponseEncoder.answer(config.handler, request, res, server);
-        boolean close = !request.keepAlive || res.close || draining && lastRead;
+        boolean close = !request.keepAlive || res.close || lastWhileDraining;
         return output.respond(c, res, request.head, close, request.minorVersion == 0 && !close, now);
     }
 
