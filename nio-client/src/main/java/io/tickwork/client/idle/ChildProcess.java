@@ -112,9 +112,12 @@ final class ChildProcess {
         }
     }
 
-    /** SIGTERM: the child's JVM exits, its sockets closed by the kernel. */
+    /**
+     * SIGTERM: the child ends its hold, sends its report and exits. Through the process handle:
+     * {@code Process.destroy()} would also close our ends of its pipes, and the report with them.
+     */
     void terminate() {
-        process.destroy();
+        process.toHandle().destroy();
     }
 
     /** SIGKILL. */

@@ -1,5 +1,6 @@
 package io.tickwork.client.idle;
 
+import io.tickwork.client.common.ReportOnSignal;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * latency histogram); human messages go to {@code events} (standard error, which the parent
  * forwards). Standard input carries the parent's commands, a line each: {@value #STOP_RAMP}WHY (no
  * more connects, hold what is open, WHY the report's {@code stopped_by}) and {@value #STOP} (end
- * the run now).
+ * the run now). SIGINT or SIGTERM ends the run too, with its report (then exit 130 or 143).
  *
  * <p>A child never outlives its parent by more than {@value #PARENT_POLL_MS} ms: the end of
  * standard input (the parent's end of the pipe closed, as when it dies) ends the run, and so does
@@ -33,7 +34,8 @@ final class IdleChild {
     private IdleChild() {}
 
     /** Runs {@code cfg} as a child of {@code --processes}; returns the exit status. */
-    static int run(IdleConfig cfg, PrintStream out, PrintStream events, InputStream in) throws IOException {
+    static int run(IdleConfig cfg, PrintStream out, PrintStream events, InputStream in)
+            throws IOException, InterruptedException {
         IdleHolder h = new IdleHolder(cfg, events, new IdleProgress.Listener() {
             @Override
             public void second(IdleProgress p) {
@@ -50,9 +52,13 @@ final class IdleChild {
         Optional<ProcessHandle> parent = ProcessHandle.current().parent();
         daemon("idle-child-parent", () -> watch(parent, h, done));
         try {
-            IdleResult r = h.run();
-            line(out, FleetReport.childJson(r, cfg));
-            return 0;
+            // a signal (Ctrl-C reaches the whole process group, the parent's hook sends SIGTERM)
+            // ends the hold early, and the report still reaches the parent
+            return ReportOnSignal.run("idle-child", h::stop, () -> {
+                IdleResult r = h.run();
+                line(out, FleetReport.childJson(r, cfg));
+                return 0;
+            });
         } finally {
             done.countDown();
         }

@@ -247,7 +247,9 @@ public final class IdleCommand implements Callable<Integer> {
         IdleConfig cfg = config();
         FleetPlan plan = fleetPlan(cfg);
         if (plan != null) {
-            return new IdleFleet(cfg, plan, out, err, json, quiet).run();
+            IdleFleet fleet = new IdleFleet(cfg, plan, out, err, json, quiet);
+            // Ctrl-C or SIGTERM: the children end their holds, and their merged report still comes out
+            return ReportOnSignal.run("idle", fleet::signalled, fleet::run);
         }
         PrintStream human = json || child ? err : out;
         PrintStream progress = quiet ? null : human;

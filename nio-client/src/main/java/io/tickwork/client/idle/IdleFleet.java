@@ -33,8 +33,10 @@ import java.util.function.LongSupplier;
  * <p>Bounded: the loop waits at most {@value #GUARD_MS} ms a turn and ends when every child has
  * closed its streams, or at {@code --duration} plus {@value #GRACE_S} s (JVM start, the final
  * GCs and report), when the children still running are killed. A shutdown hook (SIGTERM, SIGINT)
- * terminates the children, then kills those still alive after {@value #KILL_WAIT_MS} ms; the
- * children end by themselves when the parent's pipes close. Costs: per child, a JVM and two
+ * terminates the children, then kills those still alive after {@value #KILL_WAIT_MS} ms; a child
+ * so terminated sends its report before it exits, so the run still ends with the merged report
+ * (the caller waits for it, {@link #signalled}), and such a child's exit status (130, 143) is
+ * not a failure. The children end by themselves when the parent's pipes close. Costs: per child, a JVM and two
  * reader threads; per second, a line parsed per child and a few /proc reads. Not thread safe:
  * one {@link #run} on one thread; children's lines come through a queue.
  */
@@ -61,6 +63,9 @@ final class IdleFleet {
     private final MemoryGuard guard;
 
     private String stoppedBy;
+    /** A signal ended the run: children that report and then exit by SIGINT or SIGTERM did as told. */
+    private volatile boolean signalled;
+
     private long start;
     private IdleMemory serverAtRamp;
     private int second;
@@ -95,6 +100,14 @@ final class IdleFleet {
         this.guard = new MemoryGuard(cfg.minAvailable(), memAvailable);
     }
 
+    /**
+     * Notes that a signal ends the run (the shutdown hook terminates the children): any thread,
+     * before {@link #run} prints its report.
+     */
+    void signalled() {
+        signalled = true;
+    }
+
     /** Starts the children, follows them to their end, prints the report; the exit status. */
     int run() throws IOException, InterruptedException {
         human.printf(
@@ -114,7 +127,12 @@ final class IdleFleet {
         if (progress != null && !serverBefore.describeServer(null, 0).isEmpty()) {
             progress.println("before: " + serverBefore.describeServer(null, 0));
         }
-        Thread hook = new Thread(this::stopChildren, "idle-fleet-shutdown");
+        Thread hook = new Thread(
+                () -> {
+                    signalled = true; // before the children can exit by it
+                    stopChildren();
+                },
+                "idle-fleet-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         start = System.nanoTime();
         boolean followed = false;
@@ -149,7 +167,8 @@ final class IdleFleet {
                 c.kill(); // closed its output but did not exit
             }
             entries.add(new FleetReport.Child(i, c.pid(), plan.child(i), reports[i], exit, notes[i]));
-            if (reports[i] == null || exit == null || exit != 0) {
+            boolean asTold = exit != null && (exit == 0 || signalled && (exit == 130 || exit == 143));
+            if (reports[i] == null || !asTold) {
                 status = 1;
                 human.println("process " + (i + 1) + " (pid " + c.pid() + ") "
                         + (reports[i] == null ? "gave no report" : "failed") + ", exit status "

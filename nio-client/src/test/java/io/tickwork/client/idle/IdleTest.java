@@ -387,6 +387,35 @@ class IdleTest {
         }
     }
 
+    /**
+     * SIGTERM (or Ctrl-C) to the parent of {@code --processes}: every child ends its hold and
+     * reports, and the merged report comes out before the parent exits with the signal's status;
+     * the children's own exits by the signal are not failures.
+     */
+    @Test
+    void aSignalEndsAFleetWithItsMergedReport() throws Exception {
+        try (Acceptor a = new Acceptor(10);
+                LaunchedTool idle = LaunchedTool.start(
+                        "idle",
+                        "--processes",
+                        "2",
+                        "-c",
+                        "10",
+                        "--sources",
+                        "0",
+                        "--duration",
+                        "60s",
+                        "127.0.0.1:" + a.port())) {
+            idle.awaitLine("connected 10 ");
+            String rest = idle.terminate();
+            assertEquals(143, idle.exitValue(), rest);
+            assertTrue(rest.contains("idle: 10 of 10 connected at the end"), rest);
+            assertTrue(rest.contains("processes  2 child JVMs"), rest);
+            assertFalse(rest.contains("no report") || rest.contains("failed, exit status"), rest);
+            assertEquals(2, rest.split("exit 143", -1).length - 1, rest);
+        }
+    }
+
     /** A figure that shrank since the first reading gives no cost per connection, never a negative one. */
     @Test
     void aShrinkingMemoryFigureGivesNoPerConnectionCost() {
