@@ -27,6 +27,8 @@ import java.util.function.Supplier;
  * with the right status for bad input, header and idle timeouts on a {@link TimerQueue} per loop,
  * back-pressure for clients that do not read, back-off when {@code accept} fails (EMFILE), an
  * optional cap on open connections, and {@code SO_REUSEPORT} so several processes can share a port.
+ * The loop threads are named {@code tickwork-http-PORT-loop-I} and are not daemons: a started
+ * server keeps the JVM alive until {@link #close()}.
  *
  * <p>Requests reach one {@link HttpHandler}, called on the loop thread; responses on a connection
  * go out in request order. {@link #close()} stops gracefully: no new connections, idle ones are
@@ -372,7 +374,7 @@ public final class HttpServer implements AutoCloseable {
             throw e;
         }
         for (int i = 0; i < loops.size(); i++) {
-            Thread t = new Thread(loops.get(i), "tickwork-loop-" + i);
+            Thread t = new Thread(loops.get(i), "tickwork-http-" + address.getPort() + "-loop-" + i);
             threads.add(t);
             t.start();
         }
