@@ -14,6 +14,7 @@ import java.util.concurrent.locks.LockSupport;
 import kilim.Mailbox;
 import kilim.Pausable;
 import kilim.Task;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -77,6 +78,7 @@ class CrossThreadWakeupStressTest {
 
     @ParameterizedTest(name = "loops={0} idleSpins={1}")
     @CsvSource({"1, 0", "2, 0", "2, 64"})
+    @Timeout(300)
     void pingPongWithForeignThreads(int loops, int idleSpins) throws Exception {
         RunLoopScheduler s = RunLoopScheduler.builder()
                 .threads(loops)
@@ -115,7 +117,8 @@ class CrossThreadWakeupStressTest {
                 threads.add(t);
                 t.start();
             }
-            boolean ok = finished.await(30, TimeUnit.SECONDS);
+            // a lost wake-up fails a round's 40 s wait; this bound is only for a slow machine
+            boolean ok = finished.await(240, TimeUnit.SECONDS);
             if (failure.get() != null) {
                 throw new AssertionError("a foreign thread failed", failure.get());
             }

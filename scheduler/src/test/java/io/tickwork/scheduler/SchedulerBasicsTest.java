@@ -495,21 +495,22 @@ class SchedulerBasicsTest {
     }
 
     /**
-     * A 30 ms {@code TaskSleep} on a one-loop scheduler, resumed by {@code waker} while it sleeps:
+     * A 200 ms {@code TaskSleep} on a one-loop scheduler, resumed by {@code waker} while it sleeps:
      * every resumption that finds it paused runs it before its timer fired, and it must pause again,
-     * so the sleep lasts its full time.
+     * so the sleep lasts its full time. 200 ms, so that a waker the machine holds up for a while
+     * still resumes it at least once.
      */
     private static void strayResumptionsDoNotShortenASleep(Supplier<TimerQueue<Timer>> timers, StrayWaker waker)
             throws Exception {
         RunLoopScheduler s =
                 RunLoopScheduler.builder().threads(1).timers(timers).build();
         try {
-            DeepSleeper t = new DeepSleeper(30);
+            DeepSleeper t = new DeepSleeper(200);
             s.start(t);
             assertTrue(t.sleeping.await(AWAIT_S, TimeUnit.SECONDS));
             long strays = waker.resumeUntilDone(s, t);
             assertTrue(
-                    t.sleptNanos >= TimeUnit.MILLISECONDS.toNanos(30),
+                    t.sleptNanos >= TimeUnit.MILLISECONDS.toNanos(200),
                     "slept " + t.sleptNanos + " ns, " + strays + " stray resumptions");
             assertTrue(strays > 0, "no stray resumption happened");
         } finally {

@@ -28,8 +28,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TimeoutVersusDeliveryRaceTest {
 
     static final long TIMEOUT_MS = 2;
-    /** Of 600 gets per case: a stray resumption did this once in ~15 runs; an early timer does it dozens of times. */
-    static final int MAX_STRAY_NULLS = 3;
+    /**
+     * Of 600 gets per case: a stray resumption did this once in ~15 runs on a quiet machine, more
+     * often when the delivering threads are held up; an early timer does it dozens of times.
+     */
+    static final int MAX_STRAY_NULLS = 10;
 
     static final class Racer extends Task<Object> {
         final Mailbox<Msg> ready = new Mailbox<>();

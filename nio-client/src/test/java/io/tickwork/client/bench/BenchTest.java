@@ -385,9 +385,9 @@ class BenchTest {
             assertEquals(300, req.get("sent").asLong(), "the count starts after the warm-up");
             JsonNode lat = j.get("latency_us");
             assertEquals(300, lat.get("count").asLong());
-            // a request that met the stall would take about 1 s: the bound leaves 700 ms for a late
+            // a request that met the stall would take about 1 s: the bound leaves 900 ms for a late
             // thread or a pause
-            assertTrue(lat.get("max").asDouble() < 700_000, "the stall was in the warm-up: " + lat);
+            assertTrue(lat.get("max").asDouble() < 900_000, "the stall was in the warm-up: " + lat);
             assertEquals(Cli.json("{\"200\":300}"), j.get("status"));
             assertEquals(0, j.get("sockets").get("connects").asLong(), "connections were opened in the warm-up");
             assertTrue(j.get("elapsed_s").asDouble() < 20, "elapsed is the measured phase: " + j);
@@ -401,8 +401,8 @@ class BenchTest {
             assertEquals(300, open.sent);
             assertEquals(300, open.completed);
             assertEquals(300, open.latency.getTotalCount());
-            // 600 at the rate; half of them leave room for a slow machine, none would mean no warm-up
-            assertTrue(s.requests.get() >= 300 + 300, "open loop warmed up at the rate: " + s.requests.get());
+            // 600 at the rate; a sixth of them leaves room for a slow machine, none would mean no warm-up
+            assertTrue(s.requests.get() >= 300 + 100, "open loop warmed up at the rate: " + s.requests.get());
         }
     }
 

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -137,6 +138,9 @@ class LookupPageBrowserTest {
                 .build();
         driver = new ChromeDriver(service, options);
         wait = new WebDriverWait(driver, WAIT);
+        // the list is rebuilt after every answer: an element read while that happens is stale,
+        // and the next poll reads the new one
+        wait.ignoring(StaleElementReferenceException.class);
     }
 
     @AfterEach

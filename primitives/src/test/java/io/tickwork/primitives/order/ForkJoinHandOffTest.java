@@ -99,6 +99,10 @@ class ForkJoinHandOffTest {
             int keys = 8;
             int perKey = 500;
             AtomicInteger done = new AtomicInteger();
+            // the first task waits until the pool's other task is queued: the backlog is all there
+            // before the worker starts, however slowly this thread submits it
+            CountDownLatch otherQueued = new CountDownLatch(1);
+            exec.execute(0, () -> awaitQuietly(otherQueued));
             for (int i = 0; i < perKey; i++) {
                 for (int k = 0; k < keys; k++) {
                     exec.execute(k, () -> {
@@ -116,6 +120,7 @@ class ForkJoinHandOffTest {
                 doneWhenOtherRan.set(done.get());
                 otherRan.countDown();
             });
+            otherQueued.countDown();
             assertTrue(otherRan.await(AWAIT_S, TimeUnit.SECONDS));
             assertTrue(
                     doneWhenOtherRan.get() < keys * perKey / 2,
