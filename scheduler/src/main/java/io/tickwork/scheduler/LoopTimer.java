@@ -141,20 +141,6 @@ final class LoopTimer extends Timer {
      */
     int wokenBy = -1;
     /**
-     * The task whose slice was running on {@link #wokenBy}'s loop when it woke this task, or null
-     * (that loop's timer code woke it): written and cleared as {@link #wokenBy}.
-     */
-    Task<?> wokenByTask;
-    /**
-     * A task on another loop that this task woke, whose move to this task's loop the balance
-     * refused, and that asks this task to come to it instead; null when none, or once this task has
-     * been through its home's move check since ({@code RunLoop.accept}). Written by the asker's
-     * home thread, cleared by either. Still set when this task wakes the asker again, it means this
-     * task ran on without pausing, or resumed itself as the wake landed (Kilim's running check
-     * turns such a wake away): wakes that {@code accept} never sees, so the asker moves after all.
-     */
-    volatile Task<?> askedBy;
-    /**
      * Home loop thread only: the other loop that last woke the task, -1 if none since its last move,
      * or {@link #NEVER_WOKEN}. After its first wake from another loop, a task moves only when two
      * wakes in a row from other loops came from the same loop, so a task woken in turn by tasks of

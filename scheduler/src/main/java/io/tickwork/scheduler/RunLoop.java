@@ -40,8 +40,7 @@ import kilim.timerservice.Timer;
  * that loop's index ({@link LoopTimer#wokenBy}); this loop, its home, moves it there if it is the
  * task's first such wake or the last one came from the same loop, the task is unpinned and holds no
  * timer or sleep here, and that loop is home to at most an eighth more tasks than this one
- * ({@link #accept}), or the balance held it and the task that woke it never answered its ask to
- * come here instead. Only the home loop's thread moves a task, while the task is neither running nor
+ * ({@link #accept}). Only the home loop's thread moves a task, while the task is neither running nor
  * queued, so the timer fields it owns pass to the new home empty; a thread that read the old home
  * sends the task (or a timer of it) to this loop, which passes it on.
  *
@@ -186,8 +185,7 @@ final class RunLoop implements Runnable {
             if (waker != null && waker.scheduler == scheduler && task.timer instanceof LoopTimer) {
                 LoopTimer lt = (LoopTimer) task.timer;
                 if (!lt.pinned) {
-                    lt.wokenBy = waker.index; // both published by the inbox offer
-                    lt.wokenByTask = waker.current;
+                    lt.wokenBy = waker.index; // published by the inbox offer
                 }
             }
             submitRemote(task);
@@ -365,10 +363,7 @@ final class RunLoop implements Runnable {
      * back; a task woken in turn by tasks of two other loops stays (one woken in turn by its own
      * loop and one other moves after every second wake from the other, since wakes on its own loop
      * are not seen here); and a task waking many others stops attracting them once its loop is home
-     * to more. A task the balance holds asks the task that woke it to come here instead; if that
-     * task wakes it again before its own home saw it woken from here, the ask went unheard (it
-     * never paused, or Kilim turned the wake away as its slice was ending) and this task moves
-     * after all ({@link #askUnheard}): a pair never stays split for good.
+     * to more.
      */
     private void accept(Task<?> task) {
         if (task.timer instanceof LoopTimer) {
@@ -380,17 +375,12 @@ final class RunLoop implements Runnable {
             }
             int waker = lt.wokenBy;
             if (waker >= 0) {
-                Task<?> wakerTask = lt.wokenByTask;
                 lt.wokenBy = -1;
-                lt.wokenByTask = null;
-                if (lt.askedBy != null) {
-                    lt.askedBy = null; // this is the check the asker waited for
-                }
                 if (waker != index && mayMove(task, lt)) {
                     int mine = residents.value;
                     int last = lt.lastWaker;
                     if ((last == waker || last == LoopTimer.NEVER_WOKEN)
-                            && (scheduler.residents(waker) <= mine + (mine >>> 3) || askUnheard(task, wakerTask))) {
+                            && scheduler.residents(waker) <= mine + (mine >>> 3)) {
                         lt.lastWaker = -1;
                         lt.moveHome(waker);
                         scheduler.move(task, index, waker);
@@ -401,25 +391,6 @@ final class RunLoop implements Runnable {
             }
         }
         runQueue.add(task);
-    }
-
-    /**
-     * The balance keeps {@code task} from moving to the loop of {@code waker}, the task that woke
-     * it: true if {@code task} asked {@code waker} to come here when the balance last held it, and
-     * {@code waker} has not been through its home's move check since ({@link LoopTimer#askedBy}):
-     * then {@code task} goes to it after all. Otherwise asks {@code waker} to come, and returns
-     * false; its home decides that move by the rules of {@link #accept}, on its next wake from here.
-     */
-    private static boolean askUnheard(Task<?> task, Task<?> waker) {
-        if (waker == null || !(waker.timer instanceof LoopTimer wt) || wt.pinned) {
-            return false;
-        }
-        if (wt.askedBy == task) {
-            wt.askedBy = null;
-            return true;
-        }
-        wt.askedBy = task;
-        return false;
     }
 
     /**

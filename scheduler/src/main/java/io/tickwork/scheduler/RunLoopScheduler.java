@@ -47,10 +47,10 @@ import kilim.timerservice.Timer;
  * {@link TaskSleep}): two tasks that pass messages end up on one loop and run back to back, as
  * Kilim's {@code ForkJoinScheduler} and Go's scheduler keep a woken task with its waker; a task
  * woken in turn from two other loops stays; and a task that wakes many others stops attracting them
- * once its loop is the busier. A task the balance holds asks the task that woke it to come
- * instead, and goes to it after all if that task wakes it again before its own home saw it woken
- * (it never paused, or resumed itself as the wake landed), so a pair never stays on two loops for
- * good. The home loop decides the move when the task reaches its inbox, so a
+ * once its loop is the busier. Caveat: a pair can stay on two loops when the balance holds one
+ * side and the other is never seen woken from another loop (it finds each answer already there,
+ * or the answer lands as its slice ends and Kilim lets it resume itself); each loop then runs
+ * one side. The home loop decides the move when the task reaches its inbox, so a
  * move costs one more inbox hand-over.
  * Resumptions on the loop's own thread (yield, a mailbox message from a task on the same loop, a
  * timer) are a plain array store; from another thread they go through the inbox and unpark the loop
