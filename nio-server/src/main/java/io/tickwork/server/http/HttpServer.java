@@ -265,8 +265,9 @@ public final class HttpServer implements AutoCloseable {
          * block or compute a lot); each connection's responses stay in request order through a
          * {@code KeyedSerialExecutor} keyed by connection, at most 64 requests per connection in
          * flight. The caller owns the pool and shuts it down after {@link HttpServer#close()}: a
-         * pool that refuses a request (shut down, or saturated with a rejecting policy) closes that
-         * request's connection without a response, and the refusal is logged. Handlers then run on
+         * request the pool refuses (shut down, or saturated with a rejecting policy while none of
+         * the server's workers runs) is answered 503 after the responses before it, the connection
+         * closes after that, and the refusal is logged. Handlers then run on
          * the pool's threads and may block; a pool that runs tasks in the caller
          * ({@code CallerRunsPolicy}) runs them on the loop thread, which waits for them.
          */
@@ -348,6 +349,8 @@ public final class HttpServer implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
 
     private final AtomicLong lastCapLog = new AtomicLong();
+    private final AtomicLong lastRefusalLog = new AtomicLong();
+    private final AtomicLong refusals = new AtomicLong();
     private final InetSocketAddress address;
     private KeyedSerialExecutor<Connection> keyed;
 
@@ -476,6 +479,23 @@ public final class HttpServer implements AutoCloseable {
                         + "); still serving open connections, retrying with back-off from " + backoffMillis + " ms"
                         + (n > 1 ? " (" + (n - 1) + " more failures since the last report)" : ""));
             }
+        }
+    }
+
+    /**
+     * The worker pool refused a request, which was answered 503. Logged at most once a minute: a
+     * saturated pool refuses many, and the suppressed count is reported with the next message.
+     */
+    void workersRefused(RuntimeException refused) {
+        refusals.incrementAndGet();
+        long now = System.nanoTime();
+        long last = lastRefusalLog.get();
+        if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1))
+                && lastRefusalLog.compareAndSet(last, now == 0 ? 1 : now)) {
+            long n = refusals.getAndSet(0);
+            log("the worker pool refused a request, answered 503 (" + refused.getMessage() + ")"
+                    + (n > 1 ? "; " + (n - 1) + " more since the last report" : "")
+                    + " (reported at most once a minute)");
         }
     }
 

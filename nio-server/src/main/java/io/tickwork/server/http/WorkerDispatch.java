@@ -2,6 +2,7 @@ package io.tickwork.server.http;
 
 import io.tickwork.primitives.order.KeyedSerialExecutor;
 import java.util.Arrays;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Worker mode for one selector loop ({@link HttpServer.Builder#workers}): each complete request
@@ -70,7 +71,7 @@ final class WorkerDispatch {
             c.closeAfterResponse();
         }
         c.inFlight++;
-        workers.execute(c, () -> {
+        submit(c, head, () -> {
             byte[] bytes;
             boolean closes = close;
             try {
@@ -102,7 +103,31 @@ final class WorkerDispatch {
     void last(Connection c, byte[] response) {
         c.closeAfterResponse();
         c.inFlight++;
-        workers.execute(c, () -> loop.execute(() -> loop.deliver(c, response, true)));
+        Runnable deliver = () -> loop.deliver(c, response, true);
+        try {
+            workers.execute(c, () -> loop.execute(deliver));
+        } catch (RejectedExecutionException refused) {
+            // the pool refused even this: the lane was idle, so what went before is delivered
+            // already or queued on the loop ahead of this
+            loop.execute(deliver);
+        }
+    }
+
+    /**
+     * Hands {@code task}, the one in flight for {@code c}'s latest request, to the workers. A pool
+     * that refuses it (shut down, or saturated with a rejecting policy; the executor refuses only
+     * a connection with nothing in flight, its responses before this one delivered or queued on
+     * the loop) gets a 503 in the request's place, and the connection closes after it.
+     */
+    private void submit(Connection c, boolean head, Runnable task) {
+        try {
+            workers.execute(c, task);
+        } catch (RejectedExecutionException refused) {
+            server.workersRefused(refused);
+            c.closeAfterResponse();
+            byte[] unavailable = ResponseEncoder.errorBytes(503, "the server's workers refused the request", head);
+            loop.execute(() -> loop.deliver(c, unavailable, true));
+        }
     }
 
     /** Per pool thread: a request view and a response to fill, like a loop's. */
