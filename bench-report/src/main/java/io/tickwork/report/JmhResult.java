@@ -156,6 +156,11 @@ final class JmhResult {
     }
 
     /** The median when JMH recorded the iterations, else the mean score. */
+    /** Benchmark, mode and parameters: what makes two results the same cell. */
+    String key() {
+        return benchmark + "|" + mode + "|" + params;
+    }
+
     double central() {
         return Double.isNaN(median) ? score : median;
     }

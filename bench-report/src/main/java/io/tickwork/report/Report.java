@@ -33,9 +33,16 @@ import org.knowm.xchart.style.Styler;
  * without one, the method name is the variant. Every other parameter makes the row (the bar group).
  * A variant is ours when it matches {@code --ours} (a regular expression); all others are peers.
  *
- * <p>Usage: {@code java -cp jmh/target/benchmarks.jar io.tickwork.report.Report --in r.json
- * --out docs/bench --name order --ours 'Serial|Keyed' [--title "..."] [--note "JDK 17, 2 cores"]
- * [--log]}
+ * <p>Usage ({@code jmh/suite} runs it after JMH): {@code java -jar
+ * bench-report/target/tickwork-bench-report.jar --in r.json --out docs/bench --name order --ours
+ * keyed [--title "..."] [--note "JDK 17, 2 cores"] [--log]}. Several {@code --in} files join into
+ * one report only when no benchmark with the same parameters is in two of them: a second run of a
+ * cell is refused, not silently put in place of the first. An input that cannot be read, is not
+ * JMH's JSON, or holds no result is an error naming the file (exit 2, or 1 for no result).
+ *
+ * <p>A cell shows the median of every measured iteration (what the ratio is of), then JMH's mean
+ * and 99.9 % error (what the verdict is of). Allocation below 0.01 B/op is JMH's own residue,
+ * shown as ~0 and not charted.
  */
 public final class Report {
     static final String VARIANT_PARAMS = "impl,variant,subject,kind,timer,executor,scheduler,model,peer,queue,index";
@@ -86,9 +93,13 @@ public final class Report {
             System.err.println("--in is required\n" + usage());
             System.exit(2);
         }
-        List<JmhResult> all = new ArrayList<>();
-        for (Path in : inputs) {
-            all.addAll(JmhResult.parse(Files.readString(in, StandardCharsets.UTF_8)));
+        List<JmhResult> all;
+        try {
+            all = read(inputs);
+        } catch (UsageError e) {
+            System.err.println("report: " + e.getMessage());
+            System.exit(e.status);
+            return;
         }
         Path out = Path.of(opts.getOrDefault("out", "docs/bench"));
         String name = opts.getOrDefault("name", "report");
@@ -102,6 +113,51 @@ public final class Report {
         for (Path p : written) {
             System.out.println("wrote " + p);
         }
+    }
+
+    /** A bad input, told to the user in one line with the exit status it gives. */
+    static final class UsageError extends Exception {
+        final int status;
+
+        UsageError(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+    }
+
+    /**
+     * The results of every input, in order; refuses an input that cannot be read or parsed, one
+     * without a result (its benchmarks failed, or it is not a JMH run), and a result whose
+     * benchmark, mode and parameters an earlier input has already given.
+     */
+    static List<JmhResult> read(List<Path> inputs) throws UsageError {
+        List<JmhResult> all = new ArrayList<>();
+        Map<String, Path> seen = new LinkedHashMap<>();
+        for (Path in : inputs) {
+            List<JmhResult> rs;
+            try {
+                rs = JmhResult.parse(Files.readString(in, StandardCharsets.UTF_8));
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw new UsageError(2, in + ": no such file");
+            } catch (IOException | IllegalArgumentException e) {
+                throw new UsageError(2, in + ": not JMH's JSON (-rf json): " + e.getMessage());
+            }
+            if (rs.isEmpty()) {
+                throw new UsageError(1, in + ": no results (did every benchmark fail?)");
+            }
+            for (JmhResult r : rs) {
+                Path first = seen.putIfAbsent(r.key(), in);
+                if (first != null) {
+                    throw new UsageError(
+                            2,
+                            r.benchmark + " " + r.params + " (" + r.mode + ") is in " + first
+                                    + (first.equals(in) ? " twice" : " and in " + in)
+                                    + ": a report is of one run per cell; give the runs to separate reports");
+                }
+            }
+            all.addAll(rs);
+        }
+        return all;
     }
 
     static String usage() {
@@ -129,7 +185,7 @@ public final class Report {
                 + (headline != null ? " (of `" + headline.pattern() + "` where the row has it)" : "")
                 + " against the best peer in the row, on medians of every measured iteration, "
                 + "> 1 means ours is faster; level when the JMH error intervals overlap. Quote a row as won or lost "
-                + "only from a run of at least 3 forks.\n");
+                + "only from a run of at least 3 forks. A cell is the median (JMH's mean ± its 99.9 % error).\n");
         for (Group g : groups()) {
             String file = name + "-" + g.id() + ".png";
             Path png = outDir.resolve(file);
@@ -182,10 +238,11 @@ public final class Report {
             return "thrpt".equals(mode);
         }
 
+        /** Whether any variant allocated: with only residue the chart would draw noise as bars. */
         boolean hasAlloc() {
             return cells.values().stream()
                     .flatMap(m -> m.values().stream())
-                    .anyMatch(r -> !Double.isNaN(r.allocBytesPerOp));
+                    .anyMatch(r -> !Double.isNaN(r.allocBytesPerOp) && !isResidue(r.allocBytesPerOp));
         }
     }
 
@@ -208,7 +265,12 @@ public final class Report {
             });
             String rowKey = row.length() == 0 ? "-" : row.toString();
             g.variants.add(variant);
-            g.cells.computeIfAbsent(rowKey, k -> new LinkedHashMap<>()).put(variant, r);
+            JmhResult before =
+                    g.cells.computeIfAbsent(rowKey, k -> new LinkedHashMap<>()).putIfAbsent(variant, r);
+            if (before != null) {
+                throw new IllegalArgumentException(
+                        "two results for " + r.benchmark + " " + r.params + " (" + r.mode + "): one run per report");
+            }
         }
         return new ArrayList<>(groups.values());
     }
@@ -250,13 +312,19 @@ public final class Report {
         return sb.toString();
     }
 
+    /** The median (the ratio's statistic), then JMH's mean ± error (the verdict's), then allocation. */
     static String cell(JmhResult r) {
-        String s = fmt(r.score) + (Double.isNaN(r.error) ? "" : " ± " + fmt(r.error));
+        String mean = fmt(r.score) + (Double.isNaN(r.error) ? "" : " ± " + fmt(r.error));
+        String s = Double.isNaN(r.median) ? mean : fmt(r.median) + " (" + mean + ")";
         if (!Double.isNaN(r.allocBytesPerOp)) {
-            // below 0.01 B/op is JMH's own residue spread over millions of operations, not allocation
-            s += r.allocBytesPerOp < 0.01 ? " (~0 B/op)" : " (" + fmt(r.allocBytesPerOp) + " B/op)";
+            s += isResidue(r.allocBytesPerOp) ? " (~0 B/op)" : " (" + fmt(r.allocBytesPerOp) + " B/op)";
         }
         return s;
+    }
+
+    /** Below 0.01 B/op is JMH's own residue spread over millions of operations, not allocation. */
+    static boolean isResidue(double bytesPerOp) {
+        return bytesPerOp < 0.01;
     }
 
     /**
@@ -409,8 +477,9 @@ public final class Report {
             List<Double> errs = new ArrayList<>();
             for (String row : rows) {
                 JmhResult r = g.cells.get(row).get(variant);
-                double y = r == null ? 0 : alloc ? r.allocBytesPerOp : r.score;
-                double e = r == null ? 0 : alloc ? r.allocError : r.error;
+                boolean residue = r != null && alloc && isResidue(r.allocBytesPerOp);
+                double y = r == null || residue ? 0 : alloc ? r.allocBytesPerOp : r.score;
+                double e = r == null || residue ? 0 : alloc ? r.allocError : r.error;
                 ys.add(Double.isNaN(y) ? 0 : y / scale);
                 errs.add(Double.isNaN(e) ? 0 : e / scale);
             }

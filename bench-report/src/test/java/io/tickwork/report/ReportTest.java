@@ -53,6 +53,45 @@ class ReportTest {
         assertThrows(IllegalArgumentException.class, () -> JmhResult.parse("[{\"benchmark\":\"p.C.m\"}]"));
     }
 
+    /** Bad inputs are refused with one line naming the file; a cell measured twice is refused too. */
+    @Test
+    void inputsThatCannotMakeAReportAreRefusedNamingTheFile(@TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("missing.json");
+        Report.UsageError e = assertThrows(Report.UsageError.class, () -> Report.read(List.of(missing)));
+        assertEquals(missing + ": no such file", e.getMessage());
+        assertEquals(2, e.status);
+
+        Path truncated = Files.writeString(dir.resolve("truncated.json"), "[{\"benchmark\":");
+        e = assertThrows(Report.UsageError.class, () -> Report.read(List.of(truncated)));
+        assertTrue(e.getMessage().startsWith(truncated + ": not JMH's JSON (-rf json): "), e.getMessage());
+        assertEquals(2, e.status);
+
+        Path empty = Files.writeString(dir.resolve("empty.json"), "[]");
+        e = assertThrows(Report.UsageError.class, () -> Report.read(List.of(empty)));
+        assertEquals(empty + ": no results (did every benchmark fail?)", e.getMessage());
+        assertEquals(1, e.status);
+
+        Path a = Files.writeString(dir.resolve("a.json"), sample());
+        Path b = Files.writeString(dir.resolve("b.json"), sample());
+        e = assertThrows(Report.UsageError.class, () -> Report.read(List.of(a, b)));
+        assertTrue(e.getMessage().contains(" is in " + a + " and in " + b), e.getMessage());
+        assertEquals(7, Report.read(List.of(a)).size(), "one run reads whole");
+    }
+
+    @Test
+    void aCellShowsTheMedianThenTheMeanAndErrorAndAllocationOnlyAboveResidue() {
+        JmhResult r = new JmhResult("p.C.m", "thrpt", Map.of(), 10.4e6, 0.5e6, 11.0e6, "ops/s", 0.00005, 0.0);
+        assertEquals("11.0M (10.4M ± 500k) (~0 B/op)", Report.cell(r));
+        JmhResult allocating = new JmhResult("p.C.m", "thrpt", Map.of(), 2.0, 0.1, 2.0, "ops/s", 24.0, 0.0);
+        assertEquals("2.00 (2.00 ± 0.100) (24.0 B/op)", Report.cell(allocating));
+        Report report = new Report(List.of(r), Pattern.compile("m"), null);
+        assertTrue(!report.groups().get(0).hasAlloc(), "residue alone draws no allocation chart");
+        assertTrue(new Report(List.of(allocating), Pattern.compile("m"), null)
+                .groups()
+                .get(0)
+                .hasAlloc());
+    }
+
     @Test
     void parsesScoresErrorsAndAllocation() throws IOException {
         List<JmhResult> rs = JmhResult.parse(sample());
