@@ -96,9 +96,10 @@ import java.util.concurrent.atomic.LongAdder;
  *       pool's {@code shutdownNow()} does not stop keyed work between tasks: stop accepting with
  *       {@link #shutdown()} first.</li>
  *   <li><b>Fairness.</b> A key runs at most {@code fairnessBudget} tasks in a row while other keys
- *       wait. A worker gives its pool thread back after about {@code fairnessBudget} tasks, or
- *       after 64 when the pool reports other queued work, so other work on a shared pool runs
- *       between them; on a {@code ForkJoinPool} it runs one of the pool's other tasks in place
+ *       wait. A worker gives its pool thread back after about {@code fairnessBudget} tasks, or,
+ *       when the pool reports other queued work, at the end of the first key's run that takes it
+ *       past 64 tasks, so other work on a shared pool runs between them: with one busy key, that
+ *       work waits up to {@code fairnessBudget} tasks (lower the budget to bound it tighter); on a {@code ForkJoinPool} it runs one of the pool's other tasks in place
  *       instead of leaving, after handing the keys still ready back to the pool, so that task may
  *       wait for them (a {@code flush(key).join()}); with none ready, it keeps its slot for that
  *       task's run unless every other slot is held by a worker doing the same, or there is none
@@ -127,7 +128,16 @@ import java.util.concurrent.atomic.LongAdder;
  * with work: a 48-byte lane and its map entry; a worker retires a key's lane a while after it went
  * idle (at most 128 idle keys per running worker stay registered, none once the workers left). A
  * bound on the keys' queues costs one release store per task on the draining side. Per executor:
- * the reserve worker, about 620 bytes.
+ * about 2 KB on 2 cores, growing with the cores to about 10 KB on 64: the striped busy-key count
+ * (two 128-byte stripes per core, at most 64) and the reserve worker (about 620 bytes). The map
+ * of keys does not shrink: after a burst of many keys at once, its table stays as large as the
+ * burst needed (about 7 MB after a million keys), though every lane is released.
+ *
+ * <p><b>Context.</b> The pool runs the executor's workers, not your tasks: a decorating executor
+ * that captures a context when its {@code execute} is called (a logging MDC, a tracing span, a
+ * security principal) captures it from whichever producer started a worker, and every task that
+ * worker runs, of any producer, runs under it. Carry a task's context in the task itself (wrap the
+ * {@code Runnable} before {@link #execute}).
  *
  * <p><b>Thread safety.</b> Every method may be called from any thread, tasks included. Keys need
  * consistent {@code equals} and {@code hashCode} and must not change once used, as a
@@ -264,8 +274,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
             }
             checkAccepting();
             if (maxQueuedPerKey > 0 && previous.seq - lane.started() >= maxQueuedPerKey) {
-                throw new RejectedExecutionException(
-                        "key " + key + " has " + maxQueuedPerKey + " tasks waiting (maxQueuedPerKey)");
+                throw new RejectedExecutionException("key " + LaneDispatcher.describe(key) + " has " + maxQueuedPerKey
+                        + " tasks waiting (maxQueuedPerKey)");
             }
             node.seq = previous.seq + 1;
             if (lane.casTail(previous, node)) {
@@ -430,7 +440,10 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
     /**
      * Shuts down and waits until every accepted task has run. Called from one of this executor's
      * own tasks (or from an action run in place by one, such as a {@link #flush} dependent), it
-     * shuts down and returns at once (it cannot wait for the task calling it). If the calling
+     * shuts down and returns at once (it cannot wait for the task calling it). Called from another
+     * task of the same pool, it holds that pool thread while it waits: on a pool that is not a
+     * {@code ForkJoinPool} (which may add a thread for the wait), keys that need that thread never
+     * run, and the wait never ends; call {@link #shutdown()} there instead. If the calling
      * thread is or becomes interrupted, it stops waiting and returns with the interrupt flag set;
      * the queued tasks still run. (JDK 19's {@code ExecutorService.close()} keeps waiting
      * instead; a caller that must wait retries {@link #awaitTermination}.) If the pool stops running the executor's workers (its

@@ -278,7 +278,8 @@ final class LaneDispatcher extends DispatcherPad3 {
         }
         if (worker.droppedRejectable) {
             throw rejection(
-                    "key " + key + ": the pool refused a worker while none ran, so the task will not run", refused);
+                    "key " + describe(key) + ": the pool refused a worker while none ran, so the task will not run",
+                    refused);
         }
         if (refused instanceof VirtualMachineError fatal) {
             throw fatal;
@@ -436,6 +437,19 @@ final class LaneDispatcher extends DispatcherPad3 {
     /** Whether the pool has work queued besides this dispatcher's own workers; a hint. */
     boolean poolHasOtherWork() {
         return pool.queuedTasks() > inPool;
+    }
+
+    /**
+     * The key as a rejection's message names it: its {@code toString()}, or, if that throws, its
+     * class and identity, so a rejection is always a {@link RejectedExecutionException}.
+     */
+    static String describe(Object key) {
+        try {
+            return String.valueOf(key);
+        } catch (RuntimeException e) {
+            return key.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(key))
+                    + " (its toString() threw " + e.getClass().getName() + ")";
+        }
     }
 
     /**

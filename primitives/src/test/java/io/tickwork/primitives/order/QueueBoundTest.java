@@ -56,6 +56,38 @@ class QueueBoundTest {
         }
     }
 
+    /** A key whose toString() throws: the rejection is still a RejectedExecutionException, and counted. */
+    @Test
+    void aKeyThatCannotBePrintedIsStillRejectedAsSuch() throws Exception {
+        ExecutorService pool = Pools.threadPool(1);
+        Object key = new Object() {
+            @Override
+            public String toString() {
+                throw new IllegalStateException("no name");
+            }
+        };
+        try {
+            KeyedSerialExecutor<Object> keyed =
+                    KeyedSerialExecutor.builder(pool).maxQueuedPerKey(1).build();
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            keyed.execute(key, SerialGuaranteesTest.holdUntil(started, release));
+            assertTrue(started.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+            keyed.execute(key, () -> {});
+            RejectedExecutionException e =
+                    assertThrows(RejectedExecutionException.class, () -> keyed.execute(key, () -> {}));
+            assertTrue(
+                    e.getMessage()
+                            .contains("(its toString() threw java.lang.IllegalStateException) has 1 tasks waiting"),
+                    e.getMessage());
+            assertEquals(1, keyed.stats().rejectedTasks());
+            release.countDown();
+            keyed.close();
+        } finally {
+            Pools.shutdownAndAwait(pool);
+        }
+    }
+
     /** Producers racing for the last places: exactly the bound's worth is accepted, never more. */
     @Test
     void concurrentProducersGetExactlyTheBound() throws Exception {
