@@ -468,10 +468,7 @@ public final class HttpServer implements AutoCloseable {
      */
     void acceptFailed(IOException e, long backoffMillis) {
         acceptFailures.incrementAndGet();
-        long now = System.nanoTime();
-        long last = lastAcceptFailureLog.get();
-        if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1))
-                && lastAcceptFailureLog.compareAndSet(last, now == 0 ? 1 : now)) {
+        if (dueOnceAMinute(lastAcceptFailureLog)) {
             long n = acceptFailures.getAndSet(0);
             synchronized (acceptLog) { // the failure's line, then the recovery's, never the other way round
                 acceptRecoveryUnreported.set(true); // before the line: an accept after it reports the recovery
@@ -483,15 +480,23 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
+     * Whether a report throttled to once a minute is due, {@code last} holding when the previous
+     * one was made (nanoTime, 0 for never): if so, claims it (one caller of racing ones wins).
+     */
+    private static boolean dueOnceAMinute(AtomicLong last) {
+        long now = System.nanoTime();
+        long before = last.get();
+        return (before == 0 || now - before >= TimeUnit.MINUTES.toNanos(1))
+                && last.compareAndSet(before, now == 0 ? 1 : now);
+    }
+
+    /**
      * The worker pool refused a request, which was answered 503. Logged at most once a minute: a
      * saturated pool refuses many, and the suppressed count is reported with the next message.
      */
     void workersRefused(RuntimeException refused) {
         refusals.incrementAndGet();
-        long now = System.nanoTime();
-        long last = lastRefusalLog.get();
-        if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1))
-                && lastRefusalLog.compareAndSet(last, now == 0 ? 1 : now)) {
+        if (dueOnceAMinute(lastRefusalLog)) {
             long n = refusals.getAndSet(0);
             log("the worker pool refused a request, answered 503 (" + refused.getMessage() + ")"
                     + (n > 1 ? "; " + (n - 1) + " more since the last report" : "")
@@ -514,10 +519,7 @@ public final class HttpServer implements AutoCloseable {
                 return true;
             }
         }
-        long now = System.nanoTime();
-        long last = lastCapLog.get();
-        if ((last == 0 || now - last >= TimeUnit.MINUTES.toNanos(1))
-                && lastCapLog.compareAndSet(last, now == 0 ? 1 : now)) {
+        if (dueOnceAMinute(lastCapLog)) {
             log(max + " connections open, the cap: accepting again as connections close"
                     + " (reported at most once a minute)");
         }
