@@ -534,6 +534,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         c.inFlight--;
         if (c.closed) {
+            workers.forget(c);
             return;
         }
         if (closes) {
@@ -542,12 +543,16 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             c.pendingIn = null;
             c.requestStart = -1;
             c.closeAfterResponse();
+            workers.forget(c);
         }
         c.lastActivity = now;
         boolean behind = c.pendingOut != null; // then OP_WRITE is already on
         output.deliver(c, response);
         if (!behind) {
             writeAndResume(c);
+        }
+        if (!closes) {
+            workers.delivered(c); // a last response the loop decided may have waited for this one
         }
     }
 

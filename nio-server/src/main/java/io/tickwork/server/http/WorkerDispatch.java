@@ -2,6 +2,8 @@ package io.tickwork.server.http;
 
 import io.tickwork.primitives.order.KeyedSerialExecutor;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -44,6 +46,12 @@ final class WorkerDispatch {
     private final RequestParser parser;
     private final HttpServer server;
     private final HttpHandler handler;
+    /**
+     * Loop thread only: responses decided on the loop, saying close, that must wait for responses
+     * still being computed before them (a pool shut down under running handlers refuses the
+     * requests behind them), by connection. Almost always empty.
+     */
+    private final Map<Connection, byte[]> owedLast = new IdentityHashMap<>();
 
     WorkerDispatch(
             Loop loop,
@@ -103,30 +111,56 @@ final class WorkerDispatch {
     void last(Connection c, byte[] response) {
         c.closeAfterResponse();
         c.inFlight++;
-        Runnable deliver = () -> loop.deliver(c, response, true);
         try {
-            workers.execute(c, () -> loop.execute(deliver));
+            workers.execute(c, () -> loop.execute(() -> loop.deliver(c, response, true)));
         } catch (RejectedExecutionException refused) {
-            // the pool refused even this: the lane was idle, so what went before is delivered
-            // already or queued on the loop ahead of this
-            loop.execute(deliver);
+            answerLast(c, response); // the pool refused even this
         }
     }
 
     /**
      * Hands {@code task}, the one in flight for {@code c}'s latest request, to the workers. A pool
-     * that refuses it (shut down, or saturated with a rejecting policy; the executor refuses only
-     * a connection with nothing in flight, its responses before this one delivered or queued on
-     * the loop) gets a 503 in the request's place, and the connection closes after it.
+     * that refuses it (shut down, or saturated with a rejecting policy) gets a 503 in the
+     * request's place, after the responses before it, and the connection closes after it.
      */
     private void submit(Connection c, boolean head, Runnable task) {
         try {
             workers.execute(c, task);
         } catch (RejectedExecutionException refused) {
             server.workersRefused(refused);
-            c.closeAfterResponse();
-            byte[] unavailable = ResponseEncoder.errorBytes(503, "the server's workers refused the request", head);
-            loop.execute(() -> loop.deliver(c, unavailable, true));
+            answerLast(c, ResponseEncoder.errorBytes(503, "the server's workers refused the request", head));
+        }
+    }
+
+    /**
+     * On the loop: {@code response}, counted in {@code c}'s in-flight requests, is its last and
+     * closes it. Queued on the loop at once when nothing is in flight before it (the responses
+     * before it are written or queued on the loop ahead of it); otherwise kept until
+     * {@link #delivered} sees the responses before it out.
+     */
+    private void answerLast(Connection c, byte[] response) {
+        c.closeAfterResponse();
+        if (c.inFlight == 1) {
+            loop.execute(() -> loop.deliver(c, response, true));
+        } else {
+            owedLast.put(c, response);
+        }
+    }
+
+    /** On the loop, after {@code c} got a response that kept it open: sends its owed last response once only that is in flight. */
+    void delivered(Connection c) {
+        if (!owedLast.isEmpty() && c.inFlight == 1) {
+            byte[] owed = owedLast.remove(c);
+            if (owed != null) {
+                loop.deliver(c, owed, true);
+            }
+        }
+    }
+
+    /** On the loop: {@code c} closed, or a response closed it: nothing owed is sent. */
+    void forget(Connection c) {
+        if (!owedLast.isEmpty()) {
+            owedLast.remove(c);
         }
     }
 

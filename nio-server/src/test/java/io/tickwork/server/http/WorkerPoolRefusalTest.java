@@ -61,6 +61,55 @@ class WorkerPoolRefusalTest {
         }
     }
 
+    /**
+     * A pool shut down while a handler runs: the request pipelined behind it is refused, and its
+     * 503 waits for the running one's response, so the client reads each answer in its place.
+     */
+    @Test
+    void a503WaitsForTheResponsesBeforeIt() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        HttpServer.Builder b = HttpServer.builder((req, res) -> {
+                    if (req.path().equals("/slow")) {
+                        running.countDown();
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    res.contentType(ContentType.TEXT).appendAscii(req.path());
+                })
+                .workers(pool)
+                .threads(1)
+                .port(0)
+                .log(log::add);
+        try (HttpServer server = b.start();
+                RawClient c = new RawClient(server.port())) {
+            c.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n");
+            assertTrue(running.await(10, TimeUnit.SECONDS));
+            pool.shutdown(); // the running handler goes on; nothing new is taken
+            c.send("GET /next HTTP/1.1\r\nHost: t\r\n\r\n");
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (log.stream().noneMatch(l -> l.contains("refused a request")) && System.nanoTime() < until) {
+                Thread.onSpinWait(); // until the loop has refused /next, while /slow still runs
+            }
+            assertTrue(log.stream().anyMatch(l -> l.contains("refused a request")), log::toString);
+            release.countDown();
+            RawClient.Response first = c.read();
+            assertEquals(200, first.status());
+            assertEquals("/slow", first.text());
+            RawClient.Response second = c.read();
+            assertEquals(503, second.status());
+            assertEquals("close", second.header("connection"));
+            assertTrue(c.closedByServerEventually(), "closed after the 503");
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void aSaturatedPoolWithARejectingPolicyAnswers503() throws Exception {
         // one thread, no queue, AbortPolicy: while its thread is taken, every hand-over is refused
@@ -88,7 +137,8 @@ class WorkerPoolRefusalTest {
             release.countDown();
             // the pool has its thread back (once the held task has returned): served again
             RawClient.Response r = null;
-            for (int i = 0; i < 1_000 && (r == null || r.status() != 200); i++) {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while ((r == null || r.status() != 200) && System.nanoTime() < until) {
                 try (RawClient again = new RawClient(server.port())) {
                     again.send("GET /y HTTP/1.1\r\nHost: t\r\n\r\n");
                     r = again.read();
