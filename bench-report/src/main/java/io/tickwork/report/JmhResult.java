@@ -155,12 +155,12 @@ final class JmhResult {
         return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
     }
 
-    /** The median when JMH recorded the iterations, else the mean score. */
     /** Benchmark, mode and parameters: what makes two results the same cell. */
     String key() {
         return benchmark + "|" + mode + "|" + params;
     }
 
+    /** The median when JMH recorded the iterations, else the mean score. */
     double central() {
         return Double.isNaN(median) ? score : median;
     }

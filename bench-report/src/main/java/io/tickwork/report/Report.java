@@ -134,11 +134,17 @@ public final class Report {
         List<JmhResult> all = new ArrayList<>();
         Map<String, Path> seen = new LinkedHashMap<>();
         for (Path in : inputs) {
-            List<JmhResult> rs;
+            String text;
             try {
-                rs = JmhResult.parse(Files.readString(in, StandardCharsets.UTF_8));
+                text = Files.readString(in, StandardCharsets.UTF_8);
             } catch (java.nio.file.NoSuchFileException e) {
                 throw new UsageError(2, in + ": no such file");
+            } catch (IOException e) {
+                throw new UsageError(2, in + ": cannot be read: " + e);
+            }
+            List<JmhResult> rs;
+            try {
+                rs = JmhResult.parse(text);
             } catch (IOException | IllegalArgumentException e) {
                 throw new UsageError(2, in + ": not JMH's JSON (-rf json): " + e.getMessage());
             }

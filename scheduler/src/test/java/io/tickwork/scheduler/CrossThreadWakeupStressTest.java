@@ -110,6 +110,7 @@ class CrossThreadWakeupStressTest {
                                 finished.countDown();
                             } catch (Throwable e) {
                                 failure.compareAndSet(null, e);
+                                finished.countDown(); // reported at once, not after the wait below
                             }
                         },
                         "foreign-" + p);
@@ -118,7 +119,7 @@ class CrossThreadWakeupStressTest {
                 t.start();
             }
             // a lost wake-up fails a round's 40 s wait; this bound is only for a slow machine
-            boolean ok = finished.await(240, TimeUnit.SECONDS);
+            boolean ok = finished.await(200, TimeUnit.SECONDS);
             if (failure.get() != null) {
                 throw new AssertionError("a foreign thread failed", failure.get());
             }

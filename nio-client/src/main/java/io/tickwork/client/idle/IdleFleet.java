@@ -110,6 +110,21 @@ final class IdleFleet {
 
     /** Starts the children, follows them to their end, prints the report; the exit status. */
     int run() throws IOException, InterruptedException {
+        // first: a signal from here on terminates the children started so far, and no more start
+        Thread hook = new Thread(
+                () -> {
+                    synchronized (children) { // the start loop checks the flag under this lock
+                        signalled = true; // before the children can exit by it
+                    }
+                    stopChildren();
+                },
+                "idle-fleet-shutdown");
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            human.println("idle: stopped before any process started");
+            return 1;
+        }
         human.printf(
                 Locale.ROOT,
                 "idle: %d connections to %s in %d processes of up to %d (at most %s each here), from %s, %d/s%n",
@@ -127,20 +142,15 @@ final class IdleFleet {
         if (progress != null && !serverBefore.describeServer(null, 0).isEmpty()) {
             progress.println("before: " + serverBefore.describeServer(null, 0));
         }
-        Thread hook = new Thread(
-                () -> {
-                    signalled = true; // before the children can exit by it
-                    stopChildren();
-                },
-                "idle-fleet-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
         start = System.nanoTime();
         boolean followed = false;
         try {
             for (int i = 0; i < plan.size(); i++) {
-                ChildProcess c = ChildProcess.start(i, plan.command(i), events);
-                synchronized (children) { // the shutdown hook reads the list
-                    children.add(c);
+                synchronized (children) { // the shutdown hook reads the list, and sets the flag under it
+                    if (signalled) {
+                        break; // a signal came while starting: the hook stops those started
+                    }
+                    children.add(ChildProcess.start(i, plan.command(i), events));
                 }
             }
             follow(serverBefore);

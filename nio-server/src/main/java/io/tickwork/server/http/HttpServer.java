@@ -378,6 +378,7 @@ public final class HttpServer implements AutoCloseable {
         }
         for (int i = 0; i < loops.size(); i++) {
             Thread t = new Thread(loops.get(i), "tickwork-http-" + address.getPort() + "-loop-" + i);
+            t.setDaemon(false); // whatever the starting thread is: the server keeps the JVM alive
             threads.add(t);
             t.start();
         }

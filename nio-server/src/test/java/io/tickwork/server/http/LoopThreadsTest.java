@@ -43,6 +43,7 @@ class LoopThreadsTest {
             b.close();
         }
         for (Thread t : ofA) {
+            t.join(10_000); // close() returns as the loop's last step ends, just before the thread
             assertFalse(t.isAlive(), t.getName() + " outlived close()");
         }
     }
