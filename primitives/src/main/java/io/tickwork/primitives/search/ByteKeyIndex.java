@@ -2,7 +2,10 @@ package io.tickwork.primitives.search;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,10 +18,14 @@ import java.util.Objects;
  * {@link #wrap} searches such an image in place, zero-copy, e.g. in a slice of a memory-mapped file.
  *
  * <pre>{@code
- * ByteKeyIndex words = ByteKeyIndex.build(sortedUtf8Keys, true);  // or ByteKeyIndex.wrap(mappedSlice)
- * int i = words.find("Door".getBytes(StandardCharsets.UTF_8));     // >= 0: "door" is key i
- * int from = words.lowerBound(p, 0, p.length);                      // keys starting with p are
- * int to = words.prefixEnd(p, 0, p.length);                         // indexes from .. to - 1
+ * List<byte[]> keys = new ArrayList<>();                           // UTF-8 keys, in the index's order
+ * for (String w : List.of("apple", "door", "doorbell", "Doors")) keys.add(w.getBytes(UTF_8));
+ * keys.sort(ByteKeyIndex.order(true));                             // the order build checks
+ * ByteKeyIndex words = ByteKeyIndex.build(keys, true);             // or ByteKeyIndex.wrap(mappedSlice)
+ * int i = words.find("Door".getBytes(UTF_8));                      // 1: "door" is key 1
+ * byte[] p = "door".getBytes(UTF_8);
+ * int from = words.lowerBound(p, 0, p.length);                     // 1: keys starting with p are
+ * int to = words.prefixEnd(p, 0, p.length);                        // 4: indexes from .. to - 1
  * }</pre>
  *
  * <p><b>Bad input.</b> A null key list, key, query or buffer throws {@link NullPointerException};
@@ -29,7 +36,9 @@ import java.util.Objects;
  * {@code asciiCaseInsensitive}, bytes {@code 'A'..'Z'} compare as {@code 'a'..'z'} (only ASCII is
  * folded; other bytes, including every byte of a multi-byte UTF-8 sequence, compare unchanged), in
  * the keys and in the queries. {@link #build} requires the keys in non-decreasing order under the
- * chosen order and rejects anything else naming the index and both keys. Equal keys (including keys
+ * chosen order and rejects anything else naming the index and both keys; {@link #order} sorts
+ * them so. (Java's {@code String} order is UTF-16's, not code points': it differs from this order
+ * once keys hold characters beyond U+FFFF.) Equal keys (including keys
  * equal only after folding) are allowed; lookups answer the first of them (lower-bound semantics).
  * Keys keep their original bytes: {@link #copyKey} returns them as given ({@link #keyString}
  * decodes them as UTF-8, so bytes that are not UTF-8 come back as U+FFFD).
@@ -700,13 +709,57 @@ public final class ByteKeyIndex {
         return a.length - b.length;
     }
 
+    /**
+     * The order {@link #build} requires: unsigned bytes, lexicographic, a prefix before the keys it
+     * starts; with {@code asciiCaseInsensitive}, {@code 'A'..'Z'} compared as {@code 'a'..'z'}.
+     * Sorting the keys with it makes them acceptable to {@code build} with the same flag. The
+     * comparator is stateless and thread safe; it throws {@link NullPointerException} on a null key.
+     */
+    public static Comparator<byte[]> order(boolean asciiCaseInsensitive) {
+        return asciiCaseInsensitive ? FOLDED_ORDER : EXACT_ORDER;
+    }
+
+    private static final Comparator<byte[]> EXACT_ORDER = (a, b) -> compare(a, b, false);
+    private static final Comparator<byte[]> FOLDED_ORDER = (a, b) -> compare(a, b, true);
+
+    /** A key for a message: as UTF-8 text when it decodes cleanly and prints, else as hex bytes. */
     private static String describe(byte[] k) {
+        int shown = Math.min(k.length, 64);
         StringBuilder sb = new StringBuilder();
-        sb.append('"')
-                .append(new String(k, 0, Math.min(k.length, 64), StandardCharsets.UTF_8).replace("\"", "\\\""))
-                .append(k.length > 64 ? "...\"" : "\"");
+        String text = printableUtf8(k, shown);
+        if (text != null) {
+            sb.append('"').append(text.replace("\"", "\\\"")).append(shown < k.length ? "...\"" : "\"");
+        } else {
+            sb.append("0x");
+            for (int j = 0; j < shown; j++) {
+                sb.append(Character.forDigit((k[j] >> 4) & 0xF, 16)).append(Character.forDigit(k[j] & 0xF, 16));
+            }
+            if (shown < k.length) {
+                sb.append("...");
+            }
+        }
         sb.append(" (").append(k.length).append(" bytes)");
         return sb.toString();
+    }
+
+    /** The first {@code len} bytes as text, or null if they are not valid UTF-8 or hold a control character. */
+    private static String printableUtf8(byte[] k, int len) {
+        try {
+            String s = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(k, 0, len))
+                    .toString();
+            for (int j = 0; j < s.length(); j++) {
+                if (Character.isISOControl(s.charAt(j))) {
+                    return null;
+                }
+            }
+            return s;
+        } catch (CharacterCodingException e) {
+            return null; // also a multi-byte character cut at the 64th byte: shown as hex
+        }
     }
 
     /** x rounded up to a multiple of {@link #FANOUT}; in long, so no int count can overflow it. */

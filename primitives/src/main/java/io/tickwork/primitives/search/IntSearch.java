@@ -13,7 +13,10 @@ import java.util.Objects;
  * If {@code key} occurs, the index in {@code a} of its <em>first</em> occurrence (lower-bound
  * semantics, where {@code Arrays.binarySearch} may return any of equal keys); otherwise
  * {@code -(insertion point) - 1}, the insertion point being the index of the first element greater
- * than {@code key}, or {@code a.length} if none. The comparison layouts (Eytzinger, B+ tree) store
+ * than {@code key}, or {@code a.length} if none. Either way the answer gives the rank of
+ * {@code key}, the number of keys less than it: {@code i >= 0 ? i : -i - 1}; the number of keys
+ * less than or equal to it is the rank of {@code key + 1} (all keys when {@code key} is
+ * {@link Integer#MAX_VALUE}, where {@code key + 1} would wrap). The comparison layouts (Eytzinger, B+ tree) store
  * the keys in another order and map the answer back to the index in {@code a}; the directories
  * keep the sorted array beside their directory. All {@code int} values,
  * including {@link Integer#MIN_VALUE} and {@link Integer#MAX_VALUE}, are valid keys and queries.

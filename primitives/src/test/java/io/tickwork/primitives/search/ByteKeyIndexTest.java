@@ -444,6 +444,48 @@ class ByteKeyIndexTest {
         assertThrows(IllegalArgumentException.class, damaged::verify);
     }
 
+    /**
+     * Keys sorted with {@code order(fold)} are what {@code build} with the same flag accepts,
+     * including the cases a {@code String} sort gets wrong: a character beyond U+FFFF (UTF-16 puts
+     * it before U+FFFD, code points after) and case folding.
+     */
+    @Test
+    void keysSortedByTheIndexOrderAreAccepted() {
+        List<String> words = List.of("\uFFFD", "\uD83D\uDE00", "caf\u00E9", "CafE", "b", "Ab", "a", "", "ab");
+        for (boolean fold : new boolean[] {false, true}) {
+            List<byte[]> keys = new ArrayList<>();
+            for (String w : words) {
+                keys.add(w.getBytes(StandardCharsets.UTF_8));
+            }
+            List<byte[]> bySortedStrings = new ArrayList<>();
+            words.stream().sorted().forEach(w -> bySortedStrings.add(w.getBytes(StandardCharsets.UTF_8)));
+            assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.build(bySortedStrings, fold));
+            keys.sort(ByteKeyIndex.order(fold));
+            ByteKeyIndex index = ByteKeyIndex.build(keys, fold);
+            for (int i = 0; i < keys.size(); i++) {
+                byte[] k = keys.get(i);
+                int found = index.find(k);
+                assertTrue(found >= 0 && ByteKeyIndex.order(fold).compare(keys.get(found), k) == 0, "key " + i);
+            }
+        }
+        assertThrows(NullPointerException.class, () -> ByteKeyIndex.order(false).compare(null, new byte[0]));
+    }
+
+    /** A key that is not printable UTF-8 is named in hex in the refusal, so the message says which bytes. */
+    @Test
+    void anUnsortedKeyThatIsNotTextIsNamedInHex() {
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> ByteKeyIndex.build(List.of(new byte[] {(byte) 0x80}, new byte[] {0x7F}), false));
+        assertTrue(e.getMessage().contains("key[0] = 0x80 (1 bytes) > key[1] = 0x7f (1 bytes)"), e.getMessage());
+        IllegalArgumentException t = assertThrows(
+                IllegalArgumentException.class,
+                () -> ByteKeyIndex.build(
+                        List.of("door".getBytes(StandardCharsets.UTF_8), "do".getBytes(StandardCharsets.UTF_8)),
+                        false));
+        assertTrue(t.getMessage().contains("key[0] = \"door\" (4 bytes) > key[1] = \"do\" (2 bytes)"), t.getMessage());
+    }
+
     @Test
     void verifyCatchesCorruptBody() {
         byte[] b = image();
