@@ -59,7 +59,10 @@ import kilim.timerservice.Timer;
  * first is removed from the queue when the task's slice ends.
  *
  * <p><b>Guarantees.</b> Fair round-robin within a loop (a yielding task runs again only after every
- * task that was runnable before it); a task whose timer is due runs first, once per turn; a task
+ * task that was runnable before it), between pauses: there is no preemption and no stealing, so a
+ * task runs until it pauses, and the other tasks of its loop (due timers and new starts included)
+ * wait for that whole slice however idle the other loops are; a computation longer than a few
+ * milliseconds belongs on a thread pool, the task waiting for its result in a mailbox; a task whose timer is due runs first, once per turn; a task
  * resumed by a task running on its loop (a message) runs right after that task's slice, at most 16
  * such hand-offs in a row, so each task run from the queue or from a due timer brings at most 17
  * slices ahead of the tasks queued behind it. A woken
@@ -141,7 +144,9 @@ import kilim.timerservice.Timer;
  * {@code RegistrationTask} is not supported.
  *
  * <p>Usage: {@code RunLoopScheduler.builder().threads(n).timers("wheel-linked-array").build()}, then
- * {@code scheduler.start(task)} (or {@code task.setScheduler(scheduler).start()}).
+ * {@code scheduler.start(task)} (or {@code task.setScheduler(scheduler).start()}). Tasks must be
+ * woven, and the weaver refuses some code that {@code javac} accepts (records, sealed types, some
+ * frame merges over {@code String}): see the package comment.
  *
  * <p><b>Thread safety:</b> all public methods may be called from any thread.
  */
@@ -176,6 +181,7 @@ public final class RunLoopScheduler extends Scheduler {
     static final int BLOCK = 64;
 
     private final RunLoop[] loops;
+    private final String threadName;
     private final Spread spread;
     private final TaskFailureHandler failureHandler;
     /** Tasks placed by the {@link Spread} so far: a long, so that it never wraps and restarts the blocks. */
@@ -192,6 +198,7 @@ public final class RunLoopScheduler extends Scheduler {
     private final Owner owner = new Owner();
 
     private RunLoopScheduler(Builder b) {
+        this.threadName = b.name;
         this.spread = b.spread;
         this.failureHandler = b.failureHandler;
         this.loops = new RunLoop[b.threads];
@@ -451,7 +458,8 @@ public final class RunLoopScheduler extends Scheduler {
             case LoopOwner.TERMINATED -> isTerminated() ? "terminated" : "ending";
             default -> isTerminated() ? "stopped (shutdownNow), terminated" : "stopped (shutdownNow)";
         };
-        return "RunLoopScheduler[threads=" + loops.length + ", spread=" + spread + ", " + name + "]";
+        return "RunLoopScheduler[" + threadName + ", threads=" + loops.length + ", spread=" + spread + ", " + name
+                + "]";
     }
 
     // ------------------------------------------------------------------------------ internals
@@ -677,6 +685,12 @@ public final class RunLoopScheduler extends Scheduler {
 
     /** Configures a {@link RunLoopScheduler}. Not thread safe. */
     public static final class Builder {
+        /**
+         * The most loops a scheduler has: a loop is a thread meant for a core of its own, and tasks
+         * that block belong on a pool, not on more loops.
+         */
+        public static final int MAX_THREADS = 4096;
+
         private int threads = Runtime.getRuntime().availableProcessors();
         private Supplier<? extends TimerQueue<Timer>> timers;
         private String name = "tickwork-loop";
@@ -693,11 +707,12 @@ public final class RunLoopScheduler extends Scheduler {
          * per core, as Kilim's own schedulers default. A loop with nothing to run parks after
          * {@link #idleSpins} spins, so idle loops cost no CPU.
          *
-         * @throws IllegalArgumentException if {@code threads < 1}
+         * @throws IllegalArgumentException if {@code threads < 1} or {@code threads >}
+         *     {@value #MAX_THREADS}
          */
         public Builder threads(int threads) {
-            if (threads < 1) {
-                throw new IllegalArgumentException("threads must be >= 1: " + threads);
+            if (threads < 1 || threads > MAX_THREADS) {
+                throw new IllegalArgumentException("threads must be 1.." + MAX_THREADS + ": " + threads);
             }
             this.threads = threads;
             return this;

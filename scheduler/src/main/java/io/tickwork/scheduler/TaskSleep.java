@@ -17,9 +17,13 @@ import kilim.timerservice.Timer;
  * sleeps.
  * Same guarantee on {@link RunLoopScheduler}: never early, typically 1-2 ms late, also when
  * something resumes the task early (the loop holds such a resumption until the timer fired), as
- * long as the wall clock does not step (see the caveat in {@link RunLoopScheduler}). It
- * works on Kilim's own schedulers too (the timer goes through {@code Scheduler.scheduleTimer}),
- * where a stray resumption can end the sleep early.
+ * long as the wall clock does not step (see the caveat in {@link RunLoopScheduler}). Unlike
+ * {@code Task.sleep}, whose deadline is read at the call, a slice that runs on the loop between the
+ * call and the loop's clock read adds its length: a task computing 100 ms there makes a 50 ms sleep
+ * last about 150 ms, where {@code Task.sleep(50)} lasts about 100. It works on Kilim's own
+ * schedulers too (the timer goes through {@code Scheduler.scheduleTimer}), with their timing: there
+ * it may end up to 1 ms early, as {@code Task.sleep} does (their timer service fires a timer in the
+ * millisecond its deadline falls in), or earlier on a stray resumption.
  *
  * <p>Not woven: the woven form {@link #sleep(long, Fiber)} is written by hand (see there).
  *

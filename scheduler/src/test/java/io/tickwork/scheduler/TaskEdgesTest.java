@@ -368,10 +368,32 @@ class TaskEdgesTest {
         }
     }
 
+    /** Two schedulers named apart say which is which, and in what state. */
+    @Test
+    void toStringNamesTheSchedulerAndItsState() throws InterruptedException {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .name("orders")
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        assertEquals("RunLoopScheduler[orders, threads=1, spread=BLOCKS, running]", s.toString());
+        s.shutdown();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        assertEquals("RunLoopScheduler[orders, threads=1, spread=BLOCKS, terminated]", s.toString());
+    }
+
     @Test
     void theBuilderRefusesBadOptions() {
         assertThrows(
                 IllegalArgumentException.class, () -> RunLoopScheduler.builder().threads(0));
+        IllegalArgumentException tooMany = assertThrows(
+                IllegalArgumentException.class,
+                () -> RunLoopScheduler.builder().threads(RunLoopScheduler.Builder.MAX_THREADS + 1));
+        assertEquals("threads must be 1..4096: 4097", tooMany.getMessage());
+        RunLoopScheduler.builder().threads(RunLoopScheduler.Builder.MAX_THREADS); // the bound itself is accepted
+        IllegalArgumentException unknown = assertThrows(
+                IllegalArgumentException.class, () -> RunLoopScheduler.builder().timers("nope"));
+        assertTrue(unknown.getMessage().contains("wheel-list"), unknown.getMessage()); // spelt as documented
         assertThrows(
                 IllegalArgumentException.class, () -> RunLoopScheduler.builder().batch(0));
         assertThrows(

@@ -42,8 +42,9 @@ final class KilimPingPongServer implements PingPongServer {
     private volatile Throwable failure;
 
     KilimPingPongServer(int loops) {
-        if (loops < 1) {
-            throw new UsageException("--server-threads must be >= 1: " + loops);
+        if (loops < 1 || loops > RunLoopScheduler.Builder.MAX_THREADS) {
+            throw new UsageException(
+                    "--server-threads must be 1.." + RunLoopScheduler.Builder.MAX_THREADS + ": " + loops);
         }
         this.loops = loops;
     }

@@ -163,10 +163,10 @@ public enum TimerKind {
         throw new IllegalArgumentException("unknown timer kind '" + name + "'; valid: " + names());
     }
 
-    /** The valid names, lower case, comma separated (for help texts). */
+    /** The valid names as the documentation spells them ({@code wheel-ring}), comma separated (for help texts). */
     public static String names() {
         return Arrays.stream(values())
-                .map(k -> k.name().toLowerCase(Locale.ROOT))
+                .map(k -> k.name().toLowerCase(Locale.ROOT).replace('_', '-'))
                 .collect(Collectors.joining(", "));
     }
 }
