@@ -14,15 +14,14 @@ final class CountingTimerQueue<T> extends ForwardingTimerQueue<T> {
     final AtomicInteger scheduled = new AtomicInteger();
     final AtomicInteger cancelled = new AtomicInteger();
     /**
-     * Cancels of a handle this queue did not hold, its own or another queue's (the run loop only
-     * cancels timers it queued). Each queue marks the top byte of the handles it gives out, so a
-     * handle of another queue is caught here instead of cancelling an unrelated timer whose handle
-     * happens to be equal.
+     * Cancels that found no pending timer: a handle of a timer that fired or was cancelled, or a
+     * handle of another queue (the run loop only cancels timers it queued). The {@code TimerKind}
+     * queues refuse another queue's handles themselves (each starts its generations at its own
+     * value), so over them such a cancel is counted here instead of cancelling an unrelated timer;
+     * the reference heap numbers every queue's timers alike, so assert on this over a
+     * {@code TimerKind} only.
      */
     final AtomicInteger missedCancels = new AtomicInteger();
-
-    private static final AtomicInteger TAGS = new AtomicInteger();
-    private final long mark = (long) (TAGS.incrementAndGet() & 0x7F | 0x80) << 56;
 
     final AtomicInteger rescheduled = new AtomicInteger();
     final AtomicInteger fired = new AtomicInteger();
@@ -36,16 +35,12 @@ final class CountingTimerQueue<T> extends ForwardingTimerQueue<T> {
         long h = inner.schedule(deadline, payload);
         scheduled.incrementAndGet();
         size.set(inner.size());
-        return h ^ mark; // the wheels' handles use at most the low 56 bits in these tests
-    }
-
-    private boolean ours(long handle) {
-        return (handle & 0xFF00_0000_0000_0000L) == mark;
+        return h;
     }
 
     @Override
     public boolean cancel(long handle) {
-        boolean c = ours(handle) && inner.cancel(handle ^ mark);
+        boolean c = inner.cancel(handle);
         if (c) {
             cancelled.incrementAndGet();
         } else {
@@ -57,7 +52,7 @@ final class CountingTimerQueue<T> extends ForwardingTimerQueue<T> {
 
     @Override
     public boolean reschedule(long handle, long deadline) {
-        boolean moved = ours(handle) && inner.reschedule(handle ^ mark, deadline);
+        boolean moved = inner.reschedule(handle, deadline);
         if (moved) {
             rescheduled.incrementAndGet();
         }

@@ -17,11 +17,11 @@ import java.util.function.LongConsumer;
  *
  * <pre>{@code
  * // a monotonic millisecond clock, read once for the origin (a wall clock may jump)
- * LongTimerQueue idle = TimerQueue.builder(TimeUnit.MILLISECONDS, System.nanoTime() / 1_000_000)
+ * LongTimerQueue idle = TimerQueue.builder(TimeUnit.MILLISECONDS, Math.floorDiv(System.nanoTime(), 1_000_000))
  *         .tick(Duration.ofMillis(10))
  *         .span(Duration.ofSeconds(120))
  *         .buildLong();
- * long nowMillis = System.nanoTime() / 1_000_000;
+ * long nowMillis = Math.floorDiv(System.nanoTime(), 1_000_000);
  * long handle = idle.schedule(nowMillis + 30_000, connectionId);
  * idle.expire(nowMillis, id -> close(id)); // the ids due by nowMillis, up to one 10 ms tick late
  * }</pre>

@@ -79,6 +79,8 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
     private int[] freeIds;
     private int freeTop;
     private int highWater = 1;
+    /** A timer's first generation: this queue's own, {@link WheelTimer#firstGeneration}. */
+    private final int firstGen = WheelTimer.firstGeneration();
 
     private int root = NIL;
     private int first = NIL;
@@ -193,6 +195,7 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
             }
             freeIds = Arrays.copyOf(freeIds, cap);
         }
+        timers[(highWater << 2) + T_META] = (long) firstGen << 32; // see WheelTimer.firstGeneration
         return highWater++;
     }
 

@@ -31,16 +31,19 @@ import java.util.function.Consumer;
  * if (next == TimerQueue.NO_DEADLINE) {
  *     selector.select();
  * } else if (next <= now) {
- *     selector.selectNow();  // timers left due by the limit: select(0) would block for ever
+ *     selector.selectNow();  // timers left due by the limit: do not block
  * } else {
  *     long nanos = next - now;  // negative only if it overflowed: next is centuries away
- *     selector.select(nanos < 0 ? 0 : (nanos - 1) / 1_000_000 + 1); // whole ms, rounded up
+ *     // whole ms, rounded up; select(0) blocks with no timeout, right for the overflowed case
+ *     selector.select(nanos < 0 ? 0 : (nanos - 1) / 1_000_000 + 1);
  * }
  * }</pre>
  *
  * <p>Implementations differ in how they store timers (a red-black tree, or a timing wheel whose
- * slots are linked lists, ring queues or linked-array lists), not in what they promise, so tests
- * and benchmarks iterate over {@link TimerKind}:
+ * slots are linked lists, ring queues or linked-array lists) and in when, within the rules below,
+ * a timer fires: the tree at its deadline, a wheel at the start of the tick after it (so a
+ * deadline before the origin fires on a wheel only once {@code now} reaches the origin). The
+ * rules hold for every kind, so tests and benchmarks iterate over {@link TimerKind}:
  *
  * <ul>
  *   <li><b>Never early.</b> A timer never fires in an {@link #expire} call whose {@code now} is
@@ -83,13 +86,15 @@ import java.util.function.Consumer;
  *       scheduled or rescheduled there waits for the next such call, whatever its deadline.</li>
  *   <li><b>Cancel and reschedule</b> return {@code true} for a timer that is pending and act on
  *       it; for a timer that fired or was cancelled, or a handle never issued, they return
- *       {@code false} and change nothing. A handle means something only to the queue that issued
- *       it: queues number their timers alike, so another queue's handle may name one of this
- *       queue's timers, which its cancel then cancels. A rescheduled timer keeps its handle. Handles are not
- *       reused while the queue lives (a stale handle never touches a younger timer): they carry a
- *       32-bit generation per internal slot, so "never" means until one slot has been recycled
- *       2^31 times (a wheel reuses the slot freed last first, so that takes 2^31 cancels and
- *       schedules in a row, each of the same slot).</li>
+ *       {@code false} and change nothing. A rescheduled timer keeps its handle. Handles are never
+ *       0, and are not reused while the queue lives (a stale handle never touches a younger
+ *       timer): they carry a 32-bit generation per internal slot, so "never" means until one slot
+ *       has been recycled 2^31 times on a wheel, 2^32 on the tree (a slot freed last is reused
+ *       first, so that takes as many cancels and schedules in a row, each of the same slot). Each
+ *       queue starts its generations at a value of its own, at or above 2^30: a number below 2^32
+ *       (a connection id passed by mistake) is never a handle, and another queue's handle is
+ *       refused with {@code false} unless one slot has been recycled at least about 2^27 / k times
+ *       more in one queue than in the other, k being the queues the JVM has made.</li>
  *   <li><b>Time going backwards</b> ({@code now} smaller than in an earlier call) is ignored: the
  *       call expires nothing it would not have expired at the larger, earlier {@code now}.</li>
  *   <li><b>Re-entrancy.</b> The consumer passed to {@code expire} may schedule, reschedule and
@@ -212,8 +217,11 @@ public interface TimerQueue<T> {
      * idle timeout re-armed on activity costs the loop at most one early wake-up per re-arm
      * interval).
      * For a timer already due it answers a time in the past (so the loop does not block), and
-     * {@link #NO_DEADLINE} when nothing is pending (or the only timers are due at
-     * {@code Long.MAX_VALUE}, which means the same to a loop).
+     * {@link #NO_DEADLINE} when nothing is pending, or when the only timers fire at
+     * {@code expire(Long.MAX_VALUE, ..)} alone: deadlines at {@code Long.MAX_VALUE} (on a wheel,
+     * in the last tick a long counts), and on a wheel whose {@code expire(Long.MAX_VALUE, ..)} ran
+     * to the end, timers scheduled from its consumer (see "Past deadlines" above). Either means
+     * the same to a loop: nothing will fire at a real {@code now}.
      */
     long nextDeadline();
 

@@ -2,6 +2,7 @@ package io.tickwork.primitives.timer;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -92,6 +93,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     /** Generation: even while the id holds a timer, odd while free; bumped at both. */
     private int[] gen;
+    /** An id's first generation ({@link #firstGeneration}): this queue's own, even. */
+    private final int firstGen = firstGeneration();
     /**
      * Whether slots keep copies of entries (ring and linked-array slots): then entries carry a
      * placement token, and slots count their live entries to know when to compact. A list slot
@@ -272,7 +275,25 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         if (highWater == where.length) {
             growPool();
         }
+        gen[highWater] = firstGen;
         return highWater++;
+    }
+
+    private static final AtomicInteger QUEUES = new AtomicInteger();
+
+    /**
+     * The generation a queue's ids start at: even, in [2^30, 2^31), and different for each queue:
+     * the k-th queue of the JVM takes the top bits of {@code k} times the golden ratio (Fibonacci
+     * hashing), so any k queues start more than 2^28 / k apart. A handle is therefore never a
+     * number below 2^32, and one queue's handle can name a timer of another only once one id
+     * has been reused at least about 2^27 / k times more in one queue than in the other (twice
+     * that on the tree, whose generations move on once per use): a number that is not a handle, or another
+     * queue's handle, is refused with {@code false}, not taken for a timer. Read once per queue;
+     * costs nothing per timer.
+     */
+    static int firstGeneration() {
+        int spread = (QUEUES.incrementAndGet() * 0x9E3779B9) >>> 2;
+        return (spread & ~1) | 0x4000_0000;
     }
 
     // out of line, as every rare path of schedule and expire: the JIT inlines a method into its

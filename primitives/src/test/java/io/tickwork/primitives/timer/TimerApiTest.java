@@ -364,6 +364,51 @@ class TimerApiTest {
         assertEquals(0, fine.buildLong().size());
     }
 
+    /**
+     * A number that is not a handle (a timer's own id passed by mistake) and another queue's
+     * handle are refused: every cancel and reschedule returns false and leaves the timers as they
+     * were, though both queues numbered their timers alike.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void aNumberThatIsNotThisQueuesHandleIsRefused(TimerKind kind) {
+        LongTimerQueue a =
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 0).kind(kind).buildLong();
+        LongTimerQueue b =
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 0).kind(kind).buildLong();
+        TimerQueue<String> c =
+                TimerQueue.builder(TimeUnit.MILLISECONDS, 0).kind(kind).build();
+        long[] ha = new long[64];
+        long[] hb = new long[64];
+        for (int conn = 0; conn < 64; conn++) {
+            ha[conn] = a.schedule(30_000, conn);
+            hb[conn] = b.schedule(30_000, conn);
+            c.schedule(30_000, "c" + conn);
+            assertTrue(ha[conn] > Integer.MAX_VALUE && hb[conn] > Integer.MAX_VALUE, ha[conn] + ", " + hb[conn]);
+            assertTrue(ha[conn] != hb[conn]);
+        }
+        for (long n = -1; n <= 1_000; n++) {
+            assertFalse(a.cancel(n), "cancel(" + n + ")");
+            assertFalse(a.reschedule(n, 10), "reschedule(" + n + ")");
+            assertFalse(c.cancel(n), "cancel(" + n + ")");
+        }
+        for (long h : hb) {
+            assertFalse(a.cancel(h));
+            assertFalse(a.reschedule(h, 10));
+            assertFalse(c.cancel(h));
+        }
+        assertEquals(64, a.size());
+        assertEquals(64, b.size());
+        assertEquals(64, c.size());
+        for (long h : ha) {
+            assertTrue(a.reschedule(h, 20_000));
+        }
+        List<Long> fired = new ArrayList<>();
+        assertEquals(64, a.expire(20_000, fired::add));
+        assertEquals(64, fired.size());
+        assertEquals(0, b.expire(20_000, id -> fired.add(-id)));
+    }
+
     /** The tree's toString tells its pending timers and distinct deadlines, as a wheel's tells its far ones. */
     @Test
     void theTreeSaysWhatItHolds() {
