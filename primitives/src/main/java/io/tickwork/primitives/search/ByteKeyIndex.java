@@ -725,10 +725,14 @@ public final class ByteKeyIndex {
     /** A key for a message: as UTF-8 text when it decodes cleanly and prints, else as hex bytes. */
     private static String describe(byte[] k) {
         int shown = Math.min(k.length, 64);
+        int cut = shown;
+        while (cut > 0 && cut < k.length && (k[cut] & 0xC0) == 0x80) {
+            cut--; // the text stops before a character the 64 bytes would split
+        }
         StringBuilder sb = new StringBuilder();
-        String text = printableUtf8(k, shown);
+        String text = printableUtf8(k, cut);
         if (text != null) {
-            sb.append('"').append(text.replace("\"", "\\\"")).append(shown < k.length ? "...\"" : "\"");
+            sb.append('"').append(text.replace("\"", "\\\"")).append(cut < k.length ? "...\"" : "\"");
         } else {
             sb.append("0x");
             for (int j = 0; j < shown; j++) {
@@ -758,7 +762,7 @@ public final class ByteKeyIndex {
             }
             return s;
         } catch (CharacterCodingException e) {
-            return null; // also a multi-byte character cut at the 64th byte: shown as hex
+            return null;
         }
     }
 

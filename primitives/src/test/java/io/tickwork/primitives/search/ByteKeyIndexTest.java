@@ -484,6 +484,15 @@ class ByteKeyIndexTest {
                         List.of("door".getBytes(StandardCharsets.UTF_8), "do".getBytes(StandardCharsets.UTF_8)),
                         false));
         assertTrue(t.getMessage().contains("key[0] = \"door\" (4 bytes) > key[1] = \"do\" (2 bytes)"), t.getMessage());
+        // a long key of two-byte characters, the 64th byte in the middle of one: text up to it
+        String longer = "x" + "\u0436".repeat(40) + "b"; // 82 bytes; bytes 63 and 64 are one character
+        String shorter = "x" + "\u0436".repeat(40) + "a";
+        IllegalArgumentException l = assertThrows(
+                IllegalArgumentException.class,
+                () -> ByteKeyIndex.build(
+                        List.of(longer.getBytes(StandardCharsets.UTF_8), shorter.getBytes(StandardCharsets.UTF_8)),
+                        false));
+        assertTrue(l.getMessage().contains("key[0] = \"x" + "\u0436".repeat(31) + "...\" (82 bytes)"), l.getMessage());
     }
 
     @Test
