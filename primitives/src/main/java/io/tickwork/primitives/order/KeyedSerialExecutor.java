@@ -1,5 +1,6 @@
 package io.tickwork.primitives.order;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -473,20 +474,40 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * may still count tasks of the batch a worker is running.
      */
     public Stats stats() {
+        return walk().stats();
+    }
+
+    /**
+     * The key with the most tasks waiting to start ({@link Stats#deepestQueue()}; of equals, any),
+     * or null when no task waits: where to look when a key stops making progress, since a task
+     * that blocks holds back every task queued behind it under its key. A snapshot, costing the
+     * same walk as {@link #stats()}; {@link #toString()} names it too.
+     */
+    public K deepestKey() {
+        return walk().deepestKey;
+    }
+
+    /** One pass over the registered keys: {@link #stats()} and {@link #deepestKey()} from the same snapshot. */
+    private Walk<K> walk() {
         int keys = 0;
         long queued = 0;
         int deepest = 0;
-        for (KeyLane lane : lanes.values()) {
+        K deepestKey = null;
+        for (Map.Entry<K, KeyLane> e : lanes.entrySet()) {
+            KeyLane lane = e.getValue();
             TaskNode t = lane.tail;
             // a lane deferred open rests at a task that has run: nothing queued or running
             if (t != null && t != KeyLane.RETIRED && !lane.restsAt(t)) {
                 keys++;
                 int waiting = lane.waiting();
                 queued += waiting;
-                deepest = Math.max(deepest, waiting);
+                if (waiting > deepest) {
+                    deepest = waiting;
+                    deepestKey = e.getKey();
+                }
             }
         }
-        return new Stats(
+        Stats stats = new Stats(
                 keys,
                 queued,
                 deepest,
@@ -494,7 +515,10 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
                 dispatcher.failed.sum(),
                 rejected.sum(),
                 dispatcher.workers());
+        return new Walk<>(stats, deepestKey);
     }
+
+    private record Walk<K>(Stats stats, K deepestKey) {}
 
     /** Keys with a lane in the map, idle ones kept for reuse included. */
     int registeredKeys() {
@@ -502,14 +526,15 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
     }
 
     /**
-     * One line: state, then the {@link #stats()} snapshot, then the limits, e.g.
-     * {@code KeyedSerialExecutor[running, keys with work 3, queued 10, deepest 7, completed 1000,
-     * failed 1, rejected 0, workers 2 of 8, ThreadPoolExecutor]}.
+     * One line: state, then the {@link #stats()} snapshot with the {@link #deepestKey()}, then the
+     * limits, e.g. {@code KeyedSerialExecutor[running, keys with work 3, queued 10, deepest 7 (key
+     * alice), completed 1000, failed 1, rejected 0, workers 2 of 8, ThreadPoolExecutor]}.
      */
     @Override
     public String toString() {
         int lifecycleState = lifecycle.state(); // before the counts: "terminated" then means they are final
-        Stats s = stats();
+        Walk<K> w = walk();
+        Stats s = w.stats();
         String state = switch (lifecycleState) {
             case Lifecycle.RUNNING -> "running";
             case Lifecycle.SHUTDOWN -> "shutting down";
@@ -521,6 +546,7 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
                 + ", queued " + s.queuedTasks()
                 + ", deepest " + s.deepestQueue()
                 + (maxQueuedPerKey > 0 ? " of " + maxQueuedPerKey : "")
+                + (w.deepestKey() != null ? " (key " + LaneDispatcher.describe(w.deepestKey()) + ")" : "")
                 + ", completed " + s.completedTasks()
                 + ", failed " + s.failedTasks()
                 + ", rejected " + s.rejectedTasks()

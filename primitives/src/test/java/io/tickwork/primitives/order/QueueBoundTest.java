@@ -44,10 +44,16 @@ class QueueBoundTest {
             }
             KeyedSerialExecutor.Stats stats = keyed.stats();
             assertEquals(3, stats.deepestQueue(), keyed::toString);
-            assertTrue(keyed.toString().contains("deepest 3 of 3"), keyed::toString);
+            assertTrue(keyed.toString().contains("deepest 3 of 3 (key slow)"), keyed::toString);
+            assertEquals("slow", keyed.deepestKey(), "the key whose tasks wait behind a task that holds it");
             assertEquals(1, stats.rejectedTasks());
             release.countDown();
             keyed.flush("slow").get(AWAIT_SECONDS, TimeUnit.SECONDS);
+            for (int i = 0; i < 3; i++) {
+                keyed.flush("other " + i).get(AWAIT_SECONDS, TimeUnit.SECONDS);
+            }
+            assertEquals(null, keyed.deepestKey(), keyed::toString); // nothing waits
+            assertFalse(keyed.toString().contains("(key"), keyed::toString);
             keyed.execute("slow", ran::incrementAndGet); // room again
             keyed.close();
             assertEquals(7, ran.get());
