@@ -96,6 +96,9 @@ public final class Main {
                     return t;
                 });
                 b.workers(pool);
+                if (o.responseTimeout != null) {
+                    b.responseTimeout(o.responseTimeout);
+                }
             }
             server = b.start();
         } catch (IOException | UnsupportedOperationException | UnsupportedAddressTypeException e) {

@@ -79,6 +79,14 @@ final class ServerOptions {
     int workers = 0;
 
     @Option(
+            names = "--response-timeout",
+            paramLabel = "T",
+            converter = DurationConverter.class,
+            description = "with --workers: 503 and close when a connection's next response takes longer, nothing"
+                    + " else moving on it (default: none, wait for the handlers)")
+    Duration responseTimeout;
+
+    @Option(
             names = "--cached-words",
             paramLabel = "N",
             converter = CachedWords.class,
@@ -143,6 +151,10 @@ final class ServerOptions {
         }
         if (o.workerJvmOpts != null && o.processes == 1) {
             throw new ParameterException(cl, "--worker-jvm-opts needs --processes 2 or more");
+        }
+        if (o.responseTimeout != null && o.workers == 0) {
+            throw new ParameterException(
+                    cl, "--response-timeout needs --workers: handlers on the loops cannot be timed out");
         }
         if (o.workerIndex >= 0 && o.processes != 1) {
             throw new ParameterException(cl, "a worker (--worker-index) does not take --processes");

@@ -452,6 +452,9 @@ final class WorkerLauncher {
         if (o.data != null) {
             c.addAll(List.of("--data", o.data.toString()));
         }
+        if (o.responseTimeout != null) {
+            c.addAll(List.of("--response-timeout", o.responseTimeout.toMillis() + "ms"));
+        }
         return c;
     }
 

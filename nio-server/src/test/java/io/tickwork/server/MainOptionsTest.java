@@ -30,6 +30,7 @@ class MainOptionsTest {
             "--header-timeout",
             "--timer",
             "--workers",
+            "--response-timeout",
             "--cached-words",
             "--data",
             "--max-connections",
@@ -232,6 +233,9 @@ class MainOptionsTest {
         String[] r = run("--worker-jvm-opts", "-Xmx1g");
         assertEquals("2", r[0]);
         assertTrue(r[2].startsWith("tickwork: --worker-jvm-opts needs --processes 2 or more"), r[2]);
+        r = run("--response-timeout", "5s");
+        assertEquals("2", r[0]);
+        assertTrue(r[2].startsWith("tickwork: --response-timeout needs --workers"), r[2]);
         r = run("--processes", "2", "--worker-index", "0");
         assertEquals("2", r[0]);
         assertTrue(r[2].startsWith("tickwork: a worker (--worker-index) does not take --processes"), r[2]);
@@ -251,6 +255,8 @@ class MainOptionsTest {
                 "rb-tree",
                 "--workers",
                 "4",
+                "--response-timeout",
+                "2s",
                 "--cached-words",
                 "64",
                 "--data",
@@ -279,6 +285,7 @@ class MainOptionsTest {
         assertEquals(Duration.ofMillis(300), w.headerTimeout);
         assertEquals("rb-tree", w.timer);
         assertEquals(4, w.workers);
+        assertEquals(Duration.ofSeconds(2), w.responseTimeout);
         assertEquals(64, w.cachedWords);
         assertEquals(Paths.get("x.twd"), w.data);
         assertEquals(WorkerLauncher.DEFAULT_CONNECTIONS, w.connectionCap());

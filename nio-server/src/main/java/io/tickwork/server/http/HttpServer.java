@@ -107,6 +107,9 @@ public final class HttpServer implements AutoCloseable {
         int threads = Runtime.getRuntime().availableProcessors();
         long idleTimeoutMillis = 60_000;
         long headerTimeoutMillis = 10_000;
+        /** Worker mode: how long a connection waits for its next response, no progress made; 0: for ever. */
+        long responseTimeoutMillis;
+
         long drainTimeoutMillis = 5_000;
         int maxRequestLine = 8 * 1024;
         int maxHeadBytes = 16 * 1024;
@@ -123,7 +126,9 @@ public final class HttpServer implements AutoCloseable {
         TimerQueue<Object> newTimers() {
             return timers != null
                     ? timers.get()
-                    : loopTimers(timerKind, Math.max(idleTimeoutMillis, headerTimeoutMillis));
+                    : loopTimers(
+                            timerKind,
+                            Math.max(Math.max(idleTimeoutMillis, headerTimeoutMillis), responseTimeoutMillis));
         }
 
         HttpHandler handler;
@@ -184,6 +189,21 @@ public final class HttpServer implements AutoCloseable {
         /** A request head not complete this long after its first byte gets 408 and a close (slowloris). */
         public Builder headerTimeout(Duration d) {
             c.headerTimeoutMillis = positiveMillis("headerTimeout", d);
+            return this;
+        }
+
+        /**
+         * Worker mode ({@link #workers}): a connection whose next response the workers have not
+         * computed within this long, while nothing else moved on it (no byte read or written, no
+         * response delivered), gets {@code 503} with {@code Connection: close} in that response's
+         * place and closes; the responses to it and to the requests behind it, when the pool
+         * computes them, are dropped. The handler is not interrupted: a hung handler keeps its
+         * pool thread, and a request it answers late may have had its effect after the client saw
+         * the 503. The time-out is logged at most once a minute. Default: none, a connection waits
+         * for its handlers however long they take (the idle timeout does not run meanwhile).
+         */
+        public Builder responseTimeout(Duration d) {
+            c.responseTimeoutMillis = positiveMillis("responseTimeout", d);
             return this;
         }
 
@@ -351,6 +371,8 @@ public final class HttpServer implements AutoCloseable {
     private final AtomicLong lastCapLog = new AtomicLong();
     private final AtomicLong lastRefusalLog = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
+    private final AtomicLong lastResponseTimeoutLog = new AtomicLong();
+    private final AtomicLong responseTimeouts = new AtomicLong();
     private final InetSocketAddress address;
     private KeyedSerialExecutor<Connection> keyed;
 
@@ -500,6 +522,20 @@ public final class HttpServer implements AutoCloseable {
         if (dueOnceAMinute(lastRefusalLog)) {
             long n = refusals.getAndSet(0);
             log("the worker pool refused a request, answered 503 (" + refused.getMessage() + ")"
+                    + (n > 1 ? "; " + (n - 1) + " more since the last report" : "")
+                    + " (reported at most once a minute)");
+        }
+    }
+
+    /**
+     * A connection waited longer than the response timeout for the workers and was answered 503.
+     * Logged at most once a minute, with the count since the last report.
+     */
+    void responseTimedOut() {
+        responseTimeouts.incrementAndGet();
+        if (dueOnceAMinute(lastResponseTimeoutLog)) {
+            long n = responseTimeouts.getAndSet(0);
+            log("no response within " + config.responseTimeoutMillis + " ms from the workers: answered 503 and closed"
                     + (n > 1 ? "; " + (n - 1) + " more since the last report" : "")
                     + " (reported at most once a minute)");
         }

@@ -123,6 +123,17 @@ final class ResponseEncoder {
         return encode(res, headRequest, close, keepAlive10);
     }
 
+    /**
+     * A {@code 503} with an empty body (right for a GET and for a HEAD alike) and {@code Connection:
+     * close}: in place of a response the workers did not compute in time.
+     */
+    static byte[] responseTimedOutBytes() {
+        HttpResponse res = new HttpResponse();
+        res.reset();
+        res.status(503);
+        return encode(res, false, true, false);
+    }
+
     /** A 204 or a 304: never a body, nor a {@code Content-Length} (RFC 9110 8.6, 15.3.5, 15.4.5). */
     static boolean bodiless(int status) {
         return status == 204 || status == 304;

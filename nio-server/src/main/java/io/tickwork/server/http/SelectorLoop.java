@@ -28,7 +28,9 @@ import java.util.function.Consumer;
  * <p><b>Timeouts</b>, one timer per connection, re-armed lazily (a request records its time; an
  * early timer re-schedules itself): idle keep-alive (close), partial request head older than the
  * header timeout (408, close), output the socket took no byte of within the idle timeout (close;
- * the time between two writes, as nginx's {@code send_timeout}, not the whole response's).
+ * the time between two writes, as nginx's {@code send_timeout}, not the whole response's). While
+ * the workers owe a response, only the response timeout runs, if set (503 in that response's place,
+ * close), counted from the connection's last progress.
  *
  * <p>Thread safety: all loop-thread state, except {@link #execute} (any thread) and the published
  * counters (volatile, written once per iteration).
@@ -389,11 +391,22 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         boolean partial = c.pendingOut == null && c.requestStart >= 0;
         long due = partial ? c.requestStart + config.headerTimeoutMillis : c.lastActivity + config.idleTimeoutMillis;
-        if (c.inFlight > 0 && c.pendingOut == null) {
-            due = Math.max(due, now + config.idleTimeoutMillis); // waiting for our workers, not for the client
+        boolean awaitingWorkers = c.inFlight > 0 && c.pendingOut == null;
+        if (awaitingWorkers) {
+            // waiting for our workers, not for the client: only the response timeout, if any, runs
+            long limit = config.responseTimeoutMillis;
+            due = limit > 0 ? c.lastActivity + limit : Math.max(due, now + config.idleTimeoutMillis);
         }
         if (now < due) {
             armTimer(c, due);
+            return;
+        }
+        if (awaitingWorkers) {
+            server.responseTimedOut();
+            // in the place of the response owed first (those before it are written: no output is
+            // pending); it closes the connection, so the responses still to come are dropped.
+            // No body: the request it answers may have been a HEAD
+            deliver(c, ResponseEncoder.responseTimedOutBytes(), true);
             return;
         }
         if (partial) {
@@ -471,6 +484,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 }
                 if (workers != null) {
                     boolean close = !request.keepAlive || draining && onlyEmptyLines(pos + r, len);
+                    if (c.inFlight == 0 && config.responseTimeoutMillis > 0) {
+                        // the connection's timer may stand at the idle timeout, later than this
+                        armTimer(c, now + config.responseTimeoutMillis);
+                    }
                     workers.request(c, in, pos, r, close, request.head, request.minorVersion == 0);
                     pos += r;
                     continue;
