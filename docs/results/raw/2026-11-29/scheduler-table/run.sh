@@ -16,7 +16,7 @@ for jdk in 17 25; do
   $JAVA -jar $J "$SW" -p threads=2 -p placement=placed -p scheduler=tickwork-wheel-list,kilim-affine $O -rf json -rff $OUT/switch-2placed-$jdk.json
   $JAVA -jar $J "$ST" -p sleepCall=TaskSleep -p threads=2 -p placement=placed -p scheduler=tickwork-wheel-list,kilim-affine $O -rf json -rff $OUT/sleep-2placed-$jdk.json
   $JAVA -jar $J "$SW" -p threads=2 -p placement=free,shuffled -p scheduler=tickwork-wheel-list,kilim-forkjoin -e 'yield' $O -rf json -rff $OUT/switch-2free-$jdk.json
-  $JAVA -jar $J "$SW.yield" -p threads=2 -p placement=free -p scheduler=tickwork-wheel-list,kilim-forkjoin $O -rf json -rff $OUT/yield-2free-$jdk.json
+  $JAVA -jar $J "${SW}yield" -p threads=2 -p placement=free -p scheduler=tickwork-wheel-list,kilim-forkjoin $O -rf json -rff $OUT/yield-2free-$jdk.json
   $JAVA -jar $J "$ST" -p sleepCall=TaskSleep -p threads=2 -p placement=free -p scheduler=tickwork-wheel-list,kilim-forkjoin $O -rf json -rff $OUT/sleep-2free-$jdk.json
 done
 $J25 -jar $J 'scheduler.VirtualThreadOneCarrierBenchmark\.' $O -rf json -rff $OUT/vt-1carrier-25.json
