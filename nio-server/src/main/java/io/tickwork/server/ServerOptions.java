@@ -204,7 +204,7 @@ final class ServerOptions {
     /** {@code --threads}: 1..1024 selector loops. */
     static final class LoopCount extends IntIn {
         LoopCount() {
-            super(1, 1024);
+            super(1, HttpServer.Builder.MAX_THREADS);
         }
     }
 

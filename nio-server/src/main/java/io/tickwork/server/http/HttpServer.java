@@ -148,6 +148,9 @@ public final class HttpServer implements AutoCloseable {
 
     /** Settings for a server; {@link #start()} binds and starts it. */
     public static final class Builder {
+        /** The most selector loops a server runs (as {@code --threads} allows). */
+        public static final int MAX_THREADS = 1024;
+
         private final Config c = new Config();
 
         private Builder(HttpHandler handler) {
@@ -168,10 +171,13 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
-        /** Number of selector loops (threads), &gt;= 1. */
+        /**
+         * Number of selector loops (threads), 1 to {@value #MAX_THREADS}; default one per core. Each
+         * loop takes its read and output buffers at start.
+         */
         public Builder threads(int threads) {
-            if (threads < 1) {
-                throw new IllegalArgumentException("threads must be >= 1: " + threads);
+            if (threads < 1 || threads > MAX_THREADS) {
+                throw new IllegalArgumentException("threads must be 1.." + MAX_THREADS + ": " + threads);
             }
             c.threads = threads;
             return this;

@@ -49,6 +49,15 @@ class LoopTimersTest {
     }
 
     @Test
+    void aLoopCountOutsideOneTo1024IsRefused() {
+        HttpServer.Builder b = HttpServer.builder((request, response) -> {});
+        b.threads(HttpServer.Builder.MAX_THREADS);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.threads(1025));
+        assertEquals("threads must be 1..1024: 1025", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> b.threads(0));
+    }
+
+    @Test
     void theServerSizesItsTimersForItsTimeouts() {
         HttpServer.Config config = new HttpServer.Config();
         config.idleTimeoutMillis = 600_000;
