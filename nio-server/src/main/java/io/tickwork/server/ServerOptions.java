@@ -46,7 +46,7 @@ final class ServerOptions {
             paramLabel = "N",
             converter = LoopCount.class,
             description = "selector loops (default: one per core, ${DEFAULT-VALUE} here)")
-    int threads = Runtime.getRuntime().availableProcessors();
+    int threads = Math.min(Runtime.getRuntime().availableProcessors(), HttpServer.Builder.MAX_THREADS);
 
     @Option(
             names = "--idle-timeout",

@@ -104,7 +104,7 @@ public final class HttpServer implements AutoCloseable {
     static final class Config implements Cloneable {
         String host = "127.0.0.1";
         int port = 9090;
-        int threads = Runtime.getRuntime().availableProcessors();
+        int threads = Math.min(Runtime.getRuntime().availableProcessors(), Builder.MAX_THREADS);
         long idleTimeoutMillis = 60_000;
         long headerTimeoutMillis = 10_000;
         /** Worker mode: how long a connection waits for its next response, no progress made; 0: for ever. */
@@ -207,6 +207,7 @@ public final class HttpServer implements AutoCloseable {
          * pool thread, and a request it answers late may have had its effect after the client saw
          * the 503. The time-out is logged at most once a minute. Default: none, a connection waits
          * for its handlers however long they take (the idle timeout does not run meanwhile).
+         * {@link #start()} refuses it without {@link #workers} ({@link IllegalStateException}).
          */
         public Builder responseTimeout(Duration d) {
             c.responseTimeoutMillis = positiveMillis("responseTimeout", d);
@@ -337,6 +338,10 @@ public final class HttpServer implements AutoCloseable {
 
         /** Binds and starts the loops. */
         public HttpServer start() throws IOException {
+            if (c.responseTimeoutMillis > 0 && c.workers == null) {
+                throw new IllegalStateException(
+                        "responseTimeout needs workers: handlers on the loops cannot be timed out");
+            }
             return new HttpServer(c.copy());
         }
 

@@ -131,6 +131,7 @@ final class ResponseEncoder {
         HttpResponse res = new HttpResponse();
         res.reset();
         res.status(503);
+        res.contentType(ContentType.TEXT); // an empty text, not the JSON a response starts as
         return encode(res, false, true, false);
     }
 

@@ -361,6 +361,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         if (!output.writePending(c, now)) {
             return;
         }
+        armResponseTimeout(c); // the output drained: waiting for the workers again, if they owe any
         if (c.heldBack()) {
             process(c, c.restoreHeldBack(in));
         } else {
@@ -404,7 +405,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         if (awaitingWorkers) {
             server.responseTimedOut();
             // in the place of the response owed first (those before it are written: no output is
-            // pending); it closes the connection, so the responses still to come are dropped.
+            // pending); it closes the connection, so the responses still to come are dropped, and
+            // deliver arms the idle timer again for a client that does not read it.
             // No body: the request it answers may have been a HEAD
             deliver(c, ResponseEncoder.responseTimedOutBytes(), true);
             return;
@@ -570,6 +572,24 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         if (!closes) {
             workers.delivered(c); // a last response the loop decided may have waited for this one
+        }
+        armResponseTimeout(c);
+    }
+
+    /**
+     * With a response timeout, after progress on {@code c}: makes sure its timer fires no later
+     * than the deadline that applies now (the next response's, or the idle timeout's once none is
+     * owed), since a timer armed while waiting for the workers may stand at a later one, and the
+     * timer that sent a 503 left none. Without one, the timers already stand right.
+     */
+    private void armResponseTimeout(Connection c) {
+        if (config.responseTimeoutMillis > 0 && !c.closed) {
+            armTimer(
+                    c,
+                    c.lastActivity
+                            + (c.inFlight > 0 && c.pendingOut == null
+                                    ? config.responseTimeoutMillis
+                                    : config.idleTimeoutMillis));
         }
     }
 

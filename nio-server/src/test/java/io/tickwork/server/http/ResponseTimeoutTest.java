@@ -25,6 +25,11 @@ class ResponseTimeoutTest {
     private final CountDownLatch release = new CountDownLatch(1);
 
     private HttpServer start(ExecutorService pool, Duration responseTimeout) throws java.io.IOException {
+        return start(pool, responseTimeout, Duration.ofSeconds(60));
+    }
+
+    private HttpServer start(ExecutorService pool, Duration responseTimeout, Duration idleTimeout)
+            throws java.io.IOException {
         return HttpServer.builder((req, res) -> {
                     if (req.path().equals("/hang")) {
                         try {
@@ -32,6 +37,9 @@ class ResponseTimeoutTest {
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
                         }
+                    } else if (req.path().equals("/big")) {
+                        res.contentType(ContentType.TEXT).appendAscii("x".repeat(4 << 20));
+                        return;
                     } else if (req.path().equals("/work")) {
                         try {
                             Thread.sleep(400); // a handler's own work, shorter than the timeout
@@ -43,6 +51,7 @@ class ResponseTimeoutTest {
                 })
                 .workers(pool)
                 .responseTimeout(responseTimeout)
+                .idleTimeout(idleTimeout)
                 .threads(1)
                 .port(0)
                 .log(log::add)
@@ -64,6 +73,7 @@ class ResponseTimeoutTest {
             assertEquals(503, r.status());
             assertEquals("close", r.header("connection"));
             assertEquals("0", r.header("content-length"), "no body: it may answer a HEAD");
+            assertTrue(r.header("content-type").startsWith("text/plain"), r.headers().toString());
             assertTrue(waited >= 300, "never before the timeout: " + waited + " ms");
             assertTrue(c.closedByServerEventually(), "closed after the 503");
             List<String> lines = log.stream()
@@ -97,6 +107,62 @@ class ResponseTimeoutTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * A response the client is slow to read, then a handler that hangs: the wait for the second
+     * response counts from when the first was written out, not from the idle timeout set while
+     * the output was pending (20 s here; the test's bound is 10 s).
+     */
+    @Test
+    void aHangBehindASlowlyReadResponseTimesOutOnceTheOutputDrained() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (HttpServer server = start(pool, Duration.ofMillis(500), Duration.ofSeconds(20));
+                RawClient c = new RawClient(server.port(), 30_000, 8 * 1024)) {
+            c.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\nGET /hang HTTP/1.1\r\nHost: t\r\n\r\n");
+            // a client that reads nothing for 1.5 s: the 4 MB stay pending past the 500 ms, so the
+            // connection's timer fires while output is pending and stands at the idle timeout
+            Thread.sleep(1_500);
+            assertEquals(4 << 20, c.read().body().length);
+            long drained = System.nanoTime();
+            RawClient.Response r = c.read();
+            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - drained);
+            assertEquals(503, r.status());
+            assertTrue(waited < 10_000, "the 503 came " + waited + " ms after the output drained");
+            assertTrue(c.closedByServerEventually());
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A response timeout longer than the idle timeout does not hold a connection open once its
+     * responses are all out: the idle timeout (300 ms) closes it, not the response timeout (20 s;
+     * the test's bound is 10 s).
+     */
+    @Test
+    void onceNothingIsOwedTheIdleTimeoutCloses() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (HttpServer server = start(pool, Duration.ofSeconds(20), Duration.ofMillis(300));
+                RawClient c = new RawClient(server.port(), 30_000)) {
+            c.send("GET /work HTTP/1.1\r\nHost: t\r\n\r\n"); // 400 ms: past the idle timeout
+            assertEquals("/work", c.read().text());
+            long answered = System.nanoTime();
+            assertTrue(c.closedByServerEventually());
+            long closedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - answered);
+            assertTrue(closedAfter < 10_000, "closed " + closedAfter + " ms after the last response");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void theTimeoutIsRefusedOutOfRangeAndWithoutWorkers() throws Exception {
+        HttpServer.Builder noWorkers =
+                HttpServer.builder((req, res) -> {}).port(0).responseTimeout(Duration.ofSeconds(1));
+        IllegalStateException e = assertThrows(IllegalStateException.class, noWorkers::start);
+        assertTrue(e.getMessage().contains("needs workers"), e.getMessage());
     }
 
     @Test

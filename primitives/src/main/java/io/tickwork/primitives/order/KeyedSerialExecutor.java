@@ -481,7 +481,11 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * The key with the most tasks waiting to start ({@link Stats#deepestQueue()}; of equals, any),
      * or null when no task waits: where to look when a key stops making progress, since a task
      * that blocks holds back every task queued behind it under its key. A snapshot, costing the
-     * same walk as {@link #stats()}; {@link #toString()} names it too.
+     * same walk as {@link #stats()}, and as exact: with {@code maxQueuedPerKey} a key's count is
+     * its tasks not yet started; without it the count may still include tasks of the batch a
+     * worker is running (it hands its progress over only at the batch's end), so a key that is
+     * draining a long batch can be named before one that is stuck. {@link #toString()} names it
+     * too.
      */
     public K deepestKey() {
         return walk().deepestKey;
