@@ -1,6 +1,6 @@
 #!/bin/bash
-# The steps of run.sh from the JDK 17 yield row on: run.sh's first version wrote that row's
-# pattern as "$SW.yield", which matches no benchmark, and stopped there. Same jar, run at once after.
+# The steps of run.sh from the JDK 17 free yield row on (console-rest.txt), run right after the
+# steps before it (console.txt), on the same jar.
 set -e
 J=${J:-jmh/target/benchmarks.jar}; J25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 OUT=${OUT:-docs/results/raw/2026-11-29/scheduler-table}
