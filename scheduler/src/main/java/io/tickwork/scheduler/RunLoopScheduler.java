@@ -450,6 +450,13 @@ public final class RunLoopScheduler extends Scheduler {
         }
     }
 
+    /**
+     * One line: the thread name prefix, the loops, the spread and the state; with more than one
+     * loop, also the tasks homed on each loop and not finished (started or moved there; a count
+     * the loops keep anyway to balance moves), e.g. {@code RunLoopScheduler[tickwork-loop,
+     * threads=2, spread=BLOCKS, running, unfinished tasks per loop [120, 118]]}. Each count is read
+     * once, as other threads change it.
+     */
     @Override
     public String toString() {
         String name = switch (owner.state()) {
@@ -458,8 +465,22 @@ public final class RunLoopScheduler extends Scheduler {
             case LoopOwner.TERMINATED -> isTerminated() ? "terminated" : "ending";
             default -> isTerminated() ? "stopped (shutdownNow), terminated" : "stopped (shutdownNow)";
         };
-        return "RunLoopScheduler[" + threadName + ", threads=" + loops.length + ", spread=" + spread + ", " + name
-                + "]";
+        StringBuilder sb = new StringBuilder("RunLoopScheduler[")
+                .append(threadName)
+                .append(", threads=")
+                .append(loops.length)
+                .append(", spread=")
+                .append(spread)
+                .append(", ")
+                .append(name);
+        if (loops.length > 1) { // kept for moves only: a single loop has no count
+            sb.append(", unfinished tasks per loop [");
+            for (int i = 0; i < loops.length; i++) {
+                sb.append(i == 0 ? "" : ", ").append(loops[i].residents());
+            }
+            sb.append(']');
+        }
+        return sb.append(']').toString();
     }
 
     // ------------------------------------------------------------------------------ internals

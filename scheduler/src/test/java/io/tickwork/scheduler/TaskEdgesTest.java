@@ -382,6 +382,27 @@ class TaskEdgesTest {
         assertEquals("RunLoopScheduler[orders, threads=1, spread=BLOCKS, terminated]", s.toString());
     }
 
+    /** With two loops, toString counts the unfinished tasks homed on each. */
+    @Test
+    void toStringCountsTheUnfinishedTasksOfEachLoop() throws InterruptedException {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        try {
+            List<SleepThenWait> tasks = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                tasks.add(s.start(new SleepThenWait(), i == 0 ? 1 : 0)); // two on loop 0, one on loop 1
+            }
+            for (SleepThenWait t : tasks) {
+                assertTrue(t.waiting.await(AWAIT_S, TimeUnit.SECONDS));
+            }
+            assertTrue(s.toString().endsWith(", running, unfinished tasks per loop [2, 1]]"), s::toString);
+        } finally {
+            stop(s);
+        }
+    }
+
     @Test
     void theBuilderRefusesBadOptions() {
         assertThrows(
