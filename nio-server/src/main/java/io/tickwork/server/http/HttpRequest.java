@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
  * loop, overwritten by the next request, so handlers must copy what they keep.
  *
  * <p>Only {@code GET} and {@code HEAD} reach a handler; the server answers everything else.
- * Not thread safe: valid only inside {@link HttpHandler#handle} on the loop thread.
+ * Not thread safe: valid only inside {@link HttpHandler#handle}, on the thread that calls it (the
+ * loop's, or in worker mode the pool thread's, each with a request of its own).
  */
 public final class HttpRequest {
     static final int MAX_HEADERS = 100;
@@ -101,7 +102,9 @@ public final class HttpRequest {
      * The first value of query parameter {@code name}, decoded ({@code +} is a space), or
      * {@code null} if absent. Names are compared decoded too ({@code li%6Dit} is {@code limit}); a
      * name whose encoding is malformed matches none. Throws {@link IllegalArgumentException} naming
-     * the parameter if the value's encoding is malformed.
+     * the parameter if the value's encoding is malformed; a handler that lets it propagate answers
+     * {@code 400} with that message (the client's error), where any other exception answers
+     * {@code 500}.
      */
     public String queryParameter(String name) {
         if (queryStart < 0) {
@@ -122,7 +125,7 @@ public final class HttpRequest {
                 byte[] out = new byte[amp - vs];
                 int n = PercentDecoder.decode(buf, vs, amp, out, true);
                 if (n < 0) {
-                    throw new IllegalArgumentException("malformed percent-encoding in query parameter " + name);
+                    throw new MalformedQueryException("malformed percent-encoding in query parameter " + name);
                 }
                 return new String(out, 0, n, StandardCharsets.UTF_8);
             }
@@ -174,7 +177,7 @@ public final class HttpRequest {
         return keepAlive;
     }
 
-    /** A per-loop scratch array of at least {@code minSize} bytes, valid during this call. */
+    /** A scratch array of the handler's thread, at least {@code minSize} bytes, valid during this call. */
     public byte[] scratch(int minSize) {
         if (scratch.length < minSize) {
             scratch = new byte[Math.max(minSize, scratch.length * 2)];
@@ -185,5 +188,14 @@ public final class HttpRequest {
     /** Counters of the server that received this request. */
     public ServerStats stats() {
         return server.stats();
+    }
+
+    /** A query parameter's value is not valid percent-encoding: answered {@code 400} if a handler lets it propagate. */
+    static final class MalformedQueryException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        MalformedQueryException(String message) {
+            super(message);
+        }
     }
 }

@@ -27,23 +27,50 @@ final class ResponseEncoder {
     static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     static {
-        String[][] statuses = {
+        String[][] statuses = { // RFC 9110 section 15's reason phrases, and 429 (RFC 6585)
             {"200", "OK"},
+            {"201", "Created"},
+            {"202", "Accepted"},
+            {"203", "Non-Authoritative Information"},
+            {"204", "No Content"},
+            {"205", "Reset Content"},
+            {"206", "Partial Content"},
+            {"300", "Multiple Choices"},
+            {"301", "Moved Permanently"},
+            {"302", "Found"},
+            {"303", "See Other"},
+            {"304", "Not Modified"},
+            {"307", "Temporary Redirect"},
+            {"308", "Permanent Redirect"},
             {"400", "Bad Request"},
+            {"401", "Unauthorized"},
+            {"402", "Payment Required"},
+            {"403", "Forbidden"},
             {"404", "Not Found"},
             {"405", "Method Not Allowed"},
+            {"406", "Not Acceptable"},
+            {"407", "Proxy Authentication Required"},
             {"408", "Request Timeout"},
+            {"409", "Conflict"},
+            {"410", "Gone"},
+            {"411", "Length Required"},
+            {"412", "Precondition Failed"},
             {"413", "Content Too Large"},
             {"414", "URI Too Long"},
+            {"415", "Unsupported Media Type"},
+            {"416", "Range Not Satisfiable"},
             {"417", "Expectation Failed"},
+            {"421", "Misdirected Request"},
+            {"422", "Unprocessable Content"},
+            {"426", "Upgrade Required"},
+            {"429", "Too Many Requests"},
             {"431", "Request Header Fields Too Large"},
             {"500", "Internal Server Error"},
             {"501", "Not Implemented"},
+            {"502", "Bad Gateway"},
             {"503", "Service Unavailable"},
-            {"505", "HTTP Version Not Supported"},
-            {"301", "Moved Permanently"},
-            {"304", "Not Modified"},
-            {"204", "No Content"}
+            {"504", "Gateway Timeout"},
+            {"505", "HTTP Version Not Supported"}
         };
         for (String[] s : statuses) {
             STATUS_LINES[Integer.parseInt(s[0])] =
@@ -82,6 +109,15 @@ final class ResponseEncoder {
         } else {
             try {
                 handler.handle(request, res);
+            } catch (HttpRequest.MalformedQueryException e) {
+                // the client's error, met by a handler that read the parameter: 400, not 500
+                boolean close = res.close;
+                res.reset();
+                res.status(400);
+                errorBody(res, 400, e.getMessage());
+                if (close) {
+                    res.closeConnection();
+                }
             } catch (Throwable e) {
                 // an Error too (a StackOverflowError, an AssertionError, an OutOfMemoryError of
                 // the handler's own allocation), and a checked exception a handler written in
@@ -166,7 +202,8 @@ final class ResponseEncoder {
         int h = 0;
         byte[] statusLine = STATUS_LINES[status];
         if (statusLine == null) {
-            statusLine = ("HTTP/1.1 " + status + " Status\r\n").getBytes(StandardCharsets.US_ASCII);
+            // no registered phrase: an empty one, which RFC 9112 4 allows (clients ignore it)
+            statusLine = ("HTTP/1.1 " + status + " \r\n").getBytes(StandardCharsets.US_ASCII);
         }
         h = put(head, h, statusLine);
         h = put(head, h, SERVER);

@@ -361,7 +361,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         if (!output.writePending(c, now)) {
             return;
         }
-        armResponseTimeout(c); // the output drained: waiting for the workers again, if they owe any
+        armAfterProgress(c); // the output drained: waiting for the workers again, if they owe any
         if (c.heldBack()) {
             process(c, c.restoreHeldBack(in));
         } else {
@@ -415,7 +415,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             c.pendingIn = null;
             c.requestStart = -1;
             requests++;
-            if (errorResponse(c, 408, "request head not received within " + config.headerTimeoutMillis + " ms", false)
+            if (errorResponse(c, 408, "request not received within " + config.headerTimeoutMillis + " ms", false)
                     && output.flush(c, now)) {
                 output.updateInterest(c); // closes it once the 408 is written
                 if (!c.closed) {
@@ -573,23 +573,28 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         if (!closes) {
             workers.delivered(c); // a last response the loop decided may have waited for this one
         }
-        armResponseTimeout(c);
+        armAfterProgress(c);
     }
 
     /**
-     * With a response timeout, after progress on {@code c}: makes sure its timer fires no later
-     * than the deadline that applies now (the next response's, or the idle timeout's once none is
-     * owed), since a timer armed while waiting for the workers may stand at a later one, and the
-     * timer that sent a 503 left none. Without one, the timers already stand right.
+     * Worker mode, after progress on {@code c}: makes sure its timer fires no later than the
+     * deadline that applies now, since a timer that fired while the workers owed a response was
+     * armed for then (the response timeout's or, without one, the idle timeout's from then on),
+     * and the timer that sent a 503 left none. Once no response is owed: the header timeout of a
+     * partial request behind them (its deadline may have passed meanwhile: 408 at once), and with
+     * a response timeout the idle timeout; while one is owed, the response timeout. An armed
+     * timer only ever moves earlier, so this costs a comparison when it stands right.
      */
-    private void armResponseTimeout(Connection c) {
-        if (config.responseTimeoutMillis > 0 && !c.closed) {
-            armTimer(
-                    c,
-                    c.lastActivity
-                            + (c.inFlight > 0 && c.pendingOut == null
-                                    ? config.responseTimeoutMillis
-                                    : config.idleTimeoutMillis));
+    private void armAfterProgress(Connection c) {
+        if (c.closed) {
+            return;
+        }
+        boolean owed = c.inFlight > 0 && c.pendingOut == null;
+        if (!owed && c.requestStart >= 0 && c.pendingOut == null) {
+            armTimer(c, c.requestStart + config.headerTimeoutMillis);
+        }
+        if (config.responseTimeoutMillis > 0) {
+            armTimer(c, c.lastActivity + (owed ? config.responseTimeoutMillis : config.idleTimeoutMillis));
         }
     }
 

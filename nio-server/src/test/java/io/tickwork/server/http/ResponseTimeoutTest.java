@@ -73,7 +73,9 @@ class ResponseTimeoutTest {
             assertEquals(503, r.status());
             assertEquals("close", r.header("connection"));
             assertEquals("0", r.header("content-length"), "no body: it may answer a HEAD");
-            assertTrue(r.header("content-type").startsWith("text/plain"), r.headers().toString());
+            assertTrue(
+                    r.header("content-type").startsWith("text/plain"),
+                    r.headers().toString());
             assertTrue(waited >= 300, "never before the timeout: " + waited + " ms");
             assertTrue(c.closedByServerEventually(), "closed after the 503");
             List<String> lines = log.stream()

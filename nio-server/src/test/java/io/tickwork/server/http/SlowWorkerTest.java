@@ -61,6 +61,42 @@ class SlowWorkerTest {
     }
 
     /**
+     * A request head left partial behind a slow worker response: the header timeout runs again
+     * once that response is out, so the 408 comes right after it, not an idle timeout later (5 s
+     * here; the test's bound is 3 s).
+     */
+    @Test
+    void aPartialHeadBehindASlowResponseGetsItsHeaderTimeoutOnceTheResponseIsOut() throws Exception {
+        HttpHandler slow = (req, res) -> {
+            try {
+                Thread.sleep(600); // the handler's own work, past the header timeout
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            res.contentType(ContentType.TEXT).appendAscii("done");
+        };
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (HttpServer server = HttpServer.builder(slow)
+                        .workers(pool)
+                        .threads(1)
+                        .port(0)
+                        .idleTimeout(Duration.ofSeconds(5))
+                        .headerTimeout(Duration.ofMillis(300))
+                        .start();
+                RawClient c = new RawClient(server.port(), 30_000)) {
+            c.send("GET /one HTTP/1.1\r\nHost: t\r\n\r\nGET /partial HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertEquals("done", c.read().text());
+            long answered = System.nanoTime();
+            RawClient.Response timedOut = c.read();
+            long after = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - answered);
+            assertEquals(408, timedOut.status());
+            assertTrue(after < 3_000, "the 408 came " + after + " ms after the response before it");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
      * A graceful stop that finds a connection closed in the same loop turn (a reset, a failed
      * write, a timeout) while its request is still with a worker: the stop must pass over it and
      * finish the other connections' responses. Its key, cancelled, is still listed by the selector
