@@ -59,7 +59,7 @@ final class ServerOptions {
             names = "--header-timeout",
             paramLabel = "T",
             converter = DurationConverter.class,
-            description = "408 and close when a request head takes longer (default 10s)")
+            description = "408 and close when a request (head and body) takes longer (default 10s)")
     Duration headerTimeout = Duration.ofSeconds(10);
 
     @Option(

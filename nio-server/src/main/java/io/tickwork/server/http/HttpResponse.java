@@ -6,11 +6,12 @@ import java.util.Arrays;
 
 /**
  * The response a {@link HttpHandler} fills in: status, content type, a few extra headers and the
- * body bytes. One instance per selector loop, reset before every request, so filling it in
+ * body bytes. One instance per handler thread (each selector loop, or in worker mode each pool
+ * thread), reset before every request to status 200 and {@code application/json}, so filling it in
  * allocates nothing once its body array has grown to the largest response.
  *
  * <p>Body appenders write raw bytes; {@link #appendJsonString} escapes. Not thread safe: it
- * belongs to the loop thread that called the handler, and is only valid during that call.
+ * belongs to the thread that called the handler, and is only valid during that call.
  */
 public final class HttpResponse {
     int status;

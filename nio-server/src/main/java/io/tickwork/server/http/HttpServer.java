@@ -30,11 +30,14 @@ import java.util.function.Supplier;
  * The loop threads are named {@code tickwork-http-PORT-loop-I} and are not daemons: a started
  * server keeps the JVM alive until {@link #close()}.
  *
- * <p>Requests reach one {@link HttpHandler}, called on the loop thread; responses on a connection
- * go out in request order. {@link #close()} stops gracefully: no new connections, idle ones are
- * closed, responses in flight are finished and the pipelined requests already read are answered
- * (within the drain timeout; the last says {@code Connection: close}, but for a response a worker
- * was computing before the stop), then the threads end.
+ * <p>Requests reach one {@link HttpHandler}, called on the loop thread (or on the pool's, see
+ * {@link Builder#workers}); responses on a connection go out in request order. {@link #close()}
+ * stops gracefully: no new connections, idle ones are closed, responses in flight are finished and
+ * the pipelined requests already read are answered (within the drain timeout; the last says
+ * {@code Connection: close}, but for a response a worker was computing before the stop, and for
+ * requests of the read during which a handler called {@code close()}), then the threads end.
+ * Past the drain timeout a connection still waiting for a response is closed without it; a worker
+ * still running its handler keeps its pool thread, and its response is dropped.
  * A handler that throws fails its request only (a 500); a loop whose own machinery fails closes
  * its connections and stops the whole server the same way ({@link Builder#onFailure}).
  *
@@ -157,12 +160,13 @@ public final class HttpServer implements AutoCloseable {
             c.handler = Objects.requireNonNull(handler, "handler");
         }
 
+        /** Address to bind; default {@code 127.0.0.1} (loopback only: {@code 0.0.0.0} for every interface). */
         public Builder host(String host) {
             c.host = Objects.requireNonNull(host, "host");
             return this;
         }
 
-        /** Port to bind, 0 for an ephemeral one. */
+        /** Port to bind, 0 for an ephemeral one; default 9090. */
         public Builder port(int port) {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be in 0..65535: " + port);
@@ -192,7 +196,11 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
-        /** A request head not complete this long after its first byte gets 408 and a close (slowloris). */
+        /**
+         * A request not complete this long after its first byte gets 408 and a close (slowloris;
+         * default 10 s). The body counts too: a request whose body (within the size limit) is not
+         * all there in time is refused the same way, after a {@code 100 Continue} as well.
+         */
         public Builder headerTimeout(Duration d) {
             c.headerTimeoutMillis = positiveMillis("headerTimeout", d);
             return this;
@@ -602,7 +610,8 @@ public final class HttpServer implements AutoCloseable {
      * Graceful stop: stops accepting, closes idle connections, finishes responses in flight and
      * answers the requests read and held back behind them (up to the drain timeout; a request not
      * yet complete is not answered), then ends the loop threads. Idempotent; returns when they have
-     * ended. Called from one of this server's handlers or loop threads, it starts the same stop on
+     * ended, or, for a loop thread held in a handler that blocks (which a loop's handler must not),
+     * after waiting for it the drain timeout plus 5 s (the thread is left running). Called from one of this server's handlers or loop threads, it starts the same stop on
      * a thread of its own and returns at once: waiting there would wait for itself (the loops wait
      * for the handler's response), so the caller's response still goes out.
      */
