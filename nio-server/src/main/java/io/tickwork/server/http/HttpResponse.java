@@ -154,12 +154,34 @@ public final class HttpResponse {
         return this;
     }
 
-    /** Appends a string's chars, which must be ASCII (no escaping). */
+    /**
+     * Appends a string's chars, which must be ASCII (no escaping): a char above {@code 0x7F} is
+     * written as its low byte, unchecked, so text that may hold any character goes through
+     * {@link #appendUtf8}.
+     */
     public HttpResponse appendAscii(CharSequence s) {
         int n = s.length();
         ensure(n);
         for (int i = 0; i < n; i++) {
             body[length++] = (byte) s.charAt(i);
+        }
+        return this;
+    }
+
+    /**
+     * Appends a string as UTF-8 (no escaping; an unpaired surrogate becomes {@code ?}). Allocates
+     * nothing while the text is ASCII; from the first other char on, the rest is encoded into a
+     * temporary array.
+     */
+    public HttpResponse appendUtf8(CharSequence s) {
+        int n = s.length();
+        ensure(n);
+        for (int i = 0; i < n; i++) {
+            char ch = s.charAt(i);
+            if (ch >= 0x80) {
+                return append(s.subSequence(i, n).toString().getBytes(StandardCharsets.UTF_8));
+            }
+            body[length++] = (byte) ch;
         }
         return this;
     }

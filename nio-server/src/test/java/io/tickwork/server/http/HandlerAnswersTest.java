@@ -28,6 +28,17 @@ class HandlerAnswersTest {
         return encoded.substring(0, encoded.indexOf("\r\n"));
     }
 
+    @Test
+    void appendUtf8WritesAnyTextAsUtf8() {
+        HttpResponse res = new HttpResponse();
+        res.reset();
+        String text = "caf\u00e9 \u20ac \ud83d\ude00 ok \ud800";
+        res.appendAscii("[").appendUtf8(text).appendAscii("]");
+        byte[] body = new byte[res.length()];
+        res.copyBody(0, body.length, body, 0);
+        assertEquals("[caf\u00e9 \u20ac \ud83d\ude00 ok ?]", new String(body, StandardCharsets.UTF_8));
+    }
+
     /**
      * A handler that reads a parameter whose percent-encoding is malformed and lets the exception
      * propagate answers 400 naming the parameter, and the connection stays open; any other
