@@ -111,26 +111,14 @@ final class ResponseEncoder {
                 handler.handle(request, res);
             } catch (HttpRequest.MalformedQueryException e) {
                 // the client's error, met by a handler that read the parameter: 400, not 500
-                boolean close = res.close;
-                res.reset();
-                res.status(400);
-                errorBody(res, 400, e.getMessage());
-                if (close) {
-                    res.closeConnection();
-                }
+                replaceWithError(res, 400, e.getMessage());
             } catch (Throwable e) {
                 // an Error too (a StackOverflowError, an AssertionError, an OutOfMemoryError of
                 // the handler's own allocation), and a checked exception a handler written in
                 // another JVM language throws undeclared: it fails this request, not the loop and
                 // every connection on it
                 server.log("handler failed on " + request.path() + ": " + e);
-                boolean close = res.close; // a close the handler asked for before it threw still holds
-                res.reset();
-                res.status(500);
-                errorBody(res, 500, "internal error");
-                if (close) {
-                    res.closeConnection();
-                }
+                replaceWithError(res, 500, "internal error");
             }
         }
     }
@@ -157,6 +145,17 @@ final class ResponseEncoder {
         res.status(status);
         errorBody(res, status, detail);
         return encode(res, headRequest, close, keepAlive10);
+    }
+
+    /** Replaces what a failed handler put in {@code res} with an error; a close it asked for still holds. */
+    private static void replaceWithError(HttpResponse res, int status, String detail) {
+        boolean close = res.close;
+        res.reset();
+        res.status(status);
+        errorBody(res, status, detail);
+        if (close) {
+            res.closeConnection();
+        }
     }
 
     /**

@@ -586,8 +586,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
      * timer only ever moves earlier, so this costs a comparison when it stands right.
      */
     private void armAfterProgress(Connection c) {
-        if (c.closed) {
-            return;
+        if (c.closed || workers == null) {
+            return; // on the loops a response is written as it is decided: no wait to re-arm after
         }
         boolean owed = c.inFlight > 0 && c.pendingOut == null;
         if (!owed && c.requestStart >= 0 && c.pendingOut == null) {

@@ -26,6 +26,18 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class SlowWorkerTest {
 
+    /** One loop, handlers on {@code pool}, the two timeouts given. */
+    private static HttpServer onWorkers(HttpHandler handler, ExecutorService pool, Duration idle, Duration header)
+            throws IOException {
+        return HttpServer.builder(handler)
+                .workers(pool)
+                .threads(1)
+                .port(0)
+                .idleTimeout(idle)
+                .headerTimeout(header)
+                .start();
+    }
+
     @Test
     void aHandlerSlowerThanTheIdleTimeoutStillAnswersOnTheSameConnection() throws Exception {
         CountDownLatch never = new CountDownLatch(1);
@@ -39,13 +51,7 @@ class SlowWorkerTest {
             res.contentType(ContentType.TEXT).appendAscii(req.path().substring(1));
         };
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (HttpServer server = HttpServer.builder(slow)
-                        .workers(pool)
-                        .threads(1)
-                        .port(0)
-                        .idleTimeout(Duration.ofMillis(200))
-                        .headerTimeout(Duration.ofMillis(200))
-                        .start();
+        try (HttpServer server = onWorkers(slow, pool, Duration.ofMillis(200), Duration.ofMillis(200));
                 RawClient c = new RawClient(server.port())) {
             c.send("GET /one HTTP/1.1\r\nHost: t\r\n\r\nGET /two HTTP/1.1\r\nHost: t\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII));
@@ -76,13 +82,7 @@ class SlowWorkerTest {
             res.contentType(ContentType.TEXT).appendAscii("done");
         };
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (HttpServer server = HttpServer.builder(slow)
-                        .workers(pool)
-                        .threads(1)
-                        .port(0)
-                        .idleTimeout(Duration.ofSeconds(5))
-                        .headerTimeout(Duration.ofMillis(300))
-                        .start();
+        try (HttpServer server = onWorkers(slow, pool, Duration.ofSeconds(5), Duration.ofMillis(300));
                 RawClient c = new RawClient(server.port(), 30_000)) {
             c.send("GET /one HTTP/1.1\r\nHost: t\r\n\r\nGET /partial HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
             assertEquals("done", c.read().text());
