@@ -3,6 +3,7 @@ package io.tickwork.client.idle;
 import io.tickwork.client.common.Fmt;
 import io.tickwork.client.common.JsonReader;
 import io.tickwork.client.common.OsError;
+import io.tickwork.client.common.ReportOnSignal;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -43,7 +44,12 @@ import java.util.function.LongSupplier;
 final class IdleFleet {
     static final long GUARD_MS = 100;
     static final long GRACE_S = 30;
-    static final long KILL_WAIT_MS = 5_000;
+    /**
+     * How long a terminated child may take before it is killed: longer than a child's own wait for
+     * its report ({@link ReportOnSignal#WAIT_SECONDS}), so that a child still closing its
+     * connections is not killed before its report comes out.
+     */
+    static final long KILL_WAIT_MS = ReportOnSignal.WAIT_SECONDS * 1_000 + 2_000;
     /** Events handled in one turn at most, so the loop's clock is read between batches. */
     private static final int BATCH = 1_000;
 
@@ -170,9 +176,10 @@ final class IdleFleet {
         guard.seen(atEnd.memAvailable());
         List<FleetReport.Child> entries = new ArrayList<>();
         int status = 0;
+        long exitBy = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KILL_WAIT_MS); // one wait for all
         for (ChildProcess c : children) {
             int i = c.index();
-            Integer exit = c.exitStatus(KILL_WAIT_MS);
+            Integer exit = c.exitStatus(Math.max(0, TimeUnit.NANOSECONDS.toMillis(exitBy - System.nanoTime())));
             if (exit == null) {
                 c.kill(); // closed its output but did not exit
             }
