@@ -142,7 +142,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     }
 
     /**
-     * Queued tasks, one select, due timers; false once a drain has finished. Not inlined in
+     * Queued tasks, due timers, one select; false once a drain has finished. Not inlined in
      * {@link #run}: a method is compiled after thousands of calls, a never-ending loop only after
      * tens of thousands of back-edges, which a worker process seeing a few hundred requests a
      * second reaches only after minutes.
@@ -178,8 +178,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             // answering the start of the current tick: wait, do not spin
             selector.select(onReady, Math.max(1, next - now));
         }
-        now = clockRead ? now : clock();
-        timers.expire(now, onTimer);
+        // no expiry here: the next turn runs the tasks queued meanwhile first, so a worker's
+        // response that reached the loop by the time its timeout fell due is sent, not replaced
         return true;
     }
 

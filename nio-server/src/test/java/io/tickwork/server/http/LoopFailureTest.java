@@ -13,7 +13,6 @@ import java.net.Socket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class LoopFailureTest {
 
-    /** A loop's timer queue that throws {@code failure} from {@code expire} once {@code armed}. */
+    /** A loop's timer queue that throws {@code failure} from {@code nextDeadline}, asked every turn, once {@code armed}. */
     private static final class FailingTimers extends ForwardingTimerQueue<Object> {
         final AtomicBoolean armed;
         final Error failure;
@@ -37,11 +36,11 @@ class LoopFailureTest {
         }
 
         @Override
-        public int expire(long now, Consumer<? super Object> consumer, int limit) {
+        public long nextDeadline() {
             if (armed.get()) {
                 throw failure;
             }
-            return inner.expire(now, consumer, limit);
+            return inner.nextDeadline();
         }
     }
 
@@ -63,7 +62,7 @@ class LoopFailureTest {
                 c.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
                 assertEquals("ok", c.read().text());
                 armed.set(true);
-                c.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n"); // wakes the loop: its expiry throws
+                c.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n"); // wakes the loop: its timer queue throws
                 assertSame(failure, reported.get(20, TimeUnit.SECONDS));
                 assertTrue(c.closedByServerEventually(), "the failed loop's connection is closed");
             }

@@ -4,13 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.primitives.timer.ForwardingTimerQueue;
+import io.tickwork.primitives.timer.TimerKind;
+import io.tickwork.primitives.timer.TimerQueue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -90,6 +98,86 @@ class ResponseTimeoutTest {
         } finally {
             release.countDown();
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A response that reaches the loop by the time its timeout falls due is sent, not replaced: the
+     * loop runs the deliveries queued during its wait before it fires timers. Made deterministic
+     * with a timer queue that, at the first {@code nextDeadline} after the handler started, lets
+     * the handler finish, waits until the pool has queued its delivery, then until the clock has
+     * passed the response's deadline, and only then lets the loop go on to its wait (which the
+     * delivery's wake-up ends at once). A second connection makes the loop ask before the deadline.
+     */
+    @Test
+    void aResponseQueuedWhenItsTimeoutFallsDueIsSentNotReplaced() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        CountDownLatch queued = new CountDownLatch(1);
+        AtomicBoolean armed = new AtomicBoolean();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>()) {
+            @Override
+            protected void afterExecute(Runnable r, Throwable t) {
+                queued.countDown(); // the task that ran the handler has handed its response to the loop
+            }
+        };
+        Supplier<TimerQueue<Object>> timers =
+                () -> new ForwardingTimerQueue<>(HttpServer.loopTimers(TimerKind.WHEEL_LIST, 60_000)) {
+                    @Override
+                    public long nextDeadline() {
+                        long next = super.nextDeadline();
+                        if (next != TimerQueue.NO_DEADLINE && armed.compareAndSet(true, false)) {
+                            finish.countDown();
+                            awaitUninterruptibly(queued);
+                            while (SelectorLoop.clockMillis() < next) {
+                                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // the deadline passes
+                            }
+                        }
+                        return next;
+                    }
+                };
+        try (HttpServer server = HttpServer.builder((req, res) -> {
+                            started.countDown();
+                            awaitUninterruptibly(finish);
+                            res.contentType(ContentType.TEXT).appendAscii(req.path());
+                        })
+                        .workers(pool)
+                        .timers(timers)
+                        .responseTimeout(Duration.ofMillis(200))
+                        .idleTimeout(Duration.ofSeconds(60))
+                        .threads(1)
+                        .port(0)
+                        .log(log::add)
+                        .start();
+                RawClient c = new RawClient(server.port())) {
+            c.send("GET /late HTTP/1.1\r\nHost: t\r\n\r\n");
+            started.await();
+            armed.set(true);
+            // a second connection wakes the loop, which then asks for its next deadline
+            try (RawClient waker = new RawClient(server.port())) {
+                RawClient.Response r = c.read();
+                assertEquals(200, r.status(), log::toString);
+                assertEquals("/late", r.text());
+            }
+            assertTrue(log.stream().noneMatch(l -> l.contains("no response within")), log::toString);
+        } finally {
+            finish.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
