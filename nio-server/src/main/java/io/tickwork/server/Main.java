@@ -108,7 +108,8 @@ public final class Main {
             // each selector loop takes its buffers at start (direct memory, capped by -Xmx unless
             // -XX:MaxDirectMemorySize says otherwise): too many loops for this JVM
             err.println("tickwork: cannot start " + o.threads + " selector loops: " + e.getMessage()
-                    + "; use fewer --threads, or give the JVM more memory (-Xmx, -XX:MaxDirectMemorySize)");
+                    + "; use fewer --threads, or give the JVM more memory (-Xmx, -XX:MaxDirectMemorySize"
+                    + (worker ? ", through the launcher's --worker-jvm-opts" : "") + ")");
             return 1;
         }
         if (worker) {

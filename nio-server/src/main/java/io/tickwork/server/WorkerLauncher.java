@@ -344,8 +344,7 @@ final class WorkerLauncher {
             // worker's exit was merely seen first
             return stopAll(-1);
         }
-        PrintStream to = x.status() == 0 ? out : err;
-        to.println("tickwork: worker " + x.index() + " (pid "
+        err.println("tickwork: worker " + x.index() + " (pid "
                 + workers.get(x.index()).pid() + ") exited with status " + x.status() + when + "; stopping the others");
         stopAll(x.index());
         return 1; // the service is down whatever the worker's status: a supervisor must see a failure

@@ -135,6 +135,10 @@ class WorkerLauncherTest {
         assertTrue(ProcessHandle.of(victim).orElseThrow().destroy()); // SIGTERM: it stops gracefully, status 0
         assertTrue(launched.process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "launcher exited");
         assertEquals(1, launched.process.exitValue(), "a supervisor's Restart=on-failure must see the failure");
+        assertEquals(
+                "tickwork: worker 1 (pid " + victim + ") exited with status 0; stopping the others",
+                launched.awaitLine(launched.err, "tickwork: worker 1 "),
+                "the reason for the failure goes where the failure is looked for");
         List<String> out = launched.restOf(launched.out);
         assertTrue(
                 out.stream().noneMatch(l -> l.startsWith("tickwork dictionary: all")),

@@ -63,6 +63,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     private final Consumer<Object> onTimer = this::onTimer;
     private boolean draining;
     private long drainDeadline;
+    private long drainGraceMillis;
 
     private long requests, bytesIn, accepted;
     volatile long publishedRequests, publishedBytesIn, publishedBytesOut, publishedAccepted;
@@ -165,6 +166,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         publish();
         // after that expiry: it may have closed a draining loop's last connection
         if (draining && (output.open == 0 || now >= drainDeadline)) {
+            if (output.open > 0) {
+                server.log("stopping: " + output.open + " connection(s) still had output or requests pending after the "
+                        + drainGraceMillis + " ms drain timeout; closed");
+            }
             return false;
         }
         if (draining) {
@@ -203,6 +208,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         execute(() -> {
             draining = true;
             drainDeadline = now + graceMillis;
+            drainGraceMillis = graceMillis;
             acceptor.stop();
             acceptsStopped.run();
             for (SelectionKey key : new ArrayList<>(selector.keys())) {

@@ -1253,6 +1253,11 @@ class HttpServerTest {
                 assertTrue(closed.await(30, TimeUnit.SECONDS), "the stop waited past its drain timeout");
                 long received = 100 + readUntilClosed(c);
                 assertTrue(received < size, "the whole response arrived: " + received + " bytes");
+                assertTrue(
+                        log.stream()
+                                .anyMatch(l -> l.contains("1 connection(s) still had output")
+                                        && l.contains("500 ms drain timeout")),
+                        log::toString);
             }
             server = null;
         }
