@@ -104,59 +104,68 @@ public final class AccountEvents {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         KeyedSerialExecutor<Integer> perAccount = KeyedSerialExecutor.create(pool);
         int[] closes = {0};
+        long elapsedMs;
+        // try-with-resources and finally: a failure on the way still ends the executor and the
+        // pool, so the JVM exits (the pool's threads would otherwise keep it alive)
+        try (perAccount) {
+            long started = System.nanoTime();
+            for (int e = 0; e < EVENTS; e++) {
+                byte[] line = lines[e];
+                int space = indexOf(line, (byte) ' ');
+                int id = index.find(line, 0, space);
+                if (id < 0) {
+                    throw new IllegalStateException("unknown account in event " + e);
+                }
+                long amount = Long.parseLong(new String(line, space + 1, line.length - space - 1, StandardCharsets.US_ASCII));
+                int r = underReview.indexOf(id);
+                if (r >= 0) {
+                    reviewedEvents[r]++; // and reason[r] says why the account is watched
+                }
 
-        long started = System.nanoTime();
-        for (int e = 0; e < EVENTS; e++) {
-            byte[] line = lines[e];
-            int space = indexOf(line, (byte) ' ');
-            int id = index.find(line, 0, space);
-            if (id < 0) {
-                throw new IllegalStateException("unknown account in event " + e);
-            }
-            long amount = Long.parseLong(new String(line, space + 1, line.length - space - 1, StandardCharsets.US_ASCII));
-            int r = underReview.indexOf(id);
-            if (r >= 0) {
-                reviewedEvents[r]++; // and reason[r] says why the account is watched
+                // Timeouts first: an account idle for 30 s before this event is closed before it.
+                timeouts.expire(times[e], expired -> {
+                    int account = (int) expired;
+                    timerOf[account] = 0;
+                    closes[0]++;
+                    perAccount.execute(account, () -> accounts[account].idleCloses++);
+                });
+                if (timerOf[id] == 0 || !timeouts.reschedule(timerOf[id], times[e] + IDLE_TIMEOUT_MS)) {
+                    timerOf[id] = timeouts.schedule(times[e] + IDLE_TIMEOUT_MS, id);
+                }
+
+                int seq = seqOf[id]++;
+                Account account = accounts[id];
+                perAccount.execute(id, () -> {
+                    if (seq != account.lastSeq + 1) {
+                        account.outOfOrder++;
+                    }
+                    account.lastSeq = seq;
+                    account.balance += amount;
+                });
             }
 
-            // Timeouts first: an account idle for 30 s before this event is closed before it.
-            timeouts.expire(times[e], expired -> {
+            // Shutting down closes every account that is still open.
+            timeouts.expire(Long.MAX_VALUE, expired -> {
                 int account = (int) expired;
                 timerOf[account] = 0;
                 closes[0]++;
                 perAccount.execute(account, () -> accounts[account].idleCloses++);
             });
-            if (timerOf[id] == 0 || !timeouts.reschedule(timerOf[id], times[e] + IDLE_TIMEOUT_MS)) {
-                timerOf[id] = timeouts.schedule(times[e] + IDLE_TIMEOUT_MS, id);
-            }
 
-            int seq = seqOf[id]++;
-            Account account = accounts[id];
-            perAccount.execute(id, () -> {
-                if (seq != account.lastSeq + 1) {
-                    account.outOfOrder++;
-                }
-                account.lastSeq = seq;
-                account.balance += amount;
-            });
+            // close(): no more tasks are accepted, and it returns when every accepted one has run
+            // (unless this thread is interrupted: isTerminated() then says false)
+            perAccount.close();
+            elapsedMs = (System.nanoTime() - started) / 1_000_000;
+        } finally {
+            pool.shutdown();
         }
-
-        // Shutting down closes every account that is still open.
-        timeouts.expire(Long.MAX_VALUE, expired -> {
-            int account = (int) expired;
-            timerOf[account] = 0;
-            closes[0]++;
-            perAccount.execute(account, () -> accounts[account].idleCloses++);
-        });
-
-        // close(): no more tasks are accepted, and it returns when every accepted one has run.
-        perAccount.close();
         KeyedSerialExecutor.Stats stats = perAccount.stats();
-        if (stats.completedTasks() != EVENTS + closes[0] || stats.failedTasks() != 0 || stats.rejectedTasks() != 0) {
+        if (!perAccount.isTerminated()
+                || stats.completedTasks() != EVENTS + closes[0]
+                || stats.failedTasks() != 0
+                || stats.rejectedTasks() != 0) {
             throw new IllegalStateException("tasks lost or failed: " + perAccount);
         }
-        long elapsedMs = (System.nanoTime() - started) / 1_000_000;
-        pool.shutdown();
         if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the pool did not terminate within 10 s");
         }
