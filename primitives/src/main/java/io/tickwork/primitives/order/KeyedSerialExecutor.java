@@ -138,7 +138,12 @@ import java.util.concurrent.atomic.LongAdder;
  * that captures a context when its {@code execute} is called (a logging MDC, a tracing span, a
  * security principal) captures it from whichever producer started a worker, and every task that
  * worker runs, of any producer, runs under it. Carry a task's context in the task itself (wrap the
- * {@code Runnable} before {@link #execute}).
+ * {@code Runnable} before {@link #execute}). For the same reason a task's thread says nothing of
+ * its key or producer: one worker runs tasks of many keys one after another on one pool thread
+ * (a virtual thread too, with a virtual-thread-per-task pool), so a {@code ThreadLocal} a task
+ * leaves set is seen by the next task that worker runs, of any key, and an
+ * {@code InheritableThreadLocal} holds what the producer that started the worker had. Clear what
+ * a task sets, in a {@code finally}.
  *
  * <p><b>Thread safety.</b> Every method may be called from any thread, tasks included. Keys need
  * consistent {@code equals} and {@code hashCode} and must not change once used, as a
@@ -206,10 +211,12 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * an accepted task runs before the executor terminates.
      *
      * @throws RejectedExecutionException if the task was not accepted and will not run: see the
-     *     class comment for when
+     *     class comment for when; {@link #isShutdown()} tells a shutdown from the other causes
      * @throws NullPointerException if {@code key} or {@code task} is null
      * @throws VirtualMachineError thrown by the pool, or by a task this call ran in place (see the
      *     class comment); whether this call's task was accepted is then not known
+     * @throws RuntimeException thrown by the key's {@code hashCode} or {@code equals}: the task was
+     *     not accepted
      */
     public void execute(K key, Runnable task) {
         Objects.requireNonNull(key, "key");
@@ -432,8 +439,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         Objects.requireNonNull(unit, "unit");
         if (WorkerSlot.current().isDraining(dispatcher)) {
-            throw new IllegalStateException("awaitTermination called from a task of this executor on "
-                    + Thread.currentThread().getName() + ": the executor cannot terminate while the task waits");
+            throw new IllegalStateException("awaitTermination called from a task of this executor (on "
+                    + Thread.currentThread() + "): the executor cannot terminate while the task waits");
         }
         return lifecycle.awaitTermination(timeout, unit);
     }
@@ -470,22 +477,26 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * A snapshot of the executor's counters. Costs a walk over the registered keys (O(keys)); no
      * counter is written per task. The counts of tasks run and failed lag by the tasks that
      * running workers have not handed over yet (at most about {@code fairnessBudget} per worker),
-     * and are exact once the executor has terminated; without a queue bound, {@code queuedTasks}
-     * may still count tasks of the batch a worker is running.
+     * and are exact once the executor has terminated. With {@code maxQueuedPerKey},
+     * {@code queuedTasks} counts tasks not yet started; without it, a key's tasks count until the
+     * worker running them hands over its progress at its batch's end, so the task running now
+     * and those of its batch that already ran may still be counted (a key whose one task hangs,
+     * nothing queued behind it, counts 1).
      */
     public Stats stats() {
         return walk().stats();
     }
 
     /**
-     * The key with the most tasks waiting to start ({@link Stats#deepestQueue()}; of equals, any),
-     * or null when no task waits: where to look when a key stops making progress, since a task
+     * The key with the most tasks counted as queued ({@link Stats#deepestQueue()}; of equals,
+     * any), or null when none is: where to look when a key stops making progress, since a task
      * that blocks holds back every task queued behind it under its key. A snapshot, costing the
      * same walk as {@link #stats()}, and as exact: with {@code maxQueuedPerKey} a key's count is
-     * its tasks not yet started; without it the count may still include tasks of the batch a
-     * worker is running (it hands its progress over only at the batch's end), so a key that is
-     * draining a long batch can be named before one that is stuck. {@link #toString()} names it
-     * too.
+     * its tasks not yet started, so a hung task with nothing behind it is not seen; without it
+     * the count also includes the tasks of the batch a worker is running, the running one too
+     * (it hands its progress over only at the batch's end), so a key whose one task hangs is
+     * named, and a key that is draining a long batch can be named before one that is stuck.
+     * {@link #toString()} names it too.
      */
     public K deepestKey() {
         return walk().deepestKey;
@@ -565,8 +576,10 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      *
      * @param keysWithWork keys with a task queued or running
      * @param queuedTasks accepted tasks not yet started, over all keys (no bound over all keys:
-     *     {@code maxQueuedPerKey} bounds each key)
-     * @param deepestQueue the most tasks waiting to start under one key
+     *     {@code maxQueuedPerKey} bounds each key); without {@code maxQueuedPerKey}, also the
+     *     tasks of the batches workers are running, the running ones included
+     *     ({@link KeyedSerialExecutor#stats()})
+     * @param deepestQueue the most tasks counted in {@code queuedTasks} under one key
      * @param completedTasks tasks that ran, those that failed included
      * @param failedTasks tasks that threw
      * @param rejectedTasks {@code execute} calls that threw {@link RejectedExecutionException}
@@ -621,7 +634,9 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
          * {@link RejectedExecutionException}. Default: unbounded. Costs one release store per
          * task when set. Why reject rather than run in the caller or block: running a key's task
          * in the caller would break its order, and a producer that must not lose the task can
-         * catch the rejection and wait (e.g. on {@link #flush}) as its own policy.
+         * catch the rejection and wait (e.g. {@code flush(key).get()}, which an interrupt ends, where
+         * {@code join()} would not) as its own policy; {@link #isShutdown()} tells whether the
+         * rejection was a shutdown, which no wait cures.
          *
          * @throws IllegalArgumentException if {@code n < 1}
          */

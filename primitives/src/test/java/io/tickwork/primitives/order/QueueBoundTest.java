@@ -62,6 +62,38 @@ class QueueBoundTest {
         }
     }
 
+    /**
+     * Without a queue bound a key's count includes the task running now, so a key whose one task
+     * hangs, nothing queued behind it, is what {@code deepestKey()} names; with a bound the count
+     * is only the tasks not yet started, and that key is not seen.
+     */
+    @Test
+    void aHungTaskAloneIsCountedWithoutABoundAndNotWithOne() throws Exception {
+        ExecutorService pool = Pools.threadPool(2);
+        try {
+            for (boolean bounded : new boolean[] {false, true}) {
+                KeyedSerialExecutor.Builder<Object> b = KeyedSerialExecutor.builder(pool);
+                if (bounded) {
+                    b.maxQueuedPerKey(8);
+                }
+                KeyedSerialExecutor<String> keyed = b.build();
+                CountDownLatch started = new CountDownLatch(1);
+                CountDownLatch release = new CountDownLatch(1);
+                keyed.execute("hung", SerialGuaranteesTest.holdUntil(started, release));
+                assertTrue(started.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+                KeyedSerialExecutor.Stats stats = keyed.stats();
+                assertEquals(bounded ? 0 : 1, stats.queuedTasks(), keyed::toString);
+                assertEquals(bounded ? null : "hung", keyed.deepestKey(), keyed::toString);
+                assertEquals(1, stats.keysWithWork(), keyed::toString);
+                release.countDown();
+                keyed.close();
+                assertEquals(0, keyed.stats().queuedTasks());
+            }
+        } finally {
+            Pools.shutdownAndAwait(pool);
+        }
+    }
+
     /** A key whose toString() throws: the rejection is still a RejectedExecutionException, and counted. */
     @Test
     void aKeyThatCannotBePrintedIsStillRejectedAsSuch() throws Exception {

@@ -116,6 +116,44 @@ class SerialGuaranteesTest {
     }
 
     /** A chain of 1,000,000 linked tasks drains in one frame: no StackOverflowError, no stack growth. */
+    /**
+     * A key whose {@code hashCode} throws: {@code execute} throws that exception, the task is not
+     * accepted (it never runs, nothing counts it), and the executor goes on for other keys.
+     */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void aKeyWhoseHashCodeThrowsIsRefusedWithItsExceptionAndNothingIsAccepted(Variant variant) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        IllegalStateException broken = new IllegalStateException("no hash for this key");
+        Object badKey = new Object() {
+            @Override
+            public int hashCode() {
+                throw broken;
+            }
+        };
+        KeyedSerialExecutor.Builder<Object> b = KeyedSerialExecutor.builder(pool);
+        switch (variant) {
+            case TWO_WORKERS -> b.maxConcurrentKeys(2);
+            case BOUNDED -> b.maxQueuedPerKey(Integer.MAX_VALUE);
+            default -> {}
+        }
+        KeyedSerialExecutor<Object> target = b.build();
+        AtomicBoolean ran = new AtomicBoolean();
+        assertSame(
+                broken, assertThrows(IllegalStateException.class, () -> target.execute(badKey, () -> ran.set(true))));
+        AtomicInteger good = new AtomicInteger();
+        for (int i = 0; i < 100; i++) {
+            target.execute("key-" + (i % 7), good::incrementAndGet);
+        }
+        target.close();
+        assertTrue(target.isTerminated());
+        assertFalse(ran.get(), "the refused task ran");
+        assertEquals(100, good.get());
+        assertEquals(100, target.stats().completedTasks());
+        assertEquals(0, target.stats().queuedTasks());
+        Pools.shutdownAndAwait(pool);
+    }
+
     @ParameterizedTest
     @EnumSource(Variant.class)
     void aMillionLinkedTasksDrainWithoutGrowingTheStack(Variant variant) throws Exception {
