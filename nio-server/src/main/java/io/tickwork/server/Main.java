@@ -85,6 +85,7 @@ public final class Main {
                     .port(o.port)
                     .idleTimeout(o.idleTimeout)
                     .headerTimeout(o.headerTimeout)
+                    .drainTimeout(o.drainTimeout)
                     .maxConnections(o.connectionCap())
                     .reusePort(worker);
             b.timerKind(TimerKind.parse(o.timer));

@@ -63,6 +63,14 @@ final class ServerOptions {
     Duration headerTimeout = Duration.ofSeconds(10);
 
     @Option(
+            names = "--drain-timeout",
+            paramLabel = "T",
+            converter = DurationConverter.class,
+            description = "on SIGTERM or Ctrl-C, finish the responses in flight for at most this long, then close"
+                    + " the connections still busy (default 5s)")
+    Duration drainTimeout = Duration.ofSeconds(5);
+
+    @Option(
             names = "--timer",
             paramLabel = "KIND",
             converter = TimerConverter.class,

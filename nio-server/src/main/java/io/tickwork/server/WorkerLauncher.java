@@ -102,8 +102,11 @@ final class WorkerLauncher {
     private static final int DESCRIPTOR_HEADROOM = 500;
 
     private static final long START_TIMEOUT_SECONDS = 60;
-    /** A worker's drain timeout is 5 s; beyond this a worker that has not exited is killed. */
-    private static final long STOP_TIMEOUT_SECONDS = 30;
+    /**
+     * A worker that has not exited this long after its drain timeout ({@code --drain-timeout})
+     * ended is killed: its JVM's exit, the final lines.
+     */
+    private static final long STOP_SLACK_SECONDS = 25;
     /** Exit status of a JVM ended by SIGTERM before its handler was installed (128 + 15). */
     private static final int SIGTERM_STATUS = 143;
     /**
@@ -364,7 +367,8 @@ final class WorkerLauncher {
      */
     private int stopAll(int reported) {
         workers.forEach(p -> p.toHandle().destroy());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_SECONDS);
+        long stopSeconds = (options.drainTimeout.toMillis() + 999) / 1000 + STOP_SLACK_SECONDS;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(stopSeconds);
         int code = 0;
         boolean interrupted = false;
         for (int i = 0; i < workers.size(); i++) {
@@ -372,8 +376,8 @@ final class WorkerLauncher {
             try {
                 if (!p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                     p.destroyForcibly();
-                    err.println("tickwork: worker " + i + " (pid " + p.pid() + ") still running after "
-                            + STOP_TIMEOUT_SECONDS + " s; killed");
+                    err.println("tickwork: worker " + i + " (pid " + p.pid() + ") still running after " + stopSeconds
+                            + " s; killed");
                     code = 1;
                     continue;
                 }
@@ -444,6 +448,7 @@ final class WorkerLauncher {
                 "--threads", Integer.toString(o.threads),
                 "--idle-timeout", o.idleTimeout.toMillis() + "ms",
                 "--header-timeout", o.headerTimeout.toMillis() + "ms",
+                "--drain-timeout", o.drainTimeout.toMillis() + "ms",
                 "--timer", o.timer,
                 "--workers", Integer.toString(o.workers),
                 "--cached-words", Integer.toString(o.cachedWords),
@@ -459,7 +464,8 @@ final class WorkerLauncher {
 
     /**
      * Binds (without listening) a socket with {@code SO_REUSEPORT} to {@code host:port}, so the
-     * workers can bind the same port and nobody else can. A port someone already listens on is
+     * workers can bind the same port (a program binding with {@code SO_REUSEADDR} still can too,
+     * and listen first: then a worker fails to listen). A port someone already listens on is
      * refused first: a listener with {@code SO_REUSEPORT} of the same user would otherwise share
      * the port with the workers and take a part of their connections.
      */

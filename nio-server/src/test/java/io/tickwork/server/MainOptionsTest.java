@@ -28,6 +28,7 @@ class MainOptionsTest {
             "--threads",
             "--idle-timeout",
             "--header-timeout",
+            "--drain-timeout",
             "--timer",
             "--workers",
             "--response-timeout",
@@ -79,6 +80,7 @@ class MainOptionsTest {
         assertEquals("127.0.0.1", o.host);
         assertEquals(Runtime.getRuntime().availableProcessors(), o.threads);
         assertEquals(Duration.ofSeconds(60), o.idleTimeout);
+        assertEquals(Duration.ofSeconds(5), o.drainTimeout);
         assertEquals(Duration.ofSeconds(10), o.headerTimeout);
         assertEquals("wheel-list", o.timer);
         assertEquals(0, o.workers);
@@ -251,6 +253,8 @@ class MainOptionsTest {
                 "1.5s",
                 "--header-timeout",
                 "300ms",
+                "--drain-timeout",
+                "12s",
                 "--timer",
                 "rb-tree",
                 "--workers",
@@ -283,6 +287,7 @@ class MainOptionsTest {
         assertEquals(2, w.threads);
         assertEquals(Duration.ofMillis(1500), w.idleTimeout);
         assertEquals(Duration.ofMillis(300), w.headerTimeout);
+        assertEquals(Duration.ofSeconds(12), w.drainTimeout);
         assertEquals("rb-tree", w.timer);
         assertEquals(4, w.workers);
         assertEquals(Duration.ofSeconds(2), w.responseTimeout);
