@@ -1,6 +1,7 @@
 package io.tickwork.server.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,8 @@ import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,6 +38,50 @@ class ListenerOptionsTest {
 
     private static String get(String path) {
         return "GET " + path + " HTTP/1.1\r\nHost: t\r\n\r\n";
+    }
+
+    /**
+     * Loops racing for the cap's last places never hold more than the cap: four threads claim and
+     * release places at once, a million times each, with the cap below their number, and count
+     * the places held at every moment; at the end every place is free again. Its power: with the
+     * claim's compare-and-set replaced by a read and a write, two threads take the last place
+     * together and the count passes the cap.
+     */
+    @Test
+    void racingClaimsNeverPassTheCapAndEveryReleaseGivesAPlaceBack() throws Exception {
+        int cap = 3;
+        HttpServer server = start(
+                HttpServer.builder(HttpServerTest.HANDLER).port(0).threads(1).maxConnections(cap));
+        AtomicInteger held = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CyclicBarrier start = new CyclicBarrier(4);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                for (int i = 0; i < 1_000_000; i++) {
+                    if (server.claimConnection()) {
+                        most.accumulateAndGet(held.incrementAndGet(), Math::max);
+                        held.decrementAndGet();
+                        server.releaseConnection();
+                    }
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertTrue(most.get() <= cap, "places held at once: " + most.get() + ", the cap " + cap);
+        for (int i = 0; i < cap; i++) {
+            assertTrue(server.claimConnection(), "a place lost: " + i + " of " + cap + " free at the end");
+        }
+        assertFalse(server.claimConnection(), "more places than the cap at the end");
     }
 
     @ParameterizedTest
