@@ -222,7 +222,11 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
-        /** How long {@link HttpServer#close()} waits for responses in flight. */
+        /**
+         * How long {@link HttpServer#close()} waits for responses in flight (default 5 s, from
+         * 1 ms to {@link #MAX_TIMEOUT}); then it closes the connections still open and logs how
+         * many.
+         */
         public Builder drainTimeout(Duration d) {
             c.drainTimeoutMillis = positiveMillis("drainTimeout", d);
             return this;

@@ -153,22 +153,23 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         for (Runnable t; (t = tasks.poll()) != null; ) {
             t.run();
         }
-        // the last turn's keys and these tasks took time: the wait is measured from now, and
-        // timeouts that fell due meanwhile fire before it, not a whole wait late
+        // Timers due by the clock read before the tasks fire after them: a worker's response
+        // queued by the time its timeout fell due has just been sent, not replaced by a 503.
+        // Every turn, due or not: it moves a wheel's window up, so the timeouts armed next land
+        // in the wheel, not in its overflow heap. What fell due since waits for the next turn:
+        // the wait below is then 1 ms
+        timers.expire(now, onTimer);
+        // the last turn's keys and these tasks took time: the wait is measured from now
         now = clock();
         long next = timers.nextDeadline();
-        if (next <= now) {
-            timers.expire(now, onTimer);
-            next = timers.nextDeadline();
-        }
         // published before the wait, not after the turn: the tasks and that expiry change the
         // counters too (a connection closed there), and an untimed wait may last for ever
         publish();
         // after that expiry: it may have closed a draining loop's last connection
         if (draining && (output.open == 0 || now >= drainDeadline)) {
             if (output.open > 0) {
-                server.log("stopping: " + output.open + " connection(s) still had output or requests pending after the "
-                        + drainGraceMillis + " ms drain timeout; closed");
+                server.log("stopping: " + output.open + " connection(s) still open after the " + drainGraceMillis
+                        + " ms drain timeout (output or requests pending, or the client not done closing); closed");
             }
             return false;
         }
@@ -183,9 +184,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             // answering the start of the current tick: wait, do not spin
             selector.select(onReady, Math.max(1, next - now));
         }
-        // no expiry here: the next turn runs the tasks queued meanwhile first, so a worker's
-        // response that reached the loop by the time its timeout fell due is sent, not replaced
-        return true;
+        return true; // what fell due during the wait expires next turn, after the tasks queued meanwhile
     }
 
     private void publish() {

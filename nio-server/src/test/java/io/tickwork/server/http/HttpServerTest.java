@@ -1255,7 +1255,7 @@ class HttpServerTest {
                 assertTrue(received < size, "the whole response arrived: " + received + " bytes");
                 assertTrue(
                         log.stream()
-                                .anyMatch(l -> l.contains("1 connection(s) still had output")
+                                .anyMatch(l -> l.contains("1 connection(s) still open after")
                                         && l.contains("500 ms drain timeout")),
                         log::toString);
             }

@@ -143,7 +143,7 @@ class ResponseTimeoutTest {
                         })
                         .workers(pool)
                         .timers(timers)
-                        .responseTimeout(Duration.ofMillis(200))
+                        .responseTimeout(Duration.ofSeconds(3)) // room for a slow test thread to arm the hook first
                         .idleTimeout(Duration.ofSeconds(60))
                         .threads(1)
                         .port(0)
