@@ -249,7 +249,7 @@ public final class IdleCommand implements Callable<Integer> {
         if (plan != null) {
             IdleFleet fleet = new IdleFleet(cfg, plan, out, err, json, quiet);
             // Ctrl-C or SIGTERM: the children end their holds, and their merged report still comes out
-            return ReportOnSignal.run("idle", fleet::signalled, fleet::run);
+            return ReportOnSignal.run("idle", fleet::signalled, fleet::run, IdleFleet.REPORT_WAIT_SECONDS);
         }
         PrintStream human = json || child ? err : out;
         PrintStream progress = quiet ? null : human;

@@ -50,6 +50,12 @@ final class IdleFleet {
      * connections is not killed before its report comes out.
      */
     static final long KILL_WAIT_MS = ReportOnSignal.WAIT_SECONDS * 1_000 + 2_000;
+    /**
+     * How long a signal's hook waits for the merged report: past {@link #KILL_WAIT_MS}, so the
+     * report of a child that took its whole time still gets merged and printed before the JVM
+     * exits.
+     */
+    static final long REPORT_WAIT_SECONDS = KILL_WAIT_MS / 1_000 + 5;
     /** Events handled in one turn at most, so the loop's clock is read between batches. */
     private static final int BATCH = 1_000;
 
