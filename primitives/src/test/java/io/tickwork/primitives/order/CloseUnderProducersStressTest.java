@@ -20,8 +20,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code close()} while many producers keep submitting to many keys, so keys go busy and idle
- * all the time on every thread: more producers than the busy-key count has cells, so threads
- * share cells and add to them at once. Each round: {@code close()} returns (the busy count
+ * all the time on every thread: eight producers and the pool's four threads over the busy-key
+ * count's cells (four on 2 cores, more on larger machines), so on small machines threads share
+ * cells and add to them at once. Each round: {@code close()} returns (the busy count
  * reached zero), the executor is terminated, and every task an {@code execute} accepted has run
  * by then, exactly once; every rejected one never runs.
  *
@@ -83,12 +84,16 @@ class CloseUnderProducersStressTest {
             t.start();
             producers.add(t);
         }
-        assertTrue(going.await(60, TimeUnit.SECONDS));
-        // let them run a while: until some thousands of tasks ran
-        while (ran.sum() < 5_000) {
-            Thread.onSpinWait();
+        try {
+            assertTrue(going.await(60, TimeUnit.SECONDS));
+            // let them run a while: until some thousands of tasks ran (or 10 s passed)
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (ran.sum() < 5_000 && System.nanoTime() < until) {
+                Thread.yield();
+            }
+        } finally {
+            target.close(); // also when an assertion failed: the producers are then rejected and end
         }
-        target.close();
         long ranAtClose = ran.sum();
         for (Thread t : producers) {
             t.join(60_000);

@@ -80,12 +80,15 @@ class QueueBoundTest {
                 CountDownLatch started = new CountDownLatch(1);
                 CountDownLatch release = new CountDownLatch(1);
                 keyed.execute("hung", SerialGuaranteesTest.holdUntil(started, release));
-                assertTrue(started.await(AWAIT_SECONDS, TimeUnit.SECONDS));
-                KeyedSerialExecutor.Stats stats = keyed.stats();
-                assertEquals(bounded ? 0 : 1, stats.queuedTasks(), keyed::toString);
-                assertEquals(bounded ? null : "hung", keyed.deepestKey(), keyed::toString);
-                assertEquals(1, stats.keysWithWork(), keyed::toString);
-                release.countDown();
+                try {
+                    assertTrue(started.await(AWAIT_SECONDS, TimeUnit.SECONDS));
+                    KeyedSerialExecutor.Stats stats = keyed.stats();
+                    assertEquals(bounded ? 0 : 1, stats.queuedTasks(), keyed::toString);
+                    assertEquals(bounded ? null : "hung", keyed.deepestKey(), keyed::toString);
+                    assertEquals(1, stats.keysWithWork(), keyed::toString);
+                } finally {
+                    release.countDown();
+                }
                 keyed.close();
                 assertEquals(0, keyed.stats().queuedTasks());
             }

@@ -115,7 +115,6 @@ class SerialGuaranteesTest {
         assertEquals(0, overlaps.get(), "overlapping runs of one key");
     }
 
-    /** A chain of 1,000,000 linked tasks drains in one frame: no StackOverflowError, no stack growth. */
     /**
      * A key whose {@code hashCode} throws: {@code execute} throws that exception, the task is not
      * accepted (it never runs, nothing counts it), and the executor goes on for other keys.
@@ -137,23 +136,28 @@ class SerialGuaranteesTest {
             case BOUNDED -> b.maxQueuedPerKey(Integer.MAX_VALUE);
             default -> {}
         }
-        KeyedSerialExecutor<Object> target = b.build();
-        AtomicBoolean ran = new AtomicBoolean();
-        assertSame(
-                broken, assertThrows(IllegalStateException.class, () -> target.execute(badKey, () -> ran.set(true))));
-        AtomicInteger good = new AtomicInteger();
-        for (int i = 0; i < 100; i++) {
-            target.execute("key-" + (i % 7), good::incrementAndGet);
+        try {
+            KeyedSerialExecutor<Object> target = b.build();
+            AtomicBoolean ran = new AtomicBoolean();
+            assertSame(
+                    broken,
+                    assertThrows(IllegalStateException.class, () -> target.execute(badKey, () -> ran.set(true))));
+            AtomicInteger good = new AtomicInteger();
+            for (int i = 0; i < 100; i++) {
+                target.execute("key-" + (i % 7), good::incrementAndGet);
+            }
+            target.close();
+            assertTrue(target.isTerminated());
+            assertFalse(ran.get(), "the refused task ran");
+            assertEquals(100, good.get());
+            assertEquals(100, target.stats().completedTasks());
+            assertEquals(0, target.stats().queuedTasks());
+        } finally {
+            Pools.shutdownAndAwait(pool);
         }
-        target.close();
-        assertTrue(target.isTerminated());
-        assertFalse(ran.get(), "the refused task ran");
-        assertEquals(100, good.get());
-        assertEquals(100, target.stats().completedTasks());
-        assertEquals(0, target.stats().queuedTasks());
-        Pools.shutdownAndAwait(pool);
     }
 
+    /** A chain of 1,000,000 linked tasks drains in one frame: no StackOverflowError, no stack growth. */
     @ParameterizedTest
     @EnumSource(Variant.class)
     void aMillionLinkedTasksDrainWithoutGrowingTheStack(Variant variant) throws Exception {
