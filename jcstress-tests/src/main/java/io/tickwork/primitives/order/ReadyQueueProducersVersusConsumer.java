@@ -14,11 +14,11 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * {@code poll}, used as is): lane X is queued; two producers queue lanes B and C at once (each an
  * XCHG of the tail, then a link), and the second then polls, as a producer draining in place
  * does, while the first may still be between its XCHG and its link. The poll may find X with
- * nothing linked behind it yet and answer null, or take X; never B or C before X, never a lane
- * without the node its producer set to run from. Afterwards the queue is drained: every lane
- * comes out exactly once and the queue reads empty. r1 = what the poll took (0 none, 1 X, 2 B,
- * 3 C, 9 a lane whose {@code continueAt} was not its producer's); r2..r4 = how often X, B, C came
- * out in all (9 if the queue did not read empty at the end).
+ * nothing linked behind it yet and answer null, or take X; never B or C before X. Afterwards the
+ * queue is drained: every lane comes out exactly once, with the node its producer set to run
+ * from, and the queue reads empty. r1 = what the poll took (0 none, 1 X, 2 B, 3 C, 9 a lane whose
+ * {@code continueAt} was not its producer's); r2..r4 = how often X, B, C came out in all (9 if the
+ * queue did not read empty at the end).
  *
  * <p>Power check (by hand): with {@code enqueue}'s XCHG split into a read and a write of the
  * tail, this test reports a lane lost (a count of 0).
