@@ -12,10 +12,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -36,17 +34,8 @@ class CloseUnderProducersStressTest {
     private static final int ROUNDS = 40;
     private static final int KEYS = 64;
 
-    static Stream<Arguments> pools() {
-        List<Arguments> all = new ArrayList<>();
-        for (Variant v : Variant.values()) {
-            all.add(Arguments.of(v, "threadPool(4)", (IntFunction<ExecutorService>) Pools::threadPool));
-            all.add(Arguments.of(v, "forkJoin(4)", (IntFunction<ExecutorService>) Pools::forkJoin));
-        }
-        return all.stream();
-    }
-
     @ParameterizedTest(name = "{0} on {1}")
-    @MethodSource("pools")
+    @MethodSource("io.tickwork.primitives.order.SerialGuaranteesTest#variantsOnPools")
     @Timeout(120)
     void closeUnderLoadTerminatesWithEveryAcceptedTaskRunOnce(
             Variant variant, String poolName, IntFunction<ExecutorService> pools) throws Exception {
