@@ -2,6 +2,7 @@ package io.tickwork.server;
 
 import io.tickwork.server.dict.DictionaryHandler;
 import io.tickwork.server.http.HttpServer;
+import java.math.BigDecimal;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -277,13 +278,17 @@ final class ServerOptions {
     }
 
     /**
-     * A duration of at least 1 ms: a non-negative decimal number with a unit {@code us}, {@code ms},
-     * {@code s}, {@code m} or {@code h}, seconds without one ({@code 300ms}, {@code 1.5}, {@code 2m}).
+     * A duration of at least 1 ms, in whole milliseconds: a non-negative decimal number with a unit
+     * {@code us}, {@code ms}, {@code s}, {@code m} or {@code h}, seconds without one ({@code 300ms},
+     * {@code 1.5}, {@code 2m}); {@code 1.9ms} is refused, not rounded.
      * The load tools' grammar ({@code OptionValues.parseDuration} in {@code nio-client}), so one
      * spelling works on both command lines; the two modules share no code (the server depends on
      * {@code primitives} only), and both test the same cases.
      */
     static final class DurationConverter implements ITypeConverter<Duration> {
+        private static final BigDecimal NANOS_PER_MILLI = BigDecimal.valueOf(1_000_000);
+        private static final BigDecimal MAX_NANOS = BigDecimal.valueOf(HttpServer.MAX_TIMEOUT.toNanos());
+
         @Override
         public Duration convert(String v) {
             String s = v.trim().toLowerCase(Locale.ROOT);
@@ -307,22 +312,21 @@ final class ServerOptions {
                     nanosPerUnit = 1_000_000_000L; // "s", or no unit
             }
             String num = s.substring(0, s.length() - unitLength);
-            // digits and one point only: Double.parseDouble would also take "40d" (40 seconds, not
-            // days), "1f", "0x1p3" and "NaN"
-            try {
-                double x = num.matches("[0-9]+(\\.[0-9]*)?|\\.[0-9]+") ? Double.parseDouble(num) : Double.NaN;
-                if (x >= 0 && !Double.isInfinite(x)) {
-                    Duration d = Duration.ofNanos((long) (x * nanosPerUnit));
-                    if (d.compareTo(HttpServer.MAX_TIMEOUT) > 0) { // the cast saturates: no overflow gets past
-                        throw new TypeConversionException(
-                                "must be at most " + HttpServer.MAX_TIMEOUT.toDays() + " days (720h): " + v);
-                    }
-                    if (d.toMillis() >= 1) {
-                        return d;
-                    }
+            // digits and one point only: BigDecimal would also take "1e3"; exact decimal arithmetic,
+            // where a double would make 1.001s 1000.999999 ms
+            if (num.matches("[0-9]+(\\.[0-9]*)?|\\.[0-9]+")) {
+                BigDecimal nanos = new BigDecimal(num).multiply(BigDecimal.valueOf(nanosPerUnit));
+                if (nanos.compareTo(MAX_NANOS) > 0) {
+                    throw new TypeConversionException(
+                            "must be at most " + HttpServer.MAX_TIMEOUT.toDays() + " days (720h): " + v);
                 }
-            } catch (NumberFormatException ignored) {
-                // reported below
+                if (nanos.compareTo(NANOS_PER_MILLI) >= 0) {
+                    if (nanos.remainder(NANOS_PER_MILLI).signum() != 0) {
+                        // the loops count whole milliseconds: say so rather than round silently
+                        throw new TypeConversionException("must be whole milliseconds: " + v);
+                    }
+                    return Duration.ofMillis(nanos.divide(NANOS_PER_MILLI).longValueExact());
+                }
             }
             throw new TypeConversionException("must be a duration of at least 1ms such as 300ms, 30s or 2m: " + v);
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.server.http.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -141,8 +142,29 @@ class MainOptionsTest {
         assertEquals(Duration.ofMillis(1500), d.convert("1500000us"));
         assertEquals(Duration.ofSeconds(7), d.convert("7"));
         assertEquals(Duration.ofMillis(1), d.convert("1ms"));
-        for (String bad :
-                new String[] {"soon", "-1s", "5x", "", "Infinity", "500us", "0", "40d", "1f", "0x10", "NaN", "1e3s"}) {
+        // exact: a double would make these 1000.999999 and 1016.999999 ms
+        assertEquals(Duration.ofMillis(1001), d.convert("1.001"));
+        assertEquals(Duration.ofMillis(1017), d.convert("1.017s"));
+        assertEquals(HttpServer.MAX_TIMEOUT, d.convert("720h"));
+        for (String bad : new String[] {
+            "soon",
+            "-1s",
+            "5x",
+            "",
+            "Infinity",
+            "500us",
+            "0",
+            "40d",
+            "1f",
+            "0x10",
+            "NaN",
+            "1e3s",
+            "1.9ms",
+            "1500us",
+            "0.0015s",
+            "720.001h",
+            "9223372036854775808us"
+        }) {
             CommandLine.TypeConversionException e =
                     assertThrows(CommandLine.TypeConversionException.class, () -> d.convert(bad));
             assertTrue(e.getMessage().contains(bad), e.getMessage());

@@ -1,5 +1,6 @@
 package io.tickwork.client.common;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine;
@@ -42,6 +43,8 @@ public final class OptionValues {
             } catch (NumberFormatException e) {
                 throw new TypeConversionException(
                         "'" + value + "' is not a duration like 500ms, 10s, 2m, 1h (a bare number is seconds)");
+            } catch (ArithmeticException e) {
+                throw new TypeConversionException(e.getMessage());
             }
         }
     }
@@ -125,9 +128,11 @@ public final class OptionValues {
 
     /**
      * A duration: a non-negative decimal number with a unit {@code us}, {@code ms}, {@code s},
-     * {@code m} or {@code h}; without a unit, seconds.
+     * {@code m} or {@code h}; without a unit, seconds. Exact to the nanosecond ({@code 1.001s} is
+     * 1,001 ms); a finer fraction is dropped.
      *
      * @throws NumberFormatException if {@code v} is not one
+     * @throws ArithmeticException if it is over {@code Long.MAX_VALUE} nanoseconds (292 years)
      */
     public static Duration parseDuration(String v) {
         String s = v.trim().toLowerCase(Locale.ROOT);
@@ -157,12 +162,15 @@ public final class OptionValues {
         if (!num.matches("[0-9]+(\\.[0-9]*)?|\\.[0-9]+")) {
             throw new NumberFormatException(v);
         }
-        double x = Double.parseDouble(num);
-        if (Double.isInfinite(x)) {
-            throw new NumberFormatException(v);
+        // exact decimal arithmetic: through a double, 1.001s would come out as 1000.999999 ms
+        BigDecimal nanos = new BigDecimal(num).multiply(BigDecimal.valueOf(mult));
+        if (nanos.compareTo(MAX_NANOS) > 0) {
+            throw new ArithmeticException("'" + v + "' is over " + Long.MAX_VALUE + " ns (292 years)");
         }
-        return Duration.ofNanos((long) (x * mult));
+        return Duration.ofNanos(nanos.longValue()); // a fraction of a nanosecond is dropped
     }
+
+    private static final BigDecimal MAX_NANOS = BigDecimal.valueOf(Long.MAX_VALUE);
 
     /**
      * An integer with an optional k (thousand) or m (million) suffix and {@code _} separators:

@@ -43,7 +43,14 @@ class OptionValuesTest {
         assertEquals(Duration.ofHours(1), d.convert("1h"));
         assertEquals(Duration.ofNanos(100_000), d.convert("100us"));
         assertEquals(Duration.ofSeconds(7), d.convert("7"));
-        for (String bad : new String[] {"soon", "-1s", "5x", "", "Infinity", "40d", "1f", "0x10", "NaN", "1e3s"}) {
+        // exact: a double would make these 1000.999999 and 1016.999999 ms
+        assertEquals(Duration.ofMillis(1001), d.convert("1.001"));
+        assertEquals(Duration.ofMillis(1017), d.convert("1.017s"));
+        assertEquals(Duration.ofNanos(1), d.convert("0.0019us")); // 1.9 ns: the fraction is dropped
+        assertEquals(Duration.ofNanos(Long.MAX_VALUE), d.convert("9223372036854775.807us"));
+        for (String bad : new String[] {
+            "soon", "-1s", "5x", "", "Infinity", "40d", "1f", "0x10", "NaN", "1e3s", "2562048h", "9223372036854775808us"
+        }) {
             TypeConversionException e = assertThrows(TypeConversionException.class, () -> d.convert(bad));
             assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
         }

@@ -189,7 +189,8 @@ public final class HttpServer implements AutoCloseable {
 
         /**
          * Keep-alive connections with no request for this long are closed. Every timeout is 1 ms to
-         * {@link #MAX_TIMEOUT} (30 days); anything else is an {@link IllegalArgumentException}.
+         * {@link #MAX_TIMEOUT} (30 days), anything else an {@link IllegalArgumentException}, and
+         * counts whole milliseconds (a finer part is dropped).
          */
         public Builder idleTimeout(Duration d) {
             c.idleTimeoutMillis = positiveMillis("idleTimeout", d);
