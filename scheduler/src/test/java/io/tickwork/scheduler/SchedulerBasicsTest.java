@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tickwork.primitives.timer.ForwardingTimerQueue;
+import io.tickwork.primitives.timer.TimerKind;
 import io.tickwork.primitives.timer.TimerQueue;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +14,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import kilim.Mailbox;
 import kilim.Pausable;
@@ -663,6 +666,65 @@ class SchedulerBasicsTest {
             assertTrue(barrier.await(AWAIT_S, TimeUnit.SECONDS));
             assertTrue(q[0].fired.get() >= 1);
             assertEquals(0, q[0].size.get());
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
+     * A queue whose {@code nextDeadline} answers a time already passed while nothing is due, as a
+     * wheel answers the start of the tick that holds its next timer. Counts its {@code expire}
+     * calls.
+     */
+    static final class PassedTickQueue extends ForwardingTimerQueue<Timer> {
+        final AtomicInteger expireCalls = new AtomicInteger();
+        private long lastNow = Long.MIN_VALUE;
+
+        PassedTickQueue(TimerQueue<Timer> inner) {
+            super(inner);
+        }
+
+        @Override
+        public int expire(long now, Consumer<? super Timer> consumer, int limit) {
+            expireCalls.incrementAndGet();
+            lastNow = now;
+            return inner.expire(now, consumer, limit);
+        }
+
+        @Override
+        public long nextDeadline() {
+            long next = inner.nextDeadline();
+            return next == NO_DEADLINE ? next : Math.min(next, lastNow);
+        }
+    }
+
+    /**
+     * The idle loop waits a millisecond when its queue answers a passed time and nothing fires:
+     * it does not spin on {@code expire} until the timer is really due. A loop that spins calls it
+     * tens of thousands of times in the 35 ms between the two; one that waits, about once a
+     * millisecond.
+     */
+    @Test
+    void anIdleLoopWaitsAMillisecondWhenItsQueueAnswersAPassedTick() throws Exception {
+        PassedTickQueue[] q = new PassedTickQueue[1];
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(() -> q[0] = new PassedTickQueue(TimerKind.WHEEL_LIST.create()))
+                .build();
+        try {
+            // the loop sleeps until the first deadline it arms; once the short timer has fired the
+            // queue answers a passed time for the long one, which is due only 35 ms later
+            long t0 = System.nanoTime();
+            TimedGetter long40 = s.start(new TimedGetter(new Mailbox<>(), 40));
+            TimedGetter short5 = s.start(new TimedGetter(new Mailbox<>(), 5));
+            assertTrue(long40.done.await(AWAIT_S, TimeUnit.SECONDS));
+            assertTrue(short5.done.await(AWAIT_S, TimeUnit.SECONDS));
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertNull(long40.got);
+            assertNull(short5.got);
+            int calls = q[0].expireCalls.get();
+            assertTrue(calls <= 3 * elapsedMs + 20, calls + " expire calls in " + elapsedMs + " ms: the loop spun");
         } finally {
             s.shutdownNow();
             assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
