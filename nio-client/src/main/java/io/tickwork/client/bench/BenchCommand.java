@@ -107,8 +107,16 @@ public final class BenchCommand implements Callable<Integer> {
             paramLabel = "R",
             converter = RateConverter.class,
             description = "open loop: R requests/s in total, latency measured from each request's intended send"
-                    + " time (corrects coordinated omission)")
+                    + " time (corrects coordinated omission); a request may go out up to 1 ms late, and that"
+                    + " delay counts, unless --spin")
     Double rate;
+
+    @Option(
+            names = "--spin",
+            description = "busy-poll (selectNow) instead of sleeping in epoll_wait, a core per thread: with --rate,"
+                    + " requests go out within microseconds of their intended time instead of up to 1 ms after"
+                    + " it (a delay charged to the latency)")
+    boolean spin;
 
     @Option(
             names = "--urls",
@@ -238,6 +246,14 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** The options, checked and resolved into a run: URLs read and requests encoded. */
     BenchConfig config() {
+        if (hgrm != null) {
+            // before the run, not after it: opened to append, so it is created and nothing truncated
+            try {
+                new FileOutputStream(hgrm, true).close();
+            } catch (IOException e) {
+                throw new UsageException("cannot write --hgrm " + hgrm + ": " + e.getMessage());
+            }
+        }
         String urlArg = url;
         String urlsFile = urls;
         List<String> targets = new ArrayList<>();
@@ -354,7 +370,8 @@ public final class BenchCommand implements Callable<Integer> {
                 perSecond,
                 readTimeout,
                 connTimeout,
-                seed);
+                seed,
+                spin);
     }
 
     /** The most distinct requests a run holds, encoded, for the whole run. */

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * A validated {@code bench} run: where, what requests (pre-encoded), how many connections and
  * requests in flight, how long an unmeasured warm-up first (zero: none), then for how long or
- * how many, and at what rate (0 = closed loop).
+ * how many, and at what rate (0 = closed loop); whether the selector threads busy-poll.
  */
 record BenchConfig(
         InetSocketAddress address,
@@ -23,7 +23,8 @@ record BenchConfig(
         double rate,
         Duration timeout,
         Duration connectTimeout,
-        long seed) {
+        long seed,
+        boolean spin) {
 
     BenchConfig {
         requests = List.copyOf(requests);

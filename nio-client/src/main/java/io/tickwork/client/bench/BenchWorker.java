@@ -121,7 +121,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
 
     @Override
     public void run() {
-        try (ClientSelectorLoop l = new ClientSelectorLoop(this, Wait.SLEEP, Clock.PER_TURN)) {
+        try (ClientSelectorLoop l = new ClientSelectorLoop(this, cfg.spin() ? Wait.SPIN : Wait.SLEEP, Clock.PER_TURN)) {
             loop = l;
             if (stop) {
                 l.stop(); // stopped before the loop existed

@@ -29,6 +29,8 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 @Timeout(60)
@@ -268,14 +270,36 @@ class BenchTest {
         assertEquals(connect, errors.get("connect_by_cause").get("ECONNREFUSED").asLong(), run.out());
     }
 
-    @Test
-    void openLoopSendsExactlyTheCountAtTheRate() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void openLoopSendsExactlyTheCountAtTheRate(boolean spin) throws Exception {
         try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("r"))) {
-            BenchReport r = bench("-c", "4", "--rate", "4000", "-n", "800", "--duration", "30s", s.url("/"));
+            List<String> args = new ArrayList<>(List.of("-c", "4", "--rate", "4000", "-n", "800", "--duration", "30s"));
+            if (spin) {
+                args.add("--spin");
+            }
+            args.add(s.url("/"));
+            BenchReport r = bench(args.toArray(new String[0]));
             assertEquals(800, r.sent);
             assertEquals(800, r.completed);
             assertEquals(800, r.latency.getTotalCount());
             assertTrue(r.config.openLoop());
+            assertEquals(spin, r.config.spin());
+        }
+    }
+
+    /** A --hgrm file that cannot be written is refused before the run, not after it. */
+    @Test
+    void anUnwritableHgrmFileIsRefusedBeforeTheRun() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("h"))) {
+            Path dir = Files.createTempDirectory("hgrm");
+            String missing = dir.resolve("no-such-dir").resolve("x.hgrm").toString();
+            Run run = Cli.run("bench", "-c", "1", "-D", "30s", "--hgrm", missing, s.url("/"));
+            Files.delete(dir);
+            assertEquals(2, run.status(), run.out() + run.err());
+            assertTrue(run.err().contains("cannot write --hgrm " + missing), run.err());
+            assertEquals(0, s.requests.get(), "no request sent");
+            Cli.assertNoStackTrace(run);
         }
     }
 
