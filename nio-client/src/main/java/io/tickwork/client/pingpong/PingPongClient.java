@@ -15,10 +15,8 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.BrokenBarrierException;
-import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -35,15 +33,25 @@ import org.HdrHistogram.Histogram;
  * spin} the loops poll with {@code selectNow} instead of sleeping in {@code epoll_wait}. The
  * clock starts once every connection is open.
  *
- * <p>Runs in the calling thread plus {@code threads - 1} more; not reusable.
+ * <p>Runs in the calling thread plus {@code threads - 1} more; not reusable. {@link #stop} ends a
+ * run early from any thread, before or during it; the run still returns what it measured.
  */
 final class PingPongClient {
     private static final byte[] PING = {'P', 'i', 'n', 'g'};
     private static final int PONG = ('P' << 24) | ('o' << 16) | ('n' << 8) | 'g';
+    /** How often a loop waiting for the others to connect looks for a stop or their failure. */
+    private static final long CONNECT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     /** What one run measured. */
     record Result(
-            long pings, long asked, long errors, double elapsedSeconds, Histogram rtt, int connections, int threads) {
+            long pings,
+            long asked,
+            long errors,
+            double elapsedSeconds,
+            Histogram rtt,
+            int connections,
+            int threads,
+            boolean stopped) {
         double microsPerPing() {
             return pings == 0 ? Double.NaN : elapsedSeconds * 1e6 / pings;
         }
@@ -74,10 +82,13 @@ final class PingPongClient {
                                     "  incomplete: %d of %d pings answered: %s%n",
                                     pings,
                                     asked,
-                                    errors > 0
-                                            ? errors + " of " + connections + " connections ended in an error (closed"
-                                                    + " or reset by the server, or a reply other than Pong)"
-                                            : "the time limit (--duration) passed")
+                                    stopped
+                                            ? "stopped (a signal) before the end"
+                                            : errors > 0
+                                                    ? errors + " of " + connections + " connections ended in an"
+                                                            + " error (closed or reset by the server, or a reply"
+                                                            + " other than Pong)"
+                                                    : "the time limit (--duration) passed")
                             : "");
         }
 
@@ -90,6 +101,11 @@ final class PingPongClient {
     private final int connections;
     private final int threads;
     private final boolean spin;
+    private volatile boolean stopped;
+    /** A loop failed to open its connections: the others stop waiting for it. */
+    private volatile boolean connectFailed;
+    /** The running loops, published for {@link #stop}; null before {@link #run}. */
+    private volatile List<Loop> running;
 
     PingPongClient(InetSocketAddress target, int connections, int threads) {
         this(target, connections, threads, false);
@@ -105,12 +121,13 @@ final class PingPongClient {
     Result run(long pings, long timeLimitNanos) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeLimitNanos;
         List<Loop> loops = new ArrayList<>();
-        CyclicBarrier connected = new CyclicBarrier(threads);
+        CountDownLatch connected = new CountDownLatch(threads);
         for (int i = 0; i < threads; i++) {
             int conns = connections / threads + (i < connections % threads ? 1 : 0);
             long share = pings / threads + (i < pings % threads ? 1 : 0);
             loops.add(new Loop(conns, share, deadline, connected));
         }
+        running = loops; // then the stop flag, read by every loop before each turn: no stop is missed
         List<Thread> ts = new ArrayList<>();
         for (int i = 1; i < loops.size(); i++) {
             Thread t = new Thread(loops.get(i)::runQuietly, "pingpong-client-" + i);
@@ -130,7 +147,8 @@ final class PingPongClient {
         if (failure != null) {
             throw failure;
         }
-        double elapsed = (System.nanoTime() - loops.get(0).startedAt) / 1e9;
+        long started = loops.get(0).startedAt;
+        double elapsed = started == 0 ? 0 : (System.nanoTime() - started) / 1e9; // 0: stopped while connecting
         Histogram all = LatencyRange.histogram();
         long done = 0;
         long errors = 0;
@@ -139,7 +157,25 @@ final class PingPongClient {
             done += l.done;
             errors += l.errors;
         }
-        return new Result(done, pings, errors, elapsed, all, connections, threads);
+        return new Result(done, pings, errors, elapsed, all, connections, threads, stopped);
+    }
+
+    /**
+     * Ends the run early: the loops stop after their current turn (a loop still connecting stops
+     * before its next connection), and {@link #run} returns what was measured, {@link
+     * Result#stopped} set. Any thread, before or during the run; idempotent.
+     */
+    void stop() {
+        stopped = true;
+        List<Loop> loops = running;
+        if (loops != null) {
+            for (Loop l : loops) {
+                ClientSelectorLoop sel = l.loop;
+                if (sel != null) {
+                    sel.stop();
+                }
+            }
+        }
     }
 
     /**
@@ -168,7 +204,7 @@ final class PingPongClient {
         final int conns;
         final long pings;
         final long deadline;
-        final CyclicBarrier connected;
+        final CountDownLatch connected;
         final Histogram rtt = LatencyRange.histogram();
         final ByteBuffer readBuf = ByteBuffer.allocateDirect(16 * 1024);
         final ByteBuffer ping = ByteBuffer.allocateDirect(4);
@@ -177,10 +213,12 @@ final class PingPongClient {
         long errors;
         int open;
         long startedAt;
-        ClientSelectorLoop loop;
+        /** Published for {@link #stop}, which also reads the flag the loop checks every turn. */
+        volatile ClientSelectorLoop loop;
+
         volatile IOException failure;
 
-        Loop(int conns, long pings, long deadline, CyclicBarrier connected) {
+        Loop(int conns, long pings, long deadline, CountDownLatch connected) {
             this.connected = connected;
             this.conns = conns;
             this.pings = pings;
@@ -220,6 +258,9 @@ final class PingPongClient {
         private void connectAndRun(ClientSelectorLoop sel) throws IOException {
             try {
                 for (int i = 0; i < conns; i++) {
+                    if (stopped) {
+                        return; // the other loops see the flag too
+                    }
                     SocketChannel ch = SocketChannel.open();
                     ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                     // blocking connect (setup, not measured load), bounded by the run's deadline:
@@ -240,16 +281,24 @@ final class PingPongClient {
                     open++;
                 }
             } catch (IOException | RuntimeException e) {
-                connected.reset(); // the other loops stop waiting for this one
+                connectFailed = true; // the other loops stop waiting for this one
                 throw e;
             }
+            connected.countDown();
             try {
                 // every loop's connections are open before any clock starts: setup is not measured
-                connected.await(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (BrokenBarrierException | TimeoutException e) {
-                // another loop failed to connect, or still connects at the time limit: its
-                // own error says why
-                throw new OtherLoopFailed("client threads did not all connect in time", e);
+                while (!connected.await(
+                        Math.max(1, Math.min(CONNECT_POLL_NANOS, deadline - System.nanoTime())),
+                        TimeUnit.NANOSECONDS)) {
+                    if (stopped) {
+                        return;
+                    }
+                    if (connectFailed || System.nanoTime() - deadline >= 0) {
+                        // another loop failed to connect, or still connects at the time limit: its
+                        // own error says why
+                        throw new OtherLoopFailed("client threads did not all connect in time", null);
+                    }
+                }
             } catch (InterruptedException e) {
                 throw new IOException("interrupted while the client threads connected", e);
             }
@@ -262,7 +311,7 @@ final class PingPongClient {
 
         @Override
         public long beforeSelect(long now) {
-            if (done >= pings || open == 0 || now >= deadline) {
+            if (done >= pings || open == 0 || now >= deadline || stopped) {
                 loop.stop();
             }
             return deadline;

@@ -9,6 +9,7 @@ import io.tickwork.client.common.OpenFiles;
 import io.tickwork.client.common.OptionValues;
 import io.tickwork.client.common.OptionValues.CountConverter;
 import io.tickwork.client.common.OptionValues.DurationConverter;
+import io.tickwork.client.common.ReportOnSignal;
 import io.tickwork.client.common.Targets;
 import io.tickwork.client.common.UsageException;
 import java.io.IOException;
@@ -118,18 +119,52 @@ public final class PingPongCommand implements Callable<Integer> {
 
     /** What the client does: connections, selector threads, measured and warm-up round trips. */
     record Workload(int connections, int threads, long pings, long warmup) {
-        /** Warm-up round trips (unmeasured), then the measured ones, against {@code target}. */
-        PingPongClient.Result measure(InetSocketAddress target, Duration duration, boolean spin)
+        /**
+         * Warm-up round trips (unmeasured), then the measured ones, against {@code target}; a
+         * {@code control} stopped before or during the warm-up leaves the measured run empty.
+         */
+        PingPongClient.Result measure(InetSocketAddress target, Duration duration, boolean spin, RunControl control)
                 throws IOException, InterruptedException {
             if (warmup > 0) {
-                PingPongClient.Result w =
-                        new PingPongClient(target, connections, threads, spin).run(warmup, duration.toNanos());
+                PingPongClient.Result w = control.start(new PingPongClient(target, connections, threads, spin))
+                        .run(warmup, duration.toNanos());
                 if (w.pings() == 0 && w.errors() > 0) {
                     throw new IOException("the warm-up got no ping answered: " + w.errors() + " of " + connections
                             + " connections ended in an error (is " + target + " a pingpong server?)");
                 }
             }
-            return new PingPongClient(target, connections, threads, spin).run(pings, duration.toNanos());
+            return control.start(new PingPongClient(target, connections, threads, spin))
+                    .run(pings, duration.toNanos());
+        }
+    }
+
+    /**
+     * What a signal stops: the client running now and any started after, so that Ctrl-C or
+     * SIGTERM ends the run with its report ({@link ReportOnSignal}). Any thread.
+     */
+    static final class RunControl {
+        private volatile boolean stopped;
+        private volatile PingPongClient current;
+
+        /** Makes {@code c} the client to stop; stops it at once if the run is stopped already. */
+        PingPongClient start(PingPongClient c) {
+            current = c; // then the flag: a stop between the two is seen here or reaches c
+            if (stopped) {
+                c.stop();
+            }
+            return c;
+        }
+
+        void stop() {
+            stopped = true;
+            PingPongClient c = current;
+            if (c != null) {
+                c.stop();
+            }
+        }
+
+        boolean stopped() {
+            return stopped;
         }
     }
 
@@ -204,20 +239,31 @@ public final class PingPongCommand implements Callable<Integer> {
             List<PingPongModel> models = model.equalsIgnoreCase("all")
                     ? List.of(PingPongModel.values())
                     : List.of(PingPongModel.parse(model));
-            int status = 0;
-            for (PingPongModel m : models) {
-                String why = m.unavailableReason();
-                if (why != null) {
-                    out.printf("%s: unavailable: %s%n", m.id(), why);
-                    continue;
+            RunControl control = new RunControl();
+            // Ctrl-C or SIGTERM: the model running ends early with its report, the rest do not start
+            return ReportOnSignal.run("pingpong", control::stop, () -> {
+                int status = 0;
+                for (PingPongModel m : models) {
+                    if (control.stopped()) {
+                        break;
+                    }
+                    String why = m.unavailableReason();
+                    if (why != null) {
+                        out.printf("%s: unavailable: %s%n", m.id(), why);
+                        if (models.size() == 1) {
+                            status = 1; // the one model asked for: nothing was measured
+                        }
+                        continue;
+                    }
+                    PingPongClient.Result r = runModel(m, threads, w, duration, run.spin, control);
+                    out.print(r.toText(m.id()));
+                    out.flush();
+                    if (r.pings() != w.pings()) {
+                        status = 1;
+                    }
                 }
-                PingPongClient.Result r = runModel(m, threads, w, duration, run.spin);
-                out.print(r.toText(m.id()));
-                if (r.pings() != w.pings()) {
-                    status = 1;
-                }
-            }
-            return status;
+                return status;
+            });
         }
     }
 
@@ -322,9 +368,14 @@ public final class PingPongCommand implements Callable<Integer> {
             OpenFiles.check("--connections " + w.connections(), w.connections(), OpenFiles.limit(), "use fewer");
             Duration duration = run.duration();
             InetSocketAddress at = Targets.hostPort("HOST:PORT", target);
-            PingPongClient.Result r = w.measure(at, duration, run.spin);
-            out.print(r.toText("pingpong " + Targets.text(at)));
-            return r.pings() == w.pings() ? 0 : 1;
+            RunControl control = new RunControl();
+            // Ctrl-C or SIGTERM: the run ends early and its report still comes out
+            return ReportOnSignal.run("pingpong", control::stop, () -> {
+                PingPongClient.Result r = w.measure(at, duration, run.spin, control);
+                out.print(r.toText("pingpong " + Targets.text(at)));
+                out.flush();
+                return r.pings() == w.pings() ? 0 : 1;
+            });
         }
     }
 
@@ -354,13 +405,13 @@ public final class PingPongCommand implements Callable<Integer> {
 
     /** One model in this process: a fresh server on an ephemeral port, measured, then closed. */
     static PingPongClient.Result runModel(
-            PingPongModel m, int serverThreads, Workload w, Duration duration, boolean spin)
+            PingPongModel m, int serverThreads, Workload w, Duration duration, boolean spin, RunControl control)
             throws IOException, InterruptedException {
         try (PingPongServer s = m.create(serverThreads, spin)) {
             InetSocketAddress at = s.start(new InetSocketAddress("127.0.0.1", 0));
             PingPongClient.Result r;
             try {
-                r = w.measure(at, duration, spin);
+                r = w.measure(at, duration, spin, control);
             } catch (IOException | RuntimeException clientFailed) {
                 // a refused or reset connection may be the server's failure seen from the client
                 if (s.failure() != null) {

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tickwork.client.Cli;
+import io.tickwork.client.LaunchedTool;
+import io.tickwork.client.common.Targets;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -32,7 +34,12 @@ class PingPongTest {
     @MethodSource("models")
     void everyRoundTripCompletes(PingPongModel model) throws Exception {
         PingPongClient.Result r = PingPongCommand.runModel(
-                model, 1, new PingPongCommand.Workload(50, 1, 30_000, 0), Duration.ofSeconds(60), false);
+                model,
+                1,
+                new PingPongCommand.Workload(50, 1, 30_000, 0),
+                Duration.ofSeconds(60),
+                false,
+                new PingPongCommand.RunControl());
         assertEquals(30_000, r.pings(), model.id());
         assertEquals(0, r.errors());
         assertEquals(30_000, r.rtt().getTotalCount());
@@ -42,7 +49,12 @@ class PingPongTest {
     @Test
     void nioWithSeveralSelectorsOnBothSides() throws Exception {
         PingPongClient.Result r = PingPongCommand.runModel(
-                PingPongModel.NIO, 3, new PingPongCommand.Workload(64, 2, 20_001, 100), Duration.ofSeconds(60), false);
+                PingPongModel.NIO,
+                3,
+                new PingPongCommand.Workload(64, 2, 20_001, 100),
+                Duration.ofSeconds(60),
+                false,
+                new PingPongCommand.RunControl());
         assertEquals(20_001, r.pings());
         assertEquals(0, r.errors());
     }
@@ -208,7 +220,12 @@ class PingPongTest {
     @Test
     void nioBusyPollOnBothSides() throws Exception {
         PingPongClient.Result r = PingPongCommand.runModel(
-                PingPongModel.NIO, 1, new PingPongCommand.Workload(20, 1, 10_000, 0), Duration.ofSeconds(60), true);
+                PingPongModel.NIO,
+                1,
+                new PingPongCommand.Workload(20, 1, 10_000, 0),
+                Duration.ofSeconds(60),
+                true,
+                new PingPongCommand.RunControl());
         assertEquals(10_000, r.pings());
         assertEquals(0, r.errors());
         assertEquals(10_000, r.rtt().getTotalCount());
@@ -221,7 +238,7 @@ class PingPongTest {
         } else {
             assertNotNull(PingPongModel.VIRTUAL.unavailableReason());
             Cli.Run run = Cli.run("pingpong", "run", "--model", "virtual", "-n", "10");
-            assertEquals(0, run.status(), run.err());
+            assertEquals(1, run.status(), run.err()); // the one model asked for: nothing measured
             assertTrue(run.out().contains("unavailable"), run.out());
         }
     }
@@ -248,6 +265,115 @@ class PingPongTest {
         }
         Cli.Run bench = Cli.run("bench", "--help");
         assertTrue(bench.out().replaceAll("\\s+", " ").contains("(default " + half + ", half the cores"), bench.out());
+    }
+
+    /**
+     * A stub pingpong server: a thread per connection answering each 4-byte ping with Pong, and
+     * a latch counted down once per answer.
+     */
+    private static final class CountingPongServer implements AutoCloseable {
+        final ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final java.util.concurrent.CountDownLatch answered;
+
+        CountingPongServer(int answers) throws IOException {
+            answered = new java.util.concurrent.CountDownLatch(answers);
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        Socket c = listener.accept();
+                        Thread t = new Thread(() -> answer(c));
+                        t.setDaemon(true);
+                        t.start();
+                    }
+                } catch (IOException closed) {
+                    // the test closed the listener
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        private void answer(Socket c) {
+            try (c) {
+                byte[] ping = new byte[4];
+                while (true) {
+                    c.getInputStream().readNBytes(ping, 0, 4);
+                    c.getOutputStream().write(new byte[] {'P', 'o', 'n', 'g'});
+                    answered.countDown();
+                }
+            } catch (IOException closed) {
+                // the client closed
+            }
+        }
+
+        String target() {
+            return "127.0.0.1:" + listener.getLocalPort();
+        }
+
+        @Override
+        public void close() throws IOException {
+            listener.close();
+        }
+    }
+
+    /** Stopped mid-run, from another thread: the run returns what it measured and says why it ended. */
+    @Test
+    void aStoppedRunReturnsWhatItMeasuredAndSaysSo() throws Exception {
+        try (CountingPongServer server = new CountingPongServer(1_000)) {
+            PingPongClient client = new PingPongClient(Targets.hostPort("at", server.target()), 2, 1);
+            java.util.concurrent.CompletableFuture<PingPongClient.Result> run =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return client.run(1_000_000_000L, TimeUnit.SECONDS.toNanos(60));
+                        } catch (IOException | InterruptedException e) {
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                    });
+            assertTrue(server.answered.await(30, TimeUnit.SECONDS), "the run never got going");
+            client.stop();
+            PingPongClient.Result r = run.get(30, TimeUnit.SECONDS);
+            assertTrue(r.stopped());
+            assertTrue(r.pings() >= 1_000 - 2 && r.pings() < r.asked(), r.toText("x"));
+            assertEquals(r.pings(), r.rtt().getTotalCount());
+            assertTrue(r.toText("x").contains("pings answered: stopped (a signal) before the end"), r.toText("x"));
+        }
+    }
+
+    /** A control stopped before the run starts: the client returns at once, nothing measured. */
+    @Test
+    void aClientStartedAfterTheStopDoesNotRun() throws Exception {
+        try (CountingPongServer server = new CountingPongServer(1)) {
+            PingPongCommand.RunControl control = new PingPongCommand.RunControl();
+            control.stop();
+            PingPongClient.Result r = new PingPongCommand.Workload(2, 1, 1_000, 1_000)
+                    .measure(Targets.hostPort("at", server.target()), Duration.ofSeconds(60), false, control);
+            assertTrue(r.stopped());
+            assertEquals(0, r.pings());
+            assertEquals(1, server.answered.getCount(), "a ping was sent");
+        }
+    }
+
+    /** SIGTERM to {@code pingpong client} mid-run: the report comes out, then the signal's status. */
+    @Test
+    void aSignalEndsTheRunWithItsReport() throws Exception {
+        try (CountingPongServer server = new CountingPongServer(1_000);
+                LaunchedTool tool = LaunchedTool.start(
+                        "pingpong",
+                        "client",
+                        "-c",
+                        "2",
+                        "-n",
+                        "1000m",
+                        "--warmup",
+                        "0",
+                        "-D",
+                        "60s",
+                        server.target())) {
+            assertTrue(server.answered.await(30, TimeUnit.SECONDS), "the run never got going");
+            String report = tool.terminate();
+            assertEquals(143, tool.exitValue(), report);
+            assertTrue(report.contains("pings answered: stopped (a signal) before the end"), report);
+        }
     }
 
     /** The sockets this process holds, by inode, from /proc/self/fd (Linux). */
