@@ -109,11 +109,17 @@ public final class PingPongCommand implements Callable<Integer> {
         long threads = OptionValues.HALF_THE_CORES;
 
         Workload workload() {
-            return new Workload(
+            Workload w = new Workload(
                     intInRange("--connections", connections, 1, 20_000),
                     intInRange("--threads", threads, 1, 256),
                     inRange("--pings", pings, 1, 1_000_000_000),
                     inRange("--warmup", warmup, 0, 1_000_000_000));
+            if (w.pings() < w.connections()) {
+                // connections that never send would still count in "pings over C connections"
+                throw new UsageException("--pings " + w.pings() + " is fewer than --connections " + w.connections()
+                        + ": every connection needs a ping");
+            }
+            return w;
         }
     }
 

@@ -237,7 +237,7 @@ class PingPongTest {
             assertNull(PingPongModel.VIRTUAL.unavailableReason());
         } else {
             assertNotNull(PingPongModel.VIRTUAL.unavailableReason());
-            Cli.Run run = Cli.run("pingpong", "run", "--model", "virtual", "-n", "10");
+            Cli.Run run = Cli.run("pingpong", "run", "--model", "virtual", "-c", "2", "-n", "10");
             assertEquals(1, run.status(), run.err()); // the one model asked for: nothing measured
             assertTrue(run.out().contains("unavailable"), run.out());
         }
@@ -351,6 +351,14 @@ class PingPongTest {
             assertEquals(0, r.pings());
             assertEquals(1, server.answered.getCount(), "a ping was sent");
         }
+    }
+
+    @Test
+    void fewerPingsThanConnectionsAreRefused() {
+        Cli.Run run = Cli.run("pingpong", "run", "-c", "50", "-n", "49", "--warmup", "0");
+        assertEquals(2, run.status(), run.out() + run.err());
+        assertTrue(run.err().contains("--pings 49 is fewer than --connections 50"), run.err());
+        Cli.assertNoStackTrace(run);
     }
 
     /** SIGTERM to {@code pingpong client} mid-run: the report comes out, then the signal's status. */
