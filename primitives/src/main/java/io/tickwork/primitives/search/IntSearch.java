@@ -52,8 +52,9 @@ public interface IntSearch {
      * The fastest variant for these keys: {@link IntSearchKind#RADIX_DIRECTORY} when they spread
      * evenly over their range, {@link IntSearchKind#LOG_RADIX_DIRECTORY} when they spread evenly on
      * a logarithmic scale (dense at the low end: sizes, counts, latencies), else
-     * {@link IntSearchKind#TWO_LEVEL_RADIX_DIRECTORY}; "evenly" means at most 10 % of the keys in
-     * buckets of more than 8. All three keep order and answer the full contract. The choice costs
+     * {@link IntSearchKind#TWO_LEVEL_RADIX_DIRECTORY}; "evenly" means at most 10 % of the distinct
+     * keys in buckets of more than 8 distinct keys (copies of a key count once: no directory splits
+     * them). All three keep order and answer the full contract. The choice costs
      * up to three passes over the keys on top of the build; it favours speed over memory (the
      * directories' sizes are in {@link IntSearchKind}: 5 to 13 bytes per key on the measured
      * distributions, up to about 45 on keys built against the two-level directory;

@@ -6,8 +6,8 @@ import java.util.function.LongUnaryOperator;
  * The decision behind {@link IntSearch#of(int[])} and {@link IntSearch#compactOf(int[])}.
  *
  * <p>One question, asked of two bucketings: do the keys spread evenly over the buckets? It is
- * answered exactly, in one pass over the sorted keys per bucketing: the share
- * of keys that fall in a bucket holding more than {@link WindowSearch#WINDOW} keys, with the
+ * answered exactly, in one pass over the sorted keys per bucketing: the share of distinct
+ * keys that fall in a bucket holding more than {@link WindowSearch#WINDOW} distinct keys, with the
  * equal-width buckets of {@link RadixDirectoryIntSearch} and with the logarithmic ones of
  * {@link LogRadixDirectoryIntSearch}. Uniform keys leave a few percent crowded in equal-width
  * buckets (5 % at n = 2,000, where a bucket averages 3.9 keys); log-uniform keys leave as few in
@@ -103,16 +103,28 @@ final class IntSearchChoice {
     }
 
     /**
-     * One pass over keys in order, counting those in runs of more than {@code WINDOW} with one
-     * bucket, the bucket a function of the distance from the first key (a key below the first, in
-     * unsorted input, counts as distance 0).
+     * One pass over keys in order: the share of distinct keys that lie in buckets of more than
+     * {@code WINDOW} distinct keys, the bucket a function of the distance from the first key (a
+     * key below the first, in unsorted input, counts as distance 0). Copies of a key count once:
+     * no directory can split a run of equal keys, the two-level one included, so duplicates are
+     * no reason to leave the one-level directories (whose lookup then binary-searches the run's
+     * bucket, as the two-level one would).
      */
     private static double crowdedShare(int[] sorted, LongUnaryOperator bucketOfDistance) {
         long min = sorted[0];
         long crowded = 0;
+        long distinct = 0;
         long bucket = -1;
-        int run = 0;
+        int run = 0; // distinct keys in the current bucket
+        int previous = 0;
+        boolean first = true;
         for (int key : sorted) {
+            if (!first && key == previous) {
+                continue;
+            }
+            first = false;
+            previous = key;
+            distinct++;
             long b = bucketOfDistance.applyAsLong(Math.max(0, key - min));
             if (b != bucket) {
                 crowded += run > WindowSearch.WINDOW ? run : 0;
@@ -122,6 +134,6 @@ final class IntSearchChoice {
             run++;
         }
         crowded += run > WindowSearch.WINDOW ? run : 0;
-        return (double) crowded / sorted.length;
+        return (double) crowded / distinct;
     }
 }

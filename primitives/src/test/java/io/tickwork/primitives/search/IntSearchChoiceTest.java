@@ -126,6 +126,39 @@ class IntSearchChoiceTest {
         }
     }
 
+    /**
+     * Copies of a key count once: no directory splits a run of equal keys, so a set that only
+     * duplicates crowd keeps the one-level or logarithmic directory its distinct keys fit (the
+     * two-level one would cost more bytes and time for nothing).
+     */
+    @Test
+    void copiesOfAKeyDoNotCrowdABucket() {
+        for (int n : new int[] {10_000, 100_000}) {
+            int[] fifthZeros = new int[n]; // a fifth are copies of 0, the rest evenly spread
+            for (int i = n / 5; i < n; i++) {
+                fifthZeros[i] = (i - n / 5) * 1000;
+            }
+            assertEquals(
+                    "RADIX_DIRECTORY[n=" + n + "]", IntSearch.of(fifthZeros).toString());
+        }
+        for (int n : new int[] {1_000, 4_097}) {
+            // power-law sizes, as counts and lengths come: many copies of the small ones
+            int[] powerLaw = IntStream.range(0, n)
+                    .map(i -> (int) Math.pow((n - i) / (double) n, -3))
+                    .sorted()
+                    .toArray();
+            int[] distinct = IntStream.of(powerLaw).distinct().toArray();
+            assertEquals(IntSearchKind.LOG_RADIX_DIRECTORY, IntSearchChoice.fastest(distinct), "n=" + n);
+            assertEquals(IntSearchKind.LOG_RADIX_DIRECTORY, IntSearchChoice.fastest(powerLaw), "n=" + n);
+        }
+        int[] oneKey = new int[5_000];
+        java.util.Arrays.fill(oneKey, 7);
+        assertEquals(0.0, IntSearchChoice.crowdedShare(oneKey));
+        int[] nineCopiesEach =
+                IntStream.of(oneBucketOf(9)).flatMap(k -> IntStream.of(k, k)).toArray();
+        assertEquals(9.0 / 1024, IntSearchChoice.crowdedShare(nineCopiesEach), "a bucket of 9 keys, twice each");
+    }
+
     @Test
     void theShareCountsKeysInBucketsOfMoreThanAWindow() {
         assertEquals(9.0 / 1024, IntSearchChoice.crowdedShare(oneBucketOf(9)), "a bucket of 9 keys is crowded");
