@@ -130,7 +130,8 @@ final class LoopExit {
         try {
             scheduler.rejected(
                     task,
-                    new RejectedExecutionException("task " + task.id() + " woken after " + loopName + " terminated"));
+                    new RejectedExecutionException("task " + task.id() + " woken after " + loopName
+                            + (scheduler.state() == LoopOwner.STOPPED ? " was stopped (shutdownNow)" : " terminated")));
         } catch (Throwable reportFailed) { // Kilim's logger is the user's: the other tasks are still reported
             scheduler.reportInternal("reporting a rejected task threw", reportFailed);
         }

@@ -235,8 +235,9 @@ public final class RunLoopScheduler extends Scheduler {
 
     /**
      * Sets this as the task's scheduler and starts it on the loop chosen by the {@link Spread}.
-     * Once the scheduler has terminated the start is refused; after {@link #shutdown()} the task
-     * runs, as every task that becomes runnable while a loop still runs. A start racing with the
+     * After {@link #shutdownNow()}, or once the scheduler has terminated, the start is refused;
+     * after {@link #shutdown()} the task runs, as every task that becomes runnable while a loop
+     * still runs. A start racing with the
      * loops' end (see "Shutdown" in the class comment) may instead be reported through
      * {@link Scheduler#log} (a {@code RejectedExecutionException}) and counted in
      * {@link #rejectedCount()} without running, as any wake-up then: on an idle scheduler, start
@@ -246,7 +247,8 @@ public final class RunLoopScheduler extends Scheduler {
      * that way runs outside this scheduler and its shutdown.
      *
      * @throws NullPointerException if {@code task} is null
-     * @throws java.util.concurrent.RejectedExecutionException if the scheduler has terminated
+     * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdownNow()}, or if
+     *     the scheduler has terminated (or its orderly shutdown found every loop idle)
      * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
      * @throws IllegalArgumentException if the task's class was not woven by Kilim (run, it would
      *     end the JVM with status 0, as Kilim does with an unwoven task); so does a task that
@@ -256,7 +258,7 @@ public final class RunLoopScheduler extends Scheduler {
         if (task.timer instanceof LoopTimer) {
             throw new IllegalStateException("task " + task.id() + " was already started on a RunLoopScheduler");
         }
-        refuseIfTerminated(task);
+        refuseIfEnding(task);
         task.setScheduler(this);
         task.start();
         return task;
@@ -269,7 +271,8 @@ public final class RunLoopScheduler extends Scheduler {
      * @throws NullPointerException if {@code task} is null
      * @throws IllegalArgumentException if there is no such loop, or the task's class was not woven
      * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
-     * @throws java.util.concurrent.RejectedExecutionException if the scheduler has terminated
+     * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdownNow()}, or if
+     *     the scheduler has terminated
      */
     public <T extends Task<?>> T start(T task, int loopIndex) {
         if (loopIndex < 0 || loopIndex >= loops.length) {
@@ -278,7 +281,7 @@ public final class RunLoopScheduler extends Scheduler {
         if (task.timer instanceof LoopTimer) {
             throw new IllegalStateException("task " + task.id() + " was already started on a RunLoopScheduler");
         }
-        refuseIfTerminated(task);
+        refuseIfEnding(task);
         task.setScheduler(this);
         adopt(task, loopIndex);
         task.resume();
@@ -389,7 +392,9 @@ public final class RunLoopScheduler extends Scheduler {
      * that checked just before this call may still start that one slice after it returns, so at
      * most one task per loop starts a slice after the stop; that task ran, and is not listed as
      * dropped. What was queued or waiting on a loop's timers is listed by {@link #droppedTasks()}
-     * once the loops have ended. A task waiting on a timer whose deadline is past what a
+     * once the loops have ended. From its return on, {@link #start} throws
+     * {@code RejectedExecutionException}, and a task woken from outside the loops is rejected
+     * (logged, counted in {@link #rejectedCount()}). A task waiting on a timer whose deadline is past what a
      * {@code long} counts (a sleep or wait of {@code Long.MAX_VALUE} ms) has no timer queued and is
      * abandoned, as a task paused on a mailbox with no timeout.
      */
@@ -422,8 +427,9 @@ public final class RunLoopScheduler extends Scheduler {
     }
 
     /**
-     * Wake-ups refused because the scheduler had terminated, each also reported through
-     * {@code log}. A task that {@link #shutdownNow()} dropped while it waited on its timer and
+     * Wake-ups refused because the scheduler had terminated or was stopped by
+     * {@link #shutdownNow()} (a task woken from outside the loops after it, a {@code start} that
+     * raced with it), each also reported through {@code log}. A task that {@link #shutdownNow()} dropped while it waited on its timer and
      * that is woken later is counted here too: the wake-up is refused, and the task stays in
      * {@link #droppedTasks()}. Kilim resumes a task once per pause, so a task already woken (one
      * dropped from a run queue, or whose late wake-up was refused) is not counted again.
@@ -561,8 +567,18 @@ public final class RunLoopScheduler extends Scheduler {
         return false;
     }
 
-    private void refuseIfTerminated(Task<?> task) {
-        if (isTerminated()) {
+    /**
+     * Refuses a start that could not run: after {@link #shutdownNow()}, or once the loops have
+     * ended or an orderly shutdown has found them all idle (they end at their next turn). A start
+     * racing with that moment is refused by the loop instead (see "Shutdown").
+     */
+    private void refuseIfEnding(Task<?> task) {
+        int state = owner.state();
+        if (state == LoopOwner.STOPPED) {
+            throw new java.util.concurrent.RejectedExecutionException(
+                    "task " + task.id() + " not started: " + this + " was stopped by shutdownNow()");
+        }
+        if (state == LoopOwner.TERMINATED || isTerminated()) {
             throw new java.util.concurrent.RejectedExecutionException(
                     "task " + task.id() + " not started: " + this + " has terminated");
         }
