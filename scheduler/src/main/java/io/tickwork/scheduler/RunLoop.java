@@ -360,10 +360,11 @@ final class RunLoop implements Runnable {
      * loop is home to at most an eighth more tasks than this one ({@link #residents}; the slack
      * lets thousands of pairs pull together at once instead of one move per move the other way):
      * partners that pass messages end up on one loop, where the hand-off slot runs them back to
-     * back; a task woken in turn by tasks of two other loops stays (one woken in turn by its own
-     * loop and one other moves after every second wake from the other, since wakes on its own loop
-     * are not seen here); and a task waking many others stops attracting them once its loop is home
-     * to more.
+     * back; a task woken in turn by tasks of two other loops would stay, but the first such wake
+     * moves it to one of them, and one woken in turn by its own loop and one other moves after
+     * every second wake from the other, since wakes on its own loop are not seen here (so a task
+     * two loops wake in turn moves back and forth); and a task waking many others stops
+     * attracting them once its loop is home to more.
      */
     private void accept(Task<?> task) {
         if (task.timer instanceof LoopTimer) {

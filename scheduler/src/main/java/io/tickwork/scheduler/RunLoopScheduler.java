@@ -46,8 +46,11 @@ import kilim.timerservice.Timer;
  * tasks than its home, and the task holds nothing on its home (no queued timer, not asleep in
  * {@link TaskSleep}): two tasks that pass messages end up on one loop and run back to back, as
  * Kilim's {@code ForkJoinScheduler} and Go's scheduler keep a woken task with its waker; a task
- * woken in turn from two other loops stays; and a task that wakes many others stops attracting them
- * once its loop is the busier. Caveat: a pair can stay on two loops when the balance holds one
+ * that wakes many others stops attracting them once its loop is the busier. Wakes from the task's
+ * own loop are not seen, so a task woken in turn by tasks of two loops moves to the first of them,
+ * then to the other after every second wake from it, back and forth (one move, an extra inbox
+ * hand-over, per two wakes from the other loop); pin it ({@link #start(Task, int)}) to keep it in
+ * one place. Caveat: a pair can stay on two loops when the balance holds one
  * side and the other is never seen woken from another loop (it finds each answer already there,
  * or the answer lands as its slice ends and Kilim lets it resume itself); each loop then runs
  * one side. The home loop decides the move when the task reaches its inbox, so a
