@@ -32,6 +32,8 @@
  *
  * <p>By hand: {@code java -cp <kilim, asm and asm-tree 9.8, tickwork-scheduler, your dependencies, your
  * classes> kilim.tools.Weaver -d <out> <your classes>}, then run with {@code <out>} ahead of your classes.
+ * Without tickwork-scheduler on the weaver's class path it still succeeds, silently, but leaves
+ * {@code TaskSleep.sleep} calls unwoven: they throw {@code IllegalStateException} when run.
  * A task starts on this scheduler through {@code start}; a plain {@code Task.start()} (a child
  * started from a task, say) goes to Kilim's default scheduler unless
  * {@code Scheduler.setDefaultScheduler(scheduler)} made this one the default.
