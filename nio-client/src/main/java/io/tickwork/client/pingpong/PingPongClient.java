@@ -60,7 +60,7 @@ final class PingPongClient {
             return String.format(
                             Locale.ROOT,
                             "%s: %d pings over %d connections (%d client thread%s) "
-                                    + "in %.3fs: %.2f us/ping, %.0f pings/s, errors %d%n"
+                                    + "in %.3fs: %s us/ping, %.0f pings/s, errors %d%n"
                                     + "  round trip p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n",
                             label,
                             pings,
@@ -68,7 +68,7 @@ final class PingPongClient {
                             threads,
                             threads == 1 ? "" : "s",
                             elapsedSeconds,
-                            microsPerPing(),
+                            pings == 0 ? "-" : String.format(Locale.ROOT, "%.2f", microsPerPing()),
                             pings / Math.max(elapsedSeconds, 1e-9),
                             errors,
                             p(50),

@@ -149,6 +149,7 @@ class PingPongTest {
             assertTrue(
                     r.toText("x").contains("incomplete: 0 of 10 pings answered: the time limit (--duration) passed"),
                     r.toText("x"));
+            assertTrue(r.toText("x").contains(": - us/ping, 0 pings/s"), r.toText("x")); // not NaN
         }
     }
 
