@@ -204,7 +204,11 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
             refs[e] = null;
         }
         int i = (e << 2) + T_META;
-        timers[i] = ((timers[i] & ~OWNER_MASK) + (1L << 32)) | (FREE & OWNER_MASK); // generation++
+        long meta = ((timers[i] & ~OWNER_MASK) + (1L << 32)) | (FREE & OWNER_MASK); // generation++
+        if ((meta >>> 32) == 0) { // wrapped past 2^32 - 1: back to 2^30 (WheelTimer.WRAPPED_GENERATION)
+            meta |= (long) WheelTimer.WRAPPED_GENERATION << 32;
+        }
+        timers[i] = meta;
         freeIds[freeTop++] = e;
         size--;
     }

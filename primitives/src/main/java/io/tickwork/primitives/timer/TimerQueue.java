@@ -87,12 +87,13 @@ import java.util.function.Consumer;
  *   <li><b>Cancel and reschedule</b> return {@code true} for a timer that is pending and act on
  *       it; for a timer that fired or was cancelled, or a handle never issued, they return
  *       {@code false} and change nothing. A rescheduled timer keeps its handle. Handles are never
- *       0, and are not reused while the queue lives (a stale handle never touches a younger
- *       timer): they carry a 32-bit generation per internal slot, so "never" means until one slot
- *       has been recycled 2^31 times on a wheel, 2^32 on the tree (a slot freed last is reused
- *       first, so that takes as many cancels and schedules in a row, each of the same slot). Each
- *       queue starts its generations at a value of its own, at or above 2^30: a number below 2^32
- *       (a connection id passed by mistake) is never a handle, and another queue's handle is
+ *       0, nor any number from 0 to 2^32 (an {@code int} id passed by mistake), nor -1; they may be
+ *       negative. They are not reused while the queue lives (a stale handle never touches a
+ *       younger timer): they carry a 32-bit generation per internal slot, which runs through
+ *       [2^30, 2^32), so "never" means until one slot has been recycled 3 * 2^29 (1.6 * 10^9)
+ *       times on a wheel, 3 * 2^30 on the tree (a slot freed last is reused first, so that takes
+ *       as many cancels and schedules in a row, each of the same slot). Each queue starts its
+ *       generations at a value of its own, at or above 2^30, and another queue's handle is
  *       refused with {@code false} unless one slot has been recycled at least about 2^27 / k times
  *       more in one queue than in the other, k being the queues the JVM has made.</li>
  *   <li><b>Time going backwards</b> ({@code now} smaller than in an earlier call) is ignored: the

@@ -36,7 +36,8 @@ import java.util.function.LongConsumer;
  * list (threaded through the due ticks of free ids), so the steady state allocates nothing. A
  * handle is {@code generation << 32 | id + 1}; the generation is even while the id holds a timer
  * and odd while it is free (allocating and freeing each bump it), so a stale handle no longer
- * matches and a never-issued one cannot name a free id (until one id is recycled 2^31 times). Slots
+ * matches and a never-issued one cannot name a free id (until one id is recycled 3 * 2^29 times: a
+ * generation runs through [2^30, 2^32) as unsigned, {@link #WRAPPED_GENERATION}). Slots
  * that store copies of entries (the ring and linked-array slots) store a <em>placement</em>
  * {@code token << 32 | id + 1} instead: the token moves on once whenever a cancel or a move takes
  * the entry out of its place, so a copy left behind reads as a tombstone, while the user's handle
@@ -269,7 +270,9 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
         int id = freeHead;
         if (id >= 0) {
             freeHead = (int) due[id];
-            gen[id]++; // even again: live
+            if (++gen[id] == 0) { // even again: live; wrapped past 2^32 (as unsigned), back to 2^30
+                gen[id] = WRAPPED_GENERATION;
+            }
             return id;
         }
         if (highWater == where.length) {
@@ -282,10 +285,17 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     private static final AtomicInteger QUEUES = new AtomicInteger();
 
     /**
+     * Where a generation goes when it passes 2^32 - 1 (read as unsigned): generations stay in
+     * [2^30, 2^32), so a handle is never a number in [0, 2^32) however often an id is reused; one
+     * whose generation is 2^31 or more is negative. Even, as a live generation must be.
+     */
+    static final int WRAPPED_GENERATION = 1 << 30;
+
+    /**
      * The generation a queue's ids start at: even, in [2^30, 2^31), and different for each queue:
      * the k-th queue of the JVM takes the top bits of {@code k} times the golden ratio (Fibonacci
      * hashing), so any k queues start more than 2^28 / k apart. A handle is therefore never a
-     * number below 2^32, and one queue's handle can name a timer of another only once one id
+     * number in [0, 2^32) ({@link #WRAPPED_GENERATION} keeps it so), and one queue's handle can name a timer of another only once one id
      * has been reused at least about 2^27 / k times more in one queue than in the other (twice
      * that on the tree, whose generations move on once per use): a number that is not a handle, or another
      * queue's handle, is refused with {@code false}, not taken for a timer. Read once per queue;
