@@ -10,9 +10,9 @@ import java.util.function.Consumer;
  * <p>Time is a {@code long} on the owner's clock, in the unit and from the origin given at
  * construction ({@link #builder}). A deadline is a time on that clock, not a delay: schedule
  * {@code now + timeout}. A timeout alone is a time near 0 on the owner's clock: long past, firing
- * at the next {@code expire}, when the clock reads far above 0; far ahead, never firing in the
- * process's life, when it reads far below 0, as {@code System.nanoTime()} may (its origin is
- * arbitrary). Times are compared as signed longs, so the clock must not wrap while the queue
+ * at the next {@code expire}, when the clock reads far above 0; as far ahead as the clock is below
+ * 0 when it reads far below, as {@code System.nanoTime()} may (its origin is arbitrary). Times are
+ * compared as signed longs, so the clock must not wrap while the queue
  * lives and {@code now + timeout} must not overflow ({@code System.nanoTime()} on a running JVM is
  * far from either end):
  *
