@@ -19,12 +19,15 @@ import java.util.stream.Collectors;
  *       store, nothing cancelled stays behind; no allocation once warm. Expiry follows a link
  *       per timer, which costs most when thousands fire per tick.</li>
  *   <li>{@link #WHEEL_LINKED_ARRAY}: when thousands of timers fire per tick (expiry walks
- *       contiguous chunks instead of links); no fixed capacity per tick, memory follows the load.
- *       Cancelled copies stay in their slot as tombstones until compacted.</li>
+ *       contiguous chunks instead of links); no fixed capacity per tick, memory follows the number
+ *       of ticks holding timers: each takes at least one chunk ({@code slotCapacity} timers, 2 KiB
+ *       by default), so timers spread one per tick cost about 2 KiB each, against tens of bytes on
+ *       {@link #WHEEL_LIST}. Cancelled copies stay in their slot as tombstones until compacted.</li>
  *   <li>{@link #WHEEL_RING}: as {@link #WHEEL_LINKED_ARRAY}, when a tick's timers usually fit one
  *       fixed array per slot holding timers ({@code slotCapacity}; a slot found empty gives its
  *       array back for the next slot to use): expiry scans
- *       that array, a burst beyond it spills to chunks; tombstones as there.</li>
+ *       that array, a burst beyond it spills to chunks; tombstones and the cost of sparse ticks as
+ *       there.</li>
  *   <li>{@link #RB_TREE}: exact deadlines, no tick rounding and no span to size; O(log d) in the
  *       number of distinct deadlines. Pick it when exact order matters, or deadlines spread over a
  *       range no wheel covers.</li>

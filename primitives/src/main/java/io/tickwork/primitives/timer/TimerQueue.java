@@ -110,7 +110,8 @@ import java.util.function.Consumer;
  *       {@link #nextDeadline()} and {@link #size()} may be called too; while the consumer has
  *       scheduled timers at or before {@code now} (placed when the call returns),
  *       {@code nextDeadline()} answers a time at or before {@code now}, even if they were cancelled
- *       since: ask again after {@code expire} returns.</li>
+ *       since (unless nothing at all is pending then: {@link #NO_DEADLINE}); ask again after
+ *       {@code expire} returns.</li>
  *   <li><b>Out of memory.</b> A queue allocates only as it grows, with the timers pending (those
  *       a consumer schedules while {@code expire} runs included), not with the calls made. A
  *       {@code schedule} that throws
@@ -224,7 +225,9 @@ public interface TimerQueue<T> {
      * {@code expire(Long.MAX_VALUE, ..)} alone: deadlines at {@code Long.MAX_VALUE} (on a wheel,
      * in the last tick a long counts), and on a wheel whose {@code expire(Long.MAX_VALUE, ..)} ran
      * to the end, timers scheduled from its consumer (see "Past deadlines" above). Either means
-     * the same to a loop: nothing will fire at a real {@code now}.
+     * the same to a loop: nothing will fire at a real {@code now}. The early answers above come
+     * first: a wheel timer rescheduled to {@code Long.MAX_VALUE} still answers its old tick until
+     * an {@code expire} at that tick has moved it.
      */
     long nextDeadline();
 
