@@ -21,15 +21,19 @@ package io.tickwork.primitives.search;
  *       most 1 MiB), 7 to 9.4 bytes per key on the benchmark's clustered keys; up to about 45
  *       on keys built against it (short runs that need its 8 slots per key: 4 bytes for the key,
  *       up to 8 for level 1 below 8,192 keys, up to 32 for the slots).</li>
- *   <li>{@link #RADIX_SPLINE} when memory counts: 4.3 to 5.4 bytes per key on every distribution
- *       measured, about twice the directories' time; more on short runs of consecutive keys (two
- *       knots a run: 9.6 bytes per key on runs of 10).</li>
+ *   <li>{@link #RADIX_SPLINE} when memory counts: 4.3 to 5.4 bytes per key on the benchmark's
+ *       distributions from 2,000 keys on, about twice the directories' time; more on short runs of
+ *       consecutive keys (two knots a run: 9.6 bytes per key on runs of 10), on small sets (6 to
+ *       7.5 measured at 100 to 1,000 keys) and on other shapes (6.6 on a mixture of 65,536).</li>
  *   <li>{@link #STATIC_BPLUS_TREE} and {@link #EYTZINGER}: comparison layouts, insensitive to the
  *       distribution, 4 to 4.3 bytes per key (from about 65,000 keys; more in small trees); slower
  *       per lookup than the directories. Their batched lookups walk 16 queries in lockstep, which
  *       overlaps those queries' misses but still leaves them behind a directory's plain loop.</li>
  *   <li>{@link #BRANCHLESS} when the plain sorted array must remain the storage.</li>
  * </ul>
+ *
+ * <p>Bytes per key count the arrays' contents, not their 16-byte headers (which add
+ * 16 * arrays / n: a few bytes per key below 100 keys, nothing that shows above 1,000).
  */
 public enum IntSearchKind {
 
