@@ -13,7 +13,8 @@ package io.tickwork.primitives.search;
  * keys a lookup reads next. A bucket of at most {@link #WINDOW} keys is not split. A crowded bucket
  * is cut into m slots of width 2^t counted from its first key {@code f} (slot
  * {@code (key - f) >>> t}), t the widest that leaves no slot over {@link #WINDOW} keys with at most
- * 8 slots per key (when even that does not, the narrowest is kept). Measuring from the bucket's
+ * 8 slots per key (when none does, the widest whose fullest slot is as small as any width
+ * allows; see {@link #width}). Measuring from the bucket's
  * first key rather than from its edge means a run of keys much narrower than its bucket gets slots
  * only over its own span: the slots cost the span over 2^t, not the bucket's width.
  * {@code node[2b]} holds the bucket's first index and first key, {@code node[2b + 1]} its first
