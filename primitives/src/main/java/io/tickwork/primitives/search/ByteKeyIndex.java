@@ -150,7 +150,7 @@ public final class ByteKeyIndex {
      */
     public static ByteKeyIndex build(List<byte[]> sortedKeys, boolean asciiCaseInsensitive) {
         // one pass over the list into an array: O(n) for any List (a LinkedList's get(i) is O(i))
-        byte[][] keys = sortedKeys.toArray(new byte[0][]);
+        byte[][] keys = Objects.requireNonNull(sortedKeys, "sortedKeys").toArray(new byte[0][]);
         int n = keys.length;
         long total = 0;
         byte[] prev = null;
@@ -224,9 +224,10 @@ public final class ByteKeyIndex {
      * @throws IllegalArgumentException if the header is wrong (naming the field, its value and what
      *                                  was expected; a count above what any {@link ByteBuffer} can
      *                                  hold included) or the buffer is too short
+     * @throws NullPointerException     if {@code serialized} is null
      */
     public static ByteKeyIndex wrap(ByteBuffer serialized) {
-        ByteBuffer b = serialized.slice().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = Objects.requireNonNull(serialized, "serialized").slice().order(ByteOrder.LITTLE_ENDIAN);
         if (b.remaining() < HEADER_SIZE) {
             throw new IllegalArgumentException("buffer too short for a ByteKeyIndex header: " + b.remaining()
                     + " bytes remaining, need " + HEADER_SIZE);

@@ -346,9 +346,15 @@ class ByteKeyIndexTest {
     @Test
     void nullsAreRefusedWithNullPointerException() {
         ByteKeyIndex ix = ByteKeyIndex.build(List.of(utf8("a"), utf8("b")), false);
-        assertThrows(NullPointerException.class, () -> ByteKeyIndex.build(null, false));
+        assertEquals(
+                "sortedKeys",
+                assertThrows(NullPointerException.class, () -> ByteKeyIndex.build(null, false))
+                        .getMessage());
         assertThrows(NullPointerException.class, () -> ByteKeyIndex.build(Arrays.asList(utf8("a"), null), false));
-        assertThrows(NullPointerException.class, () -> ByteKeyIndex.wrap(null));
+        assertEquals(
+                "serialized",
+                assertThrows(NullPointerException.class, () -> ByteKeyIndex.wrap(null))
+                        .getMessage());
         assertThrows(NullPointerException.class, () -> ix.find(null));
         assertThrows(NullPointerException.class, () -> ix.find(null, 0, 0));
         assertThrows(NullPointerException.class, () -> ix.lowerBound(null, 0, 0));
