@@ -135,15 +135,38 @@ final class Bench {
         for (BenchWorker w : workers) {
             ended = Math.max(ended, w.loopEndedAt);
         }
-        double elapsed = Math.max(0, (ended != 0 ? ended : System.nanoTime()) - warmEnd) / 1e9;
+        long endedAt = ended != 0 ? ended : System.nanoTime();
+        double elapsed = Math.max(0, endedAt - warmEnd) / 1e9;
+        Histogram last = LatencyRange.histogram(); // since the last progress line
         List<Counters> measured = new ArrayList<>();
         for (int i = 0; i < workers.size(); i++) {
             BenchWorker w = workers.get(i);
             recycle[i] = w.recorder.getIntervalHistogram(recycle[i]);
             total.add(recycle[i]);
+            last.add(recycle[i]);
+            recycleWarm[i] = w.warmRecorder.getIntervalHistogram(recycleWarm[i]);
+            last.add(recycleWarm[i]);
             // the worker thread has ended (joined above): its baseline and counters are final. A
             // worker that never reached the end of the warm-up measured nothing.
             measured.add(w.counters.since(w.baseline != null || !cfg.warmsUp() ? w.baseline : w.counters.snapshot()));
+        }
+        long completed = Counters.sum(counters, Counters.COMPLETED) + Counters.sum(counters, Counters.WARM_COMPLETED);
+        long errors = errorsNow(counters);
+        if (progress != null && endedAt > tick && (completed > lastCompleted || errors > lastErrors)) {
+            // the part of a second after the last line: the lines then add up to the run
+            double part = (endedAt - tick) / 1e9;
+            progress.printf(
+                    Locale.ROOT,
+                    "%4ds%s %9.0f req/s  %8.2f MiB/s  p50 %-9s p99 %-9s max %-9s errors %d  (the last %.2fs)%n",
+                    second + 1,
+                    endedAt <= warmEnd ? " warmup" : "",
+                    (completed - lastCompleted) / part,
+                    (Counters.sum(counters, Counters.BYTES_READ) - lastBytes) / (1024.0 * 1024.0) / part,
+                    Fmt.nanos(last.getTotalCount() == 0 ? 0 : last.getValueAtPercentile(50)),
+                    Fmt.nanos(last.getTotalCount() == 0 ? 0 : last.getValueAtPercentile(99)),
+                    Fmt.nanos(last.getTotalCount() == 0 ? 0 : last.getMaxValue()),
+                    errors - lastErrors,
+                    part);
         }
         return new BenchReport(cfg, elapsed, measured, total);
     }

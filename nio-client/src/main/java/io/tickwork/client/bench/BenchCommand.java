@@ -211,8 +211,17 @@ public final class BenchCommand implements Callable<Integer> {
         }
         Bench bench = new Bench(cfg);
         // Ctrl-C or SIGTERM: the run ends early and its report still comes out
-        return ReportOnSignal.run("bench", bench::stop, () -> runAndReport(cfg, bench, progress));
+        return ReportOnSignal.run(
+                "bench",
+                () -> {
+                    signalled = true;
+                    bench.stop();
+                },
+                () -> runAndReport(cfg, bench, progress));
     }
+
+    /** A signal ended the run (set before the stop, so a report that follows it sees it). */
+    private volatile boolean signalled;
 
     private int runAndReport(BenchConfig cfg, Bench bench, PrintStream progress) throws InterruptedException {
         BenchReport r = bench.run(progress);
@@ -230,7 +239,11 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (r.completed == 0) {
             err.println("error: no response from " + cfg.target() + " completed in the measured run, so nothing"
-                    + " was measured (the errors above say why)");
+                    + " was measured ("
+                    + (signalled
+                            ? "stopped by a signal" + (r.elapsedSeconds == 0 ? " during the warm-up" : "")
+                            : "the errors above say why")
+                    + ")");
             return 1;
         }
         if (hgrm != null) {

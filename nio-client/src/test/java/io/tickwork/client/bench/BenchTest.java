@@ -242,6 +242,39 @@ class BenchTest {
         }
     }
 
+    /** A signal during the warm-up: the report says that nothing was measured and why. */
+    @Test
+    void aSignalDuringTheWarmUpSaysSo() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("hello"));
+                LaunchedTool bench =
+                        LaunchedTool.start("bench", "-c", "2", "--warmup", "60s", "--duration", "1s", s.url("/x"))) {
+            bench.awaitLine(" warmup "); // the first progress line
+            String rest = bench.terminate();
+            assertEquals(143, bench.exitValue(), rest);
+            assertTrue(rest.contains("stopped by a signal during the warm-up"), rest);
+            assertTrue(!rest.contains("the errors above say why"), rest);
+        }
+    }
+
+    /**
+     * A run shorter than a second still gets a progress line, for the part of a second after the
+     * last whole one: the lines add up to the run.
+     */
+    @Test
+    void theLastPartOfASecondGetsAProgressLine() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("p"))) {
+            Run run = Cli.run("bench", "-c", "2", "-n", "200", "--duration", "30s", s.url("/"));
+            assertEquals(0, run.status(), run.err());
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                            "\\s+(\\d+) req/s .* errors 0  \\(the last (\\d+\\.\\d+)s\\)")
+                    .matcher(run.out());
+            assertTrue(m.find(), run.out());
+            long requests = Math.round(Long.parseLong(m.group(1)) * Double.parseDouble(m.group(2)));
+            // the rate is printed whole and the time to 10 ms: 200 within that rounding
+            assertTrue(Math.abs(requests - 200) <= 1 + Long.parseLong(m.group(1)) / 100, run.out());
+        }
+    }
+
     /** A server that accepts and never answers: connected, yet nothing measured, so a failed run. */
     @Test
     void aRunWithNoResponseCompletedFails() throws Exception {
