@@ -154,8 +154,11 @@ public final class IdleMergeCommand implements Callable<Integer> {
         if (stopped == null && limit instanceof Map<?, ?> l) {
             stopped = l.get("kind");
         }
-        if (!(j.get("connected") instanceof Number)) {
-            throw new IllegalArgumentException("no \"connected\" count");
+        for (String count : new String[] {"target", "connected", "peak", "attempts"}) {
+            // every idle result has them: without them the totals would be wrong, not partial
+            if (!(j.get(count) instanceof Number)) {
+                throw new IllegalArgumentException("no \"" + count + "\" count");
+            }
         }
         return new Run(
                 source,

@@ -307,6 +307,10 @@ class IdleGuardAndMergeTest {
         Cli.Run run = Cli.run("idle-merge", bad.toString());
         assertEquals(2, run.status());
         assertTrue(run.err().contains(bad + ":2 is not an idle --json result"), run.err());
+        Path partial = Files.writeString(dir.resolve("partial.json"), "{\"tool\":\"tickwork idle\",\"connected\":5}\n");
+        run = Cli.run("idle-merge", partial.toString());
+        assertEquals(2, run.status());
+        assertTrue(run.err().contains(partial + ":1 is not an idle --json result: no \"target\" count"), run.err());
         Path junk = Files.writeString(dir.resolve("junk.json"), "{\"tool\":\"tickwork idle\",");
         run = Cli.run("idle-merge", junk.toString());
         assertEquals(2, run.status());
