@@ -141,21 +141,27 @@ final class LoopTimer extends Timer {
      */
     int wokenBy = -1;
     /**
-     * Home loop thread only: the other loop that last woke the task, -1 if none since its last move,
-     * or {@link #NEVER_WOKEN}. After its first wake from another loop, a task moves only when two
-     * wakes in a row from other loops came from the same loop, so a task woken in turn by tasks of
-     * two other loops stays where it is.
+     * Home loop thread only: the other loop that last woke the task at a moment it could move (a
+     * wake while it holds a timer or sleep, or is pinned, is not counted), -1 if none since its last
+     * move.
      */
-    int lastWaker = NEVER_WOKEN;
-
+    int lastWaker = -1;
+    /** Home loop thread only: wakes in a row from {@link #lastWaker}. */
+    int wakeStreak;
     /**
-     * {@link #lastWaker} of a task that no other loop has woken yet at a moment it could move (a
-     * wake while it holds a timer or sleep, or is pinned, is not counted): its first such wake may
-     * move it at once. Its home was chosen blind at start (by the spread), so the first waker is the best
-     * evidence of where its partner lives; waiting for a second wake costs a pair that swaps a few
-     * dozen messages a tenth of its life.
+     * Home loop thread only: the task's moves so far, at most {@link #MAX_MOVE_SHIFT}. A move needs
+     * 2^moves wakes in a row from one other loop: the first wake moves a task at once (its home
+     * was chosen blind at start, by the spread, so the first waker is the best evidence of where
+     * its partner lives; waiting for a second costs a pair that swaps a few dozen messages a tenth
+     * of its life), the next move needs 2, then 4, up to 64. Wakes from the task's own loop are
+     * not seen, so a task that two loops wake in turn would otherwise move back and forth for good,
+     * an inbox hand-over a move; this way it moves a few times, then stays.
      */
-    static final int NEVER_WOKEN = -2;
+    int moves;
+
+    /** The most doublings of the wakes a move needs: 2^6 = 64 in a row. */
+    static final int MAX_MOVE_SHIFT = 6;
+
     /** Home loop thread only: the task has ended and left its home's resident count. */
     boolean ended;
     /** Handle in the home loop's timer queue while pending, 0 when not queued. */

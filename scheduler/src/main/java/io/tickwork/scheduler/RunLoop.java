@@ -37,10 +37,10 @@ import kilim.timerservice.Timer;
  * deadline, or indefinitely when no timer is pending.
  *
  * <p><b>Moving home.</b> A task that a task on another loop resumed arrives through the inbox with
- * that loop's index ({@link LoopTimer#wokenBy}); this loop, its home, moves it there if it is the
- * task's first such wake or the last one came from the same loop, the task is unpinned and holds no
- * timer or sleep here, and that loop is home to at most an eighth more tasks than this one
- * ({@link #accept}). Only the home loop's thread moves a task, while the task is neither running nor
+ * that loop's index ({@link LoopTimer#wokenBy}); this loop, its home, moves it there once that
+ * loop has woken it 2^m times in a row, m its moves so far (at most 6: the first wake moves it,
+ * then 2, 4, ... 64 wakes in a row), the task is unpinned and holds no timer or sleep here, and
+ * that loop is home to at most an eighth more tasks than this one ({@link #accept}). Only the home loop's thread moves a task, while the task is neither running nor
  * queued, so the timer fields it owns pass to the new home empty; a thread that read the old home
  * sends the task (or a timer of it) to this loop, which passes it on.
  *
@@ -355,16 +355,16 @@ final class RunLoop implements Runnable {
 
     /**
      * Queues a task another thread resumed. One that moved home meanwhile is passed on. One that
-     * tasks on another of our loops woke for the first time, or twice in a row since (wakes from
-     * this loop's own tasks do not count), moves to that loop if it may ({@link #mayMove}) and that
+     * tasks on another of our loops woke 2^m times in a row, m its moves so far
+     * ({@link LoopTimer#moves}: its first wake, then 2, 4, up to 64; wakes from this loop's own
+     * tasks do not count), moves to that loop if it may ({@link #mayMove}) and that
      * loop is home to at most an eighth more tasks than this one ({@link #residents}; the slack
      * lets thousands of pairs pull together at once instead of one move per move the other way):
      * partners that pass messages end up on one loop, where the hand-off slot runs them back to
-     * back; a task woken in turn by tasks of two other loops would stay, but the first such wake
-     * moves it to one of them, and one woken in turn by its own loop and one other moves after
-     * every second wake from the other, since wakes on its own loop are not seen here (so a task
-     * two loops wake in turn moves back and forth); and a task waking many others stops
-     * attracting them once its loop is home to more.
+     * back; a task that two loops wake in turn (seen here as wakes from the other one only, since
+     * wakes on its own loop are not seen) moves a few times, each move needing twice the wakes of
+     * the last, then stays; and a task waking many others stops attracting them once its loop is
+     * home to more.
      */
     private void accept(Task<?> task) {
         if (task.timer instanceof LoopTimer) {
@@ -379,15 +379,17 @@ final class RunLoop implements Runnable {
                 lt.wokenBy = -1;
                 if (waker != index && mayMove(task, lt)) {
                     int mine = residents.value;
-                    int last = lt.lastWaker;
-                    if ((last == waker || last == LoopTimer.NEVER_WOKEN)
-                            && scheduler.residents(waker) <= mine + (mine >>> 3)) {
+                    int streak = lt.lastWaker == waker ? lt.wakeStreak + 1 : 1;
+                    if (streak >= 1 << lt.moves && scheduler.residents(waker) <= mine + (mine >>> 3)) {
                         lt.lastWaker = -1;
+                        lt.wakeStreak = 0;
+                        lt.moves = Math.min(lt.moves + 1, LoopTimer.MAX_MOVE_SHIFT);
                         lt.moveHome(waker);
                         scheduler.move(task, index, waker);
                         return;
                     }
                     lt.lastWaker = waker;
+                    lt.wakeStreak = streak;
                 }
             }
         }

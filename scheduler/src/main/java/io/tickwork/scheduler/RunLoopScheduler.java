@@ -42,15 +42,15 @@ import kilim.timerservice.Timer;
  * with an explicit index never leaves it, nor does one pinned through Kilim's
  * {@code preferredResumeThread} while it stays pinned.
  * Any other task moves to the loop whose task first woke it from another loop, and later to one
- * whose tasks woke it twice in a row, when that loop is home to at most an eighth more unfinished
+ * whose tasks woke it 2, then 4, 8, up to 64 times in a row (each move doubles what the next one
+ * needs), when that loop is home to at most an eighth more unfinished
  * tasks than its home, and the task holds nothing on its home (no queued timer, not asleep in
  * {@link TaskSleep}): two tasks that pass messages end up on one loop and run back to back, as
  * Kilim's {@code ForkJoinScheduler} and Go's scheduler keep a woken task with its waker; a task
- * that wakes many others stops attracting them once its loop is the busier. Wakes from the task's
- * own loop are not seen, so a task woken in turn by tasks of two loops moves to the first of them,
- * then to the other after every second wake from it, back and forth (one move, an extra inbox
- * hand-over, per two wakes from the other loop); pin it ({@link #start(Task, int)}) to keep it in
- * one place. Caveat: a pair can stay on two loops when the balance holds one
+ * that wakes many others stops attracting them once its loop is the busier; and a task woken in
+ * turn from several loops moves a few times, then stays (wakes from its own loop are not seen, so
+ * without the doubling it would move back and forth for good, an inbox hand-over a move); pin it
+ * ({@link #start(Task, int)}) to keep it in one place from the start. Caveat: a pair can stay on two loops when the balance holds one
  * side and the other is never seen woken from another loop (it finds each answer already there,
  * or the answer lands as its slice ends and Kilim lets it resume itself); each loop then runs
  * one side. The home loop decides the move when the task reaches its inbox, so a

@@ -117,6 +117,103 @@ class WakeAffinityTest {
         assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
     }
 
+    /** A message to the {@link Relay}: where to send its answer. */
+    static final class Turn {
+        final Mailbox<Turn> answerTo;
+        final Mailbox<Turn> nextAnswerTo;
+
+        Turn(Mailbox<Turn> answerTo, Mailbox<Turn> nextAnswerTo) {
+            this.answerTo = answerTo;
+            this.nextAnswerTo = nextAnswerTo;
+        }
+    }
+
+    /** Answers each turn, noting the thread it ran on. */
+    static final class Relay extends Task<Object> {
+        final Mailbox<Turn> in = new Mailbox<>();
+        final int rounds;
+        final List<Thread> threads = new ArrayList<>();
+        final CountDownLatch done = new CountDownLatch(1);
+
+        Relay(int rounds) {
+            this.rounds = rounds;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            for (int r = 0; r < rounds; r++) {
+                Turn t = in.get();
+                threads.add(Thread.currentThread());
+                t.answerTo.put(new Turn(t.nextAnswerTo, t.answerTo));
+            }
+            done.countDown();
+        }
+    }
+
+    /** Pinned: on each answer, sends the relay its next turn, whose answer goes to the other waker. */
+    static final class Waker extends Task<Object> {
+        final Mailbox<Turn> in = new Mailbox<>();
+        final Relay relay;
+        final int turns;
+        final boolean first;
+        Mailbox<Turn> other;
+
+        Waker(Relay relay, int turns, boolean first) {
+            this.relay = relay;
+            this.turns = turns;
+            this.first = first;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            int sent = 0;
+            if (first) {
+                relay.in.put(new Turn(other, in));
+                sent++;
+            }
+            while (sent < turns) {
+                Turn t = in.get();
+                relay.in.put(t);
+                sent++;
+            }
+        }
+    }
+
+    /**
+     * A task that tasks of two other loops wake in turn: wakes from its own loop are not seen, so
+     * it looks woken again and again by the other one. It moves a few times, each move needing
+     * twice the wakes in a row of the last, then at most once per 64 of them; it does not follow
+     * every second wake for good (a move, an inbox hand-over, per three rounds).
+     */
+    @Test
+    void aTaskTwoLoopsWakeInTurnSettles() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(3)
+                .spread(RunLoopScheduler.Spread.ROUND_ROBIN)
+                .timers(() -> TimerKind.WHEEL_LIST.create())
+                .build();
+        try {
+            int rounds = 1_000;
+            Relay relay = new Relay(rounds);
+            Waker one = new Waker(relay, rounds / 2, true);
+            Waker two = new Waker(relay, rounds / 2, false);
+            one.other = two.in;
+            two.other = one.in;
+            s.start(relay); // the first start: loop 0
+            s.start(two, 2);
+            s.start(one, 1);
+            assertTrue(relay.done.await(AWAIT_S, TimeUnit.SECONDS), "the relay did not finish");
+            int moves = 0;
+            for (int r = 1; r < rounds; r++) {
+                moves += relay.threads.get(r) != relay.threads.get(r - 1) ? 1 : 0;
+            }
+            // 1 + 6 doublings, then one per 64 wakes from the other loop (128 rounds): 13 here
+            assertTrue(moves <= 7 + rounds / 128 + 2, moves + " moves in " + rounds + " rounds");
+        } finally {
+            stop(s);
+        }
+    }
+
     /**
      * Eight pairs, each started on two loops, end on one loop each, or most of them: not every
      * pair can. The balance may hold one side on the quieter loop while the other side's wakes
