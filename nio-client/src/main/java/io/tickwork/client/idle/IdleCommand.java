@@ -95,8 +95,8 @@ public final class IdleCommand implements Callable<Integer> {
             paramLabel = "K",
             converter = CountConverter.class,
             description = "source addresses to bind before connect, from --first-source (default: enough for N"
-                    + " at ~28k ports each, or 0 against another host with a loopback --first-source; 0 = let"
-                    + " the kernel choose)")
+                    + " at 90% of the ephemeral port range (net.ipv4.ip_local_port_range) each, or 0"
+                    + " against another host with a loopback --first-source; 0 = let the kernel choose)")
     Long sources;
 
     @Option(
