@@ -142,7 +142,7 @@ public final class Main {
                 dict.wordCount(),
                 server.threads(),
                 server.threads() == 1 ? "" : "s",
-                o.workers > 0 ? ", " + o.workers + " workers" : "",
+                o.workers > 0 ? ", " + o.workers + (o.workers == 1 ? " worker" : " workers") : "",
                 o.connectionCap() == Integer.MAX_VALUE
                         ? ""
                         : String.format(Locale.ROOT, ", at most %,d connections", o.connectionCap()),

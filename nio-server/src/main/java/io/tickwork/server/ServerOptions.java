@@ -53,7 +53,8 @@ final class ServerOptions {
             names = "--idle-timeout",
             paramLabel = "T",
             converter = DurationConverter.class,
-            description = "close keep-alive connections idle this long (default 60s; e.g. 300ms, 30s, 2m)")
+            description = "close keep-alive connections idle this long (default 60s; e.g. 300ms, 30s, 2m; a bare"
+                    + " number is seconds; whole milliseconds, as every timeout here)")
     Duration idleTimeout = Duration.ofSeconds(60);
 
     @Option(

@@ -314,11 +314,10 @@ public final class DictionaryHandler implements HttpHandler {
             return;
         }
         if (l != null) {
-            try {
-                limit = Integer.parseInt(l);
-            } catch (NumberFormatException e) {
-                limit = -1;
-            }
+            // ASCII digits only: parseInt would also take "+3" and other scripts' digits ("٣")
+            limit = l.length() <= 9 && l.chars().allMatch(ch -> ch >= '0' && ch <= '9') && !l.isEmpty()
+                    ? Integer.parseInt(l)
+                    : -1;
             if (limit < 1 || limit > MAX_LIMIT) {
                 error(res, 400, "limit must be an integer in 1.." + MAX_LIMIT + ": " + l);
                 return;

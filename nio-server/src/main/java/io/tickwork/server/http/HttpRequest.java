@@ -16,6 +16,9 @@ public final class HttpRequest {
 
     byte[] buf;
     boolean head;
+    /** The request line ended with a bare LF, not CRLF: so must every line of the head. */
+    boolean bareLf;
+
     int pathStart, pathEnd, queryStart = -1, queryEnd;
     int minorVersion;
     boolean keepAlive;

@@ -9,7 +9,8 @@ package io.tickwork.server.http;
  * per read, and the limits bound the bytes a connection may hold.
  *
  * <p>Strict where laxness smuggles or hides bugs: one space between request-line parts, header
- * names are tokens with no space before the colon, no obs-fold, no bare CR, at most one Host and
+ * names are tokens with no space before the colon, no obs-fold, no bare CR (before the request line
+ * included), the head's lines all ended alike (CRLF or bare LF), at most one Host and
  * one Content-Length value (repeated identical values are that one value, as a list or as
  * repeated lines: RFC 9110 8.6), never both Content-Length and Transfer-Encoding. Lenient where RFC
  * 9112 allows it: bare LF line ends, empty lines before the request line, absolute-form targets.
@@ -21,6 +22,16 @@ final class RequestParser {
     final int maxHeadBytes;
     final int maxHeaders;
     final int maxBody;
+
+    /** Whether {@code b[from, to)} starts with the method {@code HEAD} and its space. */
+    static boolean isHeadRequest(byte[] b, int from, int to) {
+        return to - from >= 5
+                && b[from] == 'H'
+                && b[from + 1] == 'E'
+                && b[from + 2] == 'A'
+                && b[from + 3] == 'D'
+                && b[from + 4] == ' ';
+    }
 
     /** The shortest request line: {@code "GET / HTTP/1.1"} and its CRLF. */
     static final int MIN_REQUEST_LINE = 16;
@@ -99,7 +110,17 @@ final class RequestParser {
         int p = start;
         while (p < end && (b[p] == '\r' || b[p] == '\n')) {
             // RFC 9112 2.2: ignore empty lines before the request line, any number of them, as the
-            // loop that drops them between reads does: each byte is looked at once either way
+            // loop that drops them between reads does: each byte is looked at once either way. A
+            // CR there must end an empty line; a bare one is refused, as anywhere in a head
+            if (b[p] == '\r') {
+                if (p + 1 == end) {
+                    return needMore(r, end + 1, false);
+                }
+                if (b[p + 1] != '\n') {
+                    return error(r, 400, "bare CR before the request line");
+                }
+                p++;
+            }
             p++;
         }
         int ms = p;
@@ -130,6 +151,7 @@ final class RequestParser {
             return needMore(r, ms + maxRequestLine + 1, true);
         }
         int le = lf > p && b[lf - 1] == '\r' ? lf - 1 : lf;
+        r.bareLf = le == lf; // the head's lines must all end alike (headerFields)
         if (le - ms > maxRequestLine) {
             return error(r, 414, "request line longer than " + maxRequestLine + " bytes");
         }
@@ -198,20 +220,6 @@ final class RequestParser {
     }
 
     /**
-     * Whether the authority {@code b[from, end)} has an empty host: nothing at all, or nothing
-     * between its userinfo's '@' and its port's ':'.
-     */
-    private static boolean emptyHost(byte[] b, int from, int end) {
-        int host = from;
-        for (int i = from; i < end; i++) {
-            if (b[i] == '@') {
-                host = i + 1; // the host follows the last '@'
-            }
-        }
-        return host == end || b[host] == ':';
-    }
-
-    /**
      * Sets the path and query of the request target {@code b[ts, te)}: origin-form ({@code /...}),
      * absolute-form ({@code scheme://authority[/...][?...]}; RFC 9112 3.2.2: a server MUST accept
      * it, and an empty path means {@code /}: the second slash of {@code //} stands for it) or
@@ -242,8 +250,15 @@ final class RequestParser {
             int slash = indexOf(b, colon + 3, te, (byte) '/');
             qm = indexOf(b, colon + 3, te, (byte) '?');
             boolean pathFirst = slash >= 0 && (qm < 0 || slash < qm);
-            if (emptyHost(b, colon + 3, pathFirst ? slash : qm >= 0 ? qm : te)) {
+            int as = colon + 3;
+            int ae = pathFirst ? slash : qm >= 0 ? qm : te;
+            if (ae == as || b[as] == ':') {
                 return error(r, 400, "request target without a host"); // RFC 9110 4.2.1: http(s) URIs need one
+            }
+            if (!isValidHost(b, as, ae)) {
+                // as a Host value: host and digits-only port; a userinfo ("user:pass@") is an
+                // error (RFC 9110 4.2.4), and what a Host field may not hold, neither may this
+                return error(r, 400, "invalid authority in the request target");
             }
             if (pathFirst) {
                 ps = slash; // the first '?' is after it: the query
@@ -289,6 +304,11 @@ final class RequestParser {
                         : needMore(r, line + maxHeadBytes + 1, true);
             }
             int e = lineLf > p && b[lineLf - 1] == '\r' ? lineLf - 1 : lineLf;
+            if ((e == lineLf) != r.bareLf) {
+                // RFC 9112 2.2 lets a bare LF end a line, not a line of a CRLF head: a proxy that
+                // reads "a\nContent-Length: 5" as one value would frame this request otherwise
+                return error(r, 400, "CRLF and bare LF line ends in one request head");
+            }
             if (e == p) {
                 p = lineLf + 1;
                 break;

@@ -168,7 +168,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         // after that expiry: it may have closed a draining loop's last connection
         if (draining && (output.open == 0 || now >= drainDeadline)) {
             if (output.open > 0) {
-                server.log("stopping: " + output.open + " connection(s) still open after the " + drainGraceMillis
+                server.log("stopping " + Thread.currentThread().getName() + ": " + output.open
+                        + " connection(s) still open after the " + drainGraceMillis
                         + " ms drain timeout (output or requests pending, or the client not done closing); closed");
             }
             return false;
@@ -417,10 +418,13 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             return;
         }
         if (partial) {
+            PendingInput held = c.pendingIn;
+            // a HEAD's answer has no body, its 408 included (RFC 9110 9.3.2)
+            boolean head = held != null && RequestParser.isHeadRequest(held.bytes, 0, held.length);
             c.pendingIn = null;
             c.requestStart = -1;
             requests++;
-            if (errorResponse(c, 408, "request not received within " + config.headerTimeoutMillis + " ms", false)
+            if (errorResponse(c, 408, "request not received within " + config.headerTimeoutMillis + " ms", head)
                     && output.flush(c, now)) {
                 output.updateInterest(c); // closes it once the 408 is written
                 if (!c.closed) {
@@ -507,8 +511,12 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     break; // socket full: hold the remaining requests until it drains
                 }
             }
-            while (needMore && pos < len && (in[pos] == '\r' || in[pos] == '\n')) {
-                pos++; // empty lines before a request line: ignored, and no request has started (RFC 9112 2.2)
+            while (needMore
+                    && pos < len
+                    && (in[pos] == '\n' || in[pos] == '\r' && pos + 1 < len && in[pos + 1] == '\n')) {
+                // empty lines before a request line: ignored, and no request has started (RFC 9112
+                // 2.2); a CR not yet followed by its LF stays, for the parser to judge
+                pos += in[pos] == '\r' ? 2 : 1;
             }
             if (draining && needMore && !c.closeAfterWrite) {
                 // stopping: a request not complete when the stop began is not answered. The response

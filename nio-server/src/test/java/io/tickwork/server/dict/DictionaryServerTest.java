@@ -101,6 +101,11 @@ class DictionaryServerTest {
                 "{\"prefix\":\"zzz\",\"total\":0,\"words\":[]}", get("/s/zzz").body());
         assertEquals(400, get("/s/a?limit=0").statusCode());
         assertEquals(400, get("/s/a?limit=x").statusCode());
+        // ASCII digits only: Integer.parseInt takes a sign and other scripts' digits
+        assertEquals(400, get("/s/a?limit=%2B3").statusCode());
+        assertEquals(400, get("/s/a?limit=%D9%A3").statusCode());
+        assertEquals(400, get("/s/a?limit=").statusCode());
+        assertEquals(200, get("/s/a?limit=0003").statusCode());
         assertTrue(get("/s/a?limit=1000").body().split(",").length > 1000);
     }
 

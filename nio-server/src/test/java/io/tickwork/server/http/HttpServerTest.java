@@ -635,6 +635,37 @@ class HttpServerTest {
             }
         }
 
+        /** A HEAD whose head times out gets a 408 without a body (RFC 9110 9.3.2), then the close. */
+        @Test
+        void aHeadThatTimesOutGets408WithoutABody() throws IOException {
+            start(1, Duration.ofSeconds(10), Duration.ofMillis(300));
+            try (RawClient slow = new RawClient(server.port())) {
+                slow.send("HEAD /echo/x HTTP/1.1\r\nHost: t\r\n");
+                RawClient.Response r = slow.read(true);
+                assertEquals(408, r.status());
+                assertTrue(slow.closedByServer(), "bytes followed the HEAD's 408");
+            }
+        }
+
+        /**
+         * Empty lines between pipelined requests are skipped, CRLF or bare LF; a bare CR there is
+         * refused (400 and close), as anywhere in a head: a CR the client meant as a line end is a
+         * framing the server and a proxy may read differently.
+         */
+        @Test
+        void aBareCrBetweenRequestsIsRefused() throws IOException {
+            start(1, Duration.ofSeconds(10), Duration.ofSeconds(10));
+            try (RawClient c = new RawClient(server.port())) {
+                c.send(get("/echo/a") + "\r\n\n" + get("/echo/b") + "\r" + get("/echo/c"));
+                assertEquals("a", c.read().text());
+                assertEquals("b", c.read().text());
+                RawClient.Response r = c.read();
+                assertEquals(400, r.status());
+                assertEquals("close", r.header("connection"));
+                assertTrue(c.closedByServerEventually());
+            }
+        }
+
         @Test
         void trickleFedHeadStillTimesOutFromItsFirstByte() throws Exception {
             start(1, Duration.ofSeconds(10), Duration.ofMillis(300));

@@ -313,6 +313,14 @@ class RequestParserTest {
                 "GET http://:80/x HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
                 "GET http://u@/x HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
                 "GET http://u@:80 HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET http://u:p@example.com/x HTTP/1.1\\r\\nHost: example.com\\r\\n\\r\\n | 400",
+                "GET http://example.com:abc/x HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET http://exa<mple>.com/x HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "\\rGET / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "\\r\\n\\r\\rGET / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\nContent-Length: 3\\r\\n\\r\\nabc | 400",
+                "GET / HTTP/1.1\\nHost: a\\r\\n\\n | 400",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\n\\n | 400",
                 "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA | 501",
             })
     void badInputGetsTheRightStatus(String raw, int status) {
