@@ -165,6 +165,11 @@ final class PingPongClient {
      * before its next connection), and {@link #run} returns what was measured, {@link
      * Result#stopped} set. Any thread, before or during the run; idempotent.
      */
+    /** Whether {@link #stop} was called. */
+    boolean stopRequested() {
+        return stopped;
+    }
+
     void stop() {
         stopped = true;
         List<Loop> loops = running;
