@@ -1,17 +1,21 @@
 package io.tickwork.server;
 
 /**
- * SIGTERM and SIGINT handling that lets {@link Main} stop gracefully and exit 0 (a JVM ended by
- * these signals through shutdown hooks alone exits 143 or 130). Uses {@code sun.misc.Signal}
- * (module jdk.unsupported, present in every OpenJDK build); without it, shutdown hooks still
- * close the server gracefully, only the exit code differs.
+ * SIGTERM, SIGINT and SIGHUP handling that lets {@link Main} stop gracefully and exit 0 (a JVM
+ * ended by these signals through shutdown hooks alone exits 143, 130 or 129). A hang-up (the
+ * terminal closed) is a stop like the others: with {@code --processes} the launcher then stops its
+ * workers and waits for them, rather than exiting at once while they drain unwatched. A signal
+ * ignored when the JVM started (a server run under {@code nohup}) stays ignored: the JVM installs
+ * no handler for it. Uses {@code sun.misc.Signal} (module jdk.unsupported, present in every
+ * OpenJDK build); without it, shutdown hooks still close the server gracefully, only the exit
+ * code differs.
  */
 final class Signals {
     private Signals() {}
 
     @SuppressWarnings("restriction")
     static void onTermination(Runnable action) {
-        for (String name : new String[] {"TERM", "INT"}) {
+        for (String name : new String[] {"TERM", "INT", "HUP"}) {
             try {
                 sun.misc.Signal.handle(new sun.misc.Signal(name), s -> action.run());
             } catch (IllegalArgumentException | LinkageError unsupported) {

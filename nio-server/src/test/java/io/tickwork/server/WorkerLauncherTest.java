@@ -159,6 +159,29 @@ class WorkerLauncherTest {
     }
 
     /**
+     * A hang-up (the launcher's terminal closed) is a stop like SIGTERM: the launcher stops its
+     * workers, waits for them and exits 0, not 129 at once with its workers left to drain unwatched.
+     */
+    @Test
+    void aHangUpIsAStopNotAFailure() throws Exception {
+        launched = new LaunchedServer(2);
+        launched.awaitStart(2);
+        List<ProcessHandle> workers = launched.workers();
+        Process k = new ProcessBuilder("kill", "-HUP", Long.toString(launched.process.pid()))
+                .inheritIO()
+                .start();
+        assertTrue(k.waitFor(BOUND_SECONDS, TimeUnit.SECONDS));
+        assertTrue(launched.process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "launcher exited");
+        assertEquals(0, launched.process.exitValue(), launched.err.toString());
+        assertEquals(
+                "tickwork dictionary: all 2 workers stopped",
+                launched.awaitLine(launched.out, "tickwork dictionary: all"));
+        for (ProcessHandle w : workers) {
+            assertFalse(w.isAlive(), "worker " + w.pid() + " still running after the launcher exited");
+        }
+    }
+
+    /**
      * The same while the workers start, before they handle SIGINT themselves: such a worker ends
      * with status 130, which is a stop too.
      */
