@@ -47,8 +47,20 @@ final class Connection {
 
     boolean closed;
 
-    /** Time (loop clock, ms) the current partial request began, or -1 when there is none. */
+    /**
+     * Time (loop clock, ms) the current partial request began, or -1 when there is none, or
+     * {@link #CR_HELD}.
+     */
     long requestStart = -1;
+
+    /**
+     * {@link #requestStart} when a CR ended the last read where a request line could start and no
+     * request has: the next byte decides (an LF: an empty line, dropped; anything else: a bare CR,
+     * put back for the parser to refuse). Held apart from the pending input, so that it starts no
+     * header timeout and is no activity. A value, not a field of its own: the connection's 64
+     * bytes have no room left ({@code ConnectionFootprintTest}).
+     */
+    static final long CR_HELD = -2;
     /** Time of the last read or write progress. */
     long lastActivity;
     /** Handle of this connection's timer in the loop's queue (0: none) and its deadline. */

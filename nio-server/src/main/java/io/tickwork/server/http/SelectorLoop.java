@@ -277,8 +277,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         PendingInput pending = c.pendingIn;
         int len = pending != null ? pending.length : 0;
-        // the new bytes go to the buffer's start, leaving room to put the pending ones before them
-        inBuffer.clear().limit(in.length - len);
+        // the new bytes go to the buffer's start, leaving room to put the pending ones (or a held
+        // CR) before them
+        boolean crHeld = c.requestStart == Connection.CR_HELD; // then no input is pending
+        inBuffer.clear().limit(in.length - len - (crHeld ? 1 : 0));
         int n = readOrClose(c);
         if (n == CLOSED) {
             return;
@@ -300,6 +302,18 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             return;
         }
         bytesIn += n;
+        if (crHeld) {
+            c.requestStart = -1;
+            if (in[0] == '\n') {
+                System.arraycopy(in, 1, in, 0, --n); // the held CR's LF: an empty line, dropped
+                if (n == 0) {
+                    return;
+                }
+            } else {
+                System.arraycopy(in, 0, in, 1, n++); // a bare CR: back before the bytes it preceded
+                in[0] = '\r';
+            }
+        }
         if (len != 0 && c.requestStart >= 0 && !pending.parseDue(in, 0, n)) {
             // the parser would still ask for more: keep the bytes, parse once they can tell
             pending.append(in, 0, n);
@@ -311,9 +325,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             System.arraycopy(in, 0, in, len, n);
             pending.copyTo(in);
         }
-        if (len != 0 || c.requestStart >= 0 || !onlyEmptyLines(len, len + n)) {
+        if (c.requestStart >= 0 || !onlyEmptyLines(0, len + n)) {
             // empty lines between requests are ignored (RFC 9112 2.2), and are no activity: a client
-            // sending nothing else keeps no connection open past the idle timeout
+            // sending nothing else keeps no connection open past the idle timeout, also when a
+            // read ends between a CR and its LF (the CR is held, no request started)
             c.lastActivity = now;
         }
         process(c, len + n);
@@ -518,6 +533,12 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 // 2.2); a CR not yet followed by its LF stays, for the parser to judge
                 pos += in[pos] == '\r' ? 2 : 1;
             }
+            boolean holdCr = needMore && pos == len - 1 && in[pos] == '\r' && !c.closeAfterWrite;
+            if (holdCr) {
+                // a CR last, its LF (or not) in the next read: held aside (onReadable), so that
+                // it starts no request and no header timeout, as an empty line in one read does
+                pos = len;
+            }
             if (draining && needMore && !c.closeAfterWrite) {
                 // stopping: a request not complete when the stop began is not answered. The response
                 // before it did not say close (these bytes followed its request): the client learns
@@ -539,7 +560,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 }
             } else {
                 c.pendingIn = null;
-                c.requestStart = -1;
+                c.requestStart = holdCr ? Connection.CR_HELD : -1;
             }
             if (!output.flush(c, now)) {
                 return;

@@ -664,6 +664,15 @@ class HttpServerTest {
                 assertEquals("close", r.header("connection"));
                 assertTrue(c.closedByServerEventually());
             }
+            try (RawClient c = new RawClient(server.port())) { // the same, the CR ending a read
+                c.send(get("/echo/a") + "\r");
+                assertEquals("a", c.read().text());
+                c.send("\n" + get("/echo/b") + "\r"); // its LF, then another CR left bare
+                assertEquals("b", c.read().text());
+                c.send(get("/echo/c"));
+                assertEquals(400, c.read().status());
+                assertTrue(c.closedByServerEventually());
+            }
         }
 
         @Test
@@ -1302,6 +1311,30 @@ class HttpServerTest {
                 assertEquals("a", c.read().text());
                 assertTrue(
                         c.closedByServer(), "closed at the idle timeout without a response (a 408 would come first)");
+            }
+        }
+
+        /**
+         * A CR that ends a read, its LF in the next, is an empty line split in two: no request
+         * starts (no 408 at the header timeout), and neither half is activity, so a client sending
+         * only such halves is closed at the idle timeout (400 ms here; it sends for 2 s).
+         */
+        @Test
+        void anEmptyLineSplitBetweenReadsIsNoActivity() throws IOException {
+            startTimingOut(builder().threads(1));
+            try (RawClient c = new RawClient(server.port())) {
+                c.send(get("/echo/a") + "\r");
+                assertEquals("a", c.read().text());
+                long end = System.nanoTime() + 2_000_000_000L;
+                try {
+                    for (int i = 0; System.nanoTime() < end; i++) {
+                        c.send(i % 2 == 0 ? "\n" : "\r");
+                        LockSupport.parkNanos(50_000_000L); // the client's pace: a byte every 50 ms
+                    }
+                } catch (IOException closed) {
+                    // the server closed it: what the test wants (a write after its close is reset)
+                }
+                assertTrue(c.closedByServer(), "kept open by line-end halves, or answered (a 408 would come first)");
             }
         }
 
