@@ -131,7 +131,9 @@ final class LoopExit {
             scheduler.rejected(
                     task,
                     new RejectedExecutionException("task " + task.id() + " woken after " + loopName
-                            + (scheduler.state() == LoopOwner.STOPPED ? " was stopped (shutdownNow)" : " terminated")));
+                            + (scheduler.state() == LoopOwner.STOPPED
+                                    ? " was stopped (shutdownNow, or a loop failed)"
+                                    : " terminated")));
         } catch (Throwable reportFailed) { // Kilim's logger is the user's: the other tasks are still reported
             scheduler.reportInternal("reporting a rejected task threw", reportFailed);
         }

@@ -154,8 +154,9 @@ final class LoopTimer extends Timer {
      * was chosen blind at start, by the spread, so the first waker is the best evidence of where
      * its partner lives; waiting for a second costs a pair that swaps a few dozen messages a tenth
      * of its life), the next move needs 2, then 4, up to 64. Wakes from the task's own loop are
-     * not seen, so a task that two loops wake in turn would otherwise move back and forth for good,
-     * an inbox hand-over a move; this way it moves a few times, then stays.
+     * not seen, so a task that two loops wake in turn would otherwise move back and forth, an
+     * inbox hand-over a move, every second wake from the other loop; this way it moves a few
+     * times, then at most once per 64 such wakes.
      */
     int moves;
 

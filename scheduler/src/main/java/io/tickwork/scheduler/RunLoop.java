@@ -363,8 +363,8 @@ final class RunLoop implements Runnable {
      * partners that pass messages end up on one loop, where the hand-off slot runs them back to
      * back; a task that two loops wake in turn (seen here as wakes from the other one only, since
      * wakes on its own loop are not seen) moves a few times, each move needing twice the wakes of
-     * the last, then stays; and a task waking many others stops attracting them once its loop is
-     * home to more.
+     * the last, then at most once per 64 of them; and a task waking many others stops attracting
+     * them once its loop is home to more.
      */
     private void accept(Task<?> task) {
         if (task.timer instanceof LoopTimer) {

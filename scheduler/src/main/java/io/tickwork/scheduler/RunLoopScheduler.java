@@ -48,9 +48,9 @@ import kilim.timerservice.Timer;
  * {@link TaskSleep}): two tasks that pass messages end up on one loop and run back to back, as
  * Kilim's {@code ForkJoinScheduler} and Go's scheduler keep a woken task with its waker; a task
  * that wakes many others stops attracting them once its loop is the busier; and a task woken in
- * turn from several loops moves a few times, then stays (wakes from its own loop are not seen, so
- * without the doubling it would move back and forth for good, an inbox hand-over a move); pin it
- * ({@link #start(Task, int)}) to keep it in one place from the start. Caveat: a pair can stay on two loops when the balance holds one
+ * turn from several loops moves a few times, then at most once per 64 wakes from one of them
+ * (wakes from its own loop are not seen, so without the doubling it would move every second
+ * wake, an inbox hand-over a move); pin it ({@link #start(Task, int)}) to keep it in one place. Caveat: a pair can stay on two loops when the balance holds one
  * side and the other is never seen woken from another loop (it finds each answer already there,
  * or the answer lands as its slice ends and Kilim lets it resume itself); each loop then runs
  * one side. The home loop decides the move when the task reaches its inbox, so a
@@ -579,7 +579,7 @@ public final class RunLoopScheduler extends Scheduler {
         int state = owner.state();
         if (state == LoopOwner.STOPPED) {
             throw new java.util.concurrent.RejectedExecutionException(
-                    "task " + task.id() + " not started: " + this + " was stopped by shutdownNow()");
+                    "task " + task.id() + " not started: " + this + " was stopped (shutdownNow(), or a loop failed)");
         }
         if (state == LoopOwner.TERMINATED || isTerminated()) {
             throw new java.util.concurrent.RejectedExecutionException(
