@@ -135,7 +135,7 @@ public final class Main {
                     }
                 },
                 "tickwork-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook); // other ways the JVM may end (System.exit, SIGHUP)
+        Runtime.getRuntime().addShutdownHook(hook); // other ways the JVM may end (System.exit)
         String summary = String.format(
                 Locale.ROOT,
                 "%,d words, %d selector loop%s%s%s, timer %s, data %s",

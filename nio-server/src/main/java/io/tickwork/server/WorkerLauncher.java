@@ -42,11 +42,11 @@ import java.util.regex.Pattern;
  *       port; it names each worker's pid and the URL of its private {@code /stats}, a second
  *       listener on an ephemeral port whose {@code /stats} reports that worker's shared listener
  *       (a {@code /stats} on the shared port reaches whichever worker the kernel picks).</li>
- *   <li>SIGTERM or SIGINT to the launcher sends SIGTERM to every worker; the launcher exits when
- *       all have, 0 if all stopped as asked (exit 0, or 143 and 130: ended by SIGTERM or by a
- *       terminal's SIGINT before their handler was installed), else 1 naming each worker that did
- *       not. A Ctrl-C, which reaches the workers too, is such a stop, even where a worker's exit
- *       is seen before the launcher's own signal.</li>
+ *   <li>SIGTERM, SIGINT or SIGHUP to the launcher sends SIGTERM to every worker; the launcher
+ *       exits when all have, 0 if all stopped as asked (exit 0, or 143, 130 and 129: ended by
+ *       SIGTERM or by a terminal's SIGINT or hang-up before their handler was installed), else 1
+ *       naming each worker that did not. A Ctrl-C or a hang-up, which reach the workers too, is
+ *       such a stop, even where a worker's exit is seen before the launcher's own signal.</li>
  *   <li>A worker that exits by itself makes the launcher stop the others and exit 1, naming the
  *       worker and its exit status (0 only if it exited 0: it was asked to stop by someone else).</li>
  *   <li>However the launcher ends, even by SIGKILL, its workers stop: each reads its standard
@@ -115,7 +115,12 @@ final class WorkerLauncher {
      */
     private static final int SIGINT_STATUS = 130;
     /**
-     * How long a worker that stopped as if asked (exit 0, 130, 143) waits for the launcher's own
+     * Exit status of a JVM ended by SIGHUP before its handler was installed (128 + 1): a hang-up
+     * reaches every process of the terminal's session, the workers with the launcher.
+     */
+    private static final int SIGHUP_STATUS = 129;
+    /**
+     * How long a worker that stopped as if asked (exit 0, 129, 130, 143) waits for the launcher's own
      * stop signal before it counts as stopped alone: the delay a lone worker's stop adds.
      */
     private static final long SIGNAL_GRACE_MILLIS = 500;
@@ -176,7 +181,8 @@ final class WorkerLauncher {
         }
         warnIfDescriptorsShort();
         Signals.onTermination(() -> events.add(STOP));
-        // other ways this JVM may end (SIGHUP, System.exit): SIGTERM to the workers still running
+        // other ways this JVM may end (System.exit, a signal ignored at start and so not handled):
+        // SIGTERM to the workers still running
         Thread hook = new Thread(() -> workers.forEach(p -> p.toHandle().destroy()), "tickwork-launcher-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -338,7 +344,7 @@ final class WorkerLauncher {
     }
 
     private static boolean stoppedAsAsked(int status) {
-        return status == 0 || status == SIGTERM_STATUS || status == SIGINT_STATUS;
+        return status == 0 || status == SIGTERM_STATUS || status == SIGINT_STATUS || status == SIGHUP_STATUS;
     }
 
     private int died(Exited x, String when) {
@@ -359,8 +365,8 @@ final class WorkerLauncher {
     /**
      * SIGTERM to every worker (through the process handle: {@code Process.destroy()} would also
      * close our ends of their output pipes and lose their last lines), then waits for them; 0 if
-     * all exited 0 (or 143 or 130: ended by that SIGTERM, or by a terminal's SIGINT, before their
-     * handler was installed), else 1.
+     * all exited 0 (or 143, 130 or 129: ended by that SIGTERM, or by a terminal's SIGINT or SIGHUP,
+     * before their handler was installed), else 1.
      * Each other exit status is reported, except worker {@code reported}'s (-1 or {@link #FAILED}:
      * none). "All stopped" is printed only when that is the run's whole story: every worker exited
      * 0 and {@code reported} is -1.
