@@ -315,8 +315,9 @@ public final class DictionaryHandler implements HttpHandler {
         }
         if (l != null) {
             // ASCII digits only: parseInt would also take "+3" and other scripts' digits ("٣")
-            limit = l.length() <= 9 && l.chars().allMatch(ch -> ch >= '0' && ch <= '9') && !l.isEmpty()
-                    ? Integer.parseInt(l)
+            String digits = l.replaceFirst("^0+(?=.)", ""); // leading zeros do not count to the 9 below
+            limit = !digits.isEmpty() && digits.length() <= 9 && digits.chars().allMatch(ch -> ch >= '0' && ch <= '9')
+                    ? Integer.parseInt(digits)
                     : -1;
             if (limit < 1 || limit > MAX_LIMIT) {
                 error(res, 400, "limit must be an integer in 1.." + MAX_LIMIT + ": " + l);

@@ -106,6 +106,7 @@ class DictionaryServerTest {
         assertEquals(400, get("/s/a?limit=%D9%A3").statusCode());
         assertEquals(400, get("/s/a?limit=").statusCode());
         assertEquals(200, get("/s/a?limit=0003").statusCode());
+        assertEquals(200, get("/s/a?limit=0000000005").statusCode());
         assertTrue(get("/s/a?limit=1000").body().split(",").length > 1000);
     }
 
