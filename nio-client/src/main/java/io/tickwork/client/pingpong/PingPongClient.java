@@ -160,16 +160,17 @@ final class PingPongClient {
         return new Result(done, pings, errors, elapsed, all, connections, threads, stopped);
     }
 
-    /**
-     * Ends the run early: the loops stop after their current turn (a loop still connecting stops
-     * before its next connection), and {@link #run} returns what was measured, {@link
-     * Result#stopped} set. Any thread, before or during the run; idempotent.
-     */
     /** Whether {@link #stop} was called. */
     boolean stopRequested() {
         return stopped;
     }
 
+    /**
+     * Ends the run early: the loops stop after their current turn (a loop still connecting stops
+     * before its next connection; a connect under way ends first, within the run's time limit),
+     * and {@link #run} returns what was measured, {@link Result#stopped} set. Any thread, before or
+     * during the run; idempotent.
+     */
     void stop() {
         stopped = true;
         List<Loop> loops = running;
@@ -238,6 +239,10 @@ final class PingPongClient {
                 failure = e;
             } catch (RuntimeException | Error e) {
                 failure = new IOException("client thread failed: " + e, e);
+            } finally {
+                if (failure != null) {
+                    connectFailed = true; // however it failed (the selector not opened, say): none waits for it
+                }
             }
         }
 
