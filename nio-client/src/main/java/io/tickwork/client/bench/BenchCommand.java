@@ -17,6 +17,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -260,11 +261,14 @@ public final class BenchCommand implements Callable<Integer> {
     /** The options, checked and resolved into a run: URLs read and requests encoded. */
     BenchConfig config() {
         if (hgrm != null) {
-            // before the run, not after it: opened to append, so it is created and nothing truncated
-            try {
-                new FileOutputStream(hgrm, true).close();
-            } catch (IOException e) {
-                throw new UsageException("cannot write --hgrm " + hgrm + ": " + e.getMessage());
+            // before the run, not after it, and without creating it: a run that fails writes none
+            Path file = Path.of(hgrm).toAbsolutePath();
+            Path dir = file.getParent();
+            if (Files.exists(file)
+                    ? !Files.isWritable(file) || Files.isDirectory(file)
+                    : dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)) {
+                throw new UsageException("cannot write --hgrm " + hgrm + ": "
+                        + (Files.exists(file) ? "not a writable file" : "no writable directory " + dir));
             }
         }
         String urlArg = url;

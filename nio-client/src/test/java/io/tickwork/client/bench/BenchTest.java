@@ -344,6 +344,17 @@ class BenchTest {
             assertEquals(0, s.requests.get(), "no request sent");
             Cli.assertNoStackTrace(run);
         }
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort(); // closed again: nobody listens there
+        }
+        Path dir = Files.createTempDirectory("hgrm");
+        Path file = dir.resolve("x.hgrm");
+        Run failed =
+                Cli.run("bench", "-c", "1", "-D", "500ms", "--hgrm", file.toString(), "http://127.0.0.1:" + port + "/");
+        assertEquals(1, failed.status(), failed.err());
+        assertTrue(!Files.exists(file), "a failed run left an empty --hgrm file");
+        Files.delete(dir);
     }
 
     /**
