@@ -116,7 +116,7 @@ final class WorkerLauncher {
     private static final int SIGINT_STATUS = 130;
     /**
      * Exit status of a JVM ended by SIGHUP before its handler was installed (128 + 1): a hang-up
-     * reaches every process of the terminal's session, the workers with the launcher.
+     * reaches every process started from that terminal, the workers with the launcher.
      */
     private static final int SIGHUP_STATUS = 129;
     /**
