@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.LongAdder;
  *       the next task of its key starts, even on another pool thread.</li>
  *   <li><b>Concurrency.</b> Keys with work run in parallel, up to {@code maxConcurrentKeys} at
  *       once. Default: the pool's own capacity, read at construction: a {@code ForkJoinPool}'s
- *       parallelism; a {@code ThreadPoolExecutor}'s core size, or its maximum size if its queue
+ *       parallelism; a {@code ThreadPoolExecutor}'s core size (at least 1), or its maximum size if its queue
  *       holds nothing (a {@code SynchronousQueue}: a pool grows past its core only when its queue
  *       is full, and the executor keeps about one worker waiting there); 1 for
  *       {@code Executors.newSingleThreadExecutor()} and {@code newSingleThreadScheduledExecutor()}
@@ -111,8 +111,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       the other keys meanwhile; a plain lock or latch wait holds its thread from them. Either
  *       way a waiting task keeps its key's place among the {@code maxConcurrentKeys}: tasks that
  *       wait for other keys' work (a {@code join} on a future another key completes) need a limit
- *       above the number that may wait at once, or the keys they wait for never start (the
- *       common pool's parallelism is the cores less one).</li>
+ *       above the number that may wait at once, or the keys they wait for never start, and the
+ *       executor never terminates: nothing detects that wait (the common pool's parallelism is
+ *       the cores less one, so 1 on 2 cores).</li>
  *   <li><b>Lifecycle.</b> The executor does not own the pool and never shuts it down.
  *       {@link #shutdown()} stops accepting and returns at once; queued tasks still run.
  *       {@link #close()} also waits until they have run (on a {@code ForkJoinPool} thread through
@@ -584,7 +585,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * @param failedTasks tasks that threw
      * @param rejectedTasks {@code execute} calls that threw {@link RejectedExecutionException}
      * @param workers threads draining keys now (pool threads, or producers draining in place), or
-     *     about to (queued in the pool)
+     *     about to (queued in the pool), or just done: a worker that found no key left counts
+     *     until its thread has left, also for a moment after the executor terminated
      */
     public record Stats(
             int keysWithWork,
