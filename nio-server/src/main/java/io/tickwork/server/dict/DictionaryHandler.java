@@ -303,6 +303,28 @@ public final class DictionaryHandler implements HttpHandler {
         q[0] += len;
     }
 
+    /**
+     * {@code s} as a number of ASCII digits (leading zeros allowed), or -1: not a number, or over
+     * nine digits. Not {@code Integer.parseInt}, which also takes "+3" and other scripts' digits.
+     */
+    static int asciiNumber(String s) {
+        long v = 0;
+        int significant = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch < '0' || ch > '9') {
+                return -1;
+            }
+            if (v != 0 || ch != '0') {
+                if (++significant > 9) {
+                    return -1;
+                }
+                v = v * 10 + (ch - '0');
+            }
+        }
+        return s.isEmpty() ? -1 : (int) v;
+    }
+
     private void suggest(HttpRequest req, HttpResponse res) {
         Scratch s = scratch.get();
         int limit = 10;
@@ -314,11 +336,7 @@ public final class DictionaryHandler implements HttpHandler {
             return;
         }
         if (l != null) {
-            // ASCII digits only: parseInt would also take "+3" and other scripts' digits ("٣")
-            String digits = l.replaceFirst("^0+(?=.)", ""); // leading zeros do not count to the 9 below
-            limit = !digits.isEmpty() && digits.length() <= 9 && digits.chars().allMatch(ch -> ch >= '0' && ch <= '9')
-                    ? Integer.parseInt(digits)
-                    : -1;
+            limit = asciiNumber(l);
             if (limit < 1 || limit > MAX_LIMIT) {
                 error(res, 400, "limit must be an integer in 1.." + MAX_LIMIT + ": " + l);
                 return;

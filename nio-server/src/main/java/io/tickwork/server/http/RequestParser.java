@@ -140,7 +140,7 @@ final class RequestParser {
         }
         int me = p;
         // known from here: an error in the target or version answers a HEAD without a body
-        r.head = me - ms == 4 && b[ms] == 'H' && b[ms + 1] == 'E' && b[ms + 2] == 'A' && b[ms + 3] == 'D';
+        r.head = isHeadRequest(b, ms, me + 1);
         int lf = indexOf(b, p, Math.min(end, ms + maxRequestLine + 2), (byte) '\n');
         if (lf < 0) {
             // a CR last may be the line's own end, its LF in the next read: not counted
