@@ -103,18 +103,16 @@ final class Bench {
                     long bytes = Counters.sum(counters, Counters.BYTES_READ);
                     long errors = errorsNow(counters);
                     if (progress != null) {
-                        progress.printf(
-                                Locale.ROOT,
-                                "%4ds%s %9d req/s  %8.2f MiB/s  p50 %-9s p99 %-9s max %-9s" + " errors %d  open %d%n",
+                        progressLine(
+                                progress,
                                 second,
-                                tick <= warmEnd ? " warmup" : "",
+                                tick <= warmEnd,
+                                1,
                                 completed - lastCompleted,
-                                (bytes - lastBytes) / (1024.0 * 1024.0),
-                                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50)),
-                                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99)),
-                                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getMaxValue()),
+                                bytes - lastBytes,
+                                h,
                                 errors - lastErrors,
-                                Counters.sum(counters, Counters.OPEN));
+                                "open " + Counters.sum(counters, Counters.OPEN));
                     }
                     if (second >= 3
                             && Counters.sum(counters, Counters.EVER_CONNECTED) == 0
@@ -155,20 +153,46 @@ final class Bench {
         if (progress != null && endedAt > tick && (completed > lastCompleted || errors > lastErrors)) {
             // the part of a second after the last line: the lines then add up to the run
             double part = (endedAt - tick) / 1e9;
-            progress.printf(
-                    Locale.ROOT,
-                    "%4ds%s %9.0f req/s  %8.2f MiB/s  p50 %-9s p99 %-9s max %-9s errors %d  (the last %.2fs)%n",
+            progressLine(
+                    progress,
                     second + 1,
-                    endedAt <= warmEnd ? " warmup" : "",
-                    (completed - lastCompleted) / part,
-                    (Counters.sum(counters, Counters.BYTES_READ) - lastBytes) / (1024.0 * 1024.0) / part,
-                    Fmt.nanos(last.getTotalCount() == 0 ? 0 : last.getValueAtPercentile(50)),
-                    Fmt.nanos(last.getTotalCount() == 0 ? 0 : last.getValueAtPercentile(99)),
-                    Fmt.nanos(last.getTotalCount() == 0 ? 0 : last.getMaxValue()),
+                    endedAt <= warmEnd,
+                    part,
+                    completed - lastCompleted,
+                    Counters.sum(counters, Counters.BYTES_READ) - lastBytes,
+                    last,
                     errors - lastErrors,
-                    part);
+                    String.format(Locale.ROOT, "(the last %.2fs)", part));
         }
         return new BenchReport(cfg, elapsed, measured, total);
+    }
+
+    /**
+     * One progress line: what {@code seconds} of the run (1, or the part of a second at its end)
+     * completed and read, as rates, with that interval's latency; {@code tail} ends the line.
+     */
+    private static void progressLine(
+            PrintStream progress,
+            int second,
+            boolean warm,
+            double seconds,
+            long completed,
+            long bytes,
+            Histogram h,
+            long errors,
+            String tail) {
+        progress.printf(
+                Locale.ROOT,
+                "%4ds%s %9.0f req/s  %8.2f MiB/s  p50 %-9s p99 %-9s max %-9s errors %d  %s%n",
+                second,
+                warm ? " warmup" : "",
+                completed / seconds,
+                bytes / (1024.0 * 1024.0) / seconds,
+                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50)),
+                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99)),
+                Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getMaxValue()),
+                errors,
+                tail);
     }
 
     /** After {@link #run}: no connection of any worker ever succeeded, so nothing of the server was measured. */

@@ -241,7 +241,7 @@ final class PingPongClient {
                 failure = new IOException("client thread failed: " + e, e);
             } finally {
                 if (failure != null) {
-                    connectFailed = true; // however it failed (the selector not opened, say): none waits for it
+                    connectFailed = true; // however it failed (a connect, the selector): none waits for it
                 }
             }
         }
@@ -266,33 +266,28 @@ final class PingPongClient {
         }
 
         private void connectAndRun(ClientSelectorLoop sel) throws IOException {
-            try {
-                for (int i = 0; i < conns; i++) {
-                    if (stopped) {
-                        return; // the other loops see the flag too
-                    }
-                    SocketChannel ch = SocketChannel.open();
-                    ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                    // blocking connect (setup, not measured load), bounded by the run's deadline:
-                    // a listener whose backlog is full drops the SYN, and connect() alone would wait
-                    // for the kernel's retries, minutes
-                    long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                    try {
-                        if (left <= 0) {
-                            throw new SocketTimeoutException("no time left to connect to " + target);
-                        }
-                        ch.socket().connect(target, (int) Math.min(Integer.MAX_VALUE, left));
-                        ch.configureBlocking(false);
-                        sel.register(ch, SelectionKey.OP_READ, new Conn(ch));
-                    } catch (IOException | RuntimeException e) {
-                        ch.close();
-                        throw e;
-                    }
-                    open++;
+            for (int i = 0; i < conns; i++) {
+                if (stopped) {
+                    return; // the other loops see the flag too
                 }
-            } catch (IOException | RuntimeException e) {
-                connectFailed = true; // the other loops stop waiting for this one
-                throw e;
+                SocketChannel ch = SocketChannel.open();
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                // blocking connect (setup, not measured load), bounded by the run's deadline:
+                // a listener whose backlog is full drops the SYN, and connect() alone would wait
+                // for the kernel's retries, minutes
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                try {
+                    if (left <= 0) {
+                        throw new SocketTimeoutException("no time left to connect to " + target);
+                    }
+                    ch.socket().connect(target, (int) Math.min(Integer.MAX_VALUE, left));
+                    ch.configureBlocking(false);
+                    sel.register(ch, SelectionKey.OP_READ, new Conn(ch));
+                } catch (IOException | RuntimeException e) {
+                    ch.close();
+                    throw e;
+                }
+                open++;
             }
             connected.countDown();
             try {
