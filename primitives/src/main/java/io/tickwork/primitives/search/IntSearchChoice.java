@@ -117,12 +117,10 @@ final class IntSearchChoice {
         long bucket = -1;
         int run = 0; // distinct keys in the current bucket
         int previous = 0;
-        boolean first = true;
         for (int key : sorted) {
-            if (!first && key == previous) {
+            if (key == previous && distinct > 0) {
                 continue;
             }
-            first = false;
             previous = key;
             distinct++;
             long b = bucketOfDistance.applyAsLong(Math.max(0, key - min));
