@@ -166,6 +166,12 @@ final class RequestParser {
             if (c == '#') {
                 return error(r, 400, "fragment in request target"); // RFC 9112 3.2: never sent
             }
+            if (c == '"' || c == '<' || c == '>') {
+                // no client sends these raw: RFC 3986 has no place for them, and browsers (the
+                // WHATWG URL standard) percent-encode them in a path and a query alike. The other
+                // bytes RFC 3986 lacks ({ } | \ ^ ` [ ]) browsers send raw in a query, so they pass
+                return error(r, 400, "byte '" + (char) c + "' must be percent-encoded in request target");
+            }
             te++;
         }
         if (te == ts || te == le) {

@@ -257,6 +257,24 @@ class RequestParserTest {
     }
 
     @Test
+    void quotesAndAngleBracketsMustComePercentEncoded() {
+        for (char c : "\"<>".toCharArray()) {
+            for (String target : new String[] {"/d/a" + c + "b", "/s/a?q=" + c, "http://example.com/x" + c}) {
+                String req = "GET " + target + " HTTP/1.1\r\nHost: example.com\r\n\r\n";
+                assertEquals(RequestParser.ERROR, parse(req), req);
+                assertEquals(400, r.errorStatus, req);
+                assertTrue(r.errorDetail.contains("'" + c + "'"), r.errorDetail);
+            }
+        }
+        String encoded = "GET /d/a%22%3C%3Eb HTTP/1.1\r\nHost: a\r\n\r\n";
+        assertEquals(encoded.length(), parse(encoded), r.errorDetail);
+        // what a browser sends raw in a query (the WHATWG URL standard) is not refused
+        String browser = "GET /s/a|b^c[d]?q={x}|`y`\\[z] HTTP/1.1\r\nHost: a\r\n\r\n";
+        assertEquals(browser.length(), parse(browser), r.errorDetail);
+        assertEquals("/s/a|b^c[d]", r.path());
+    }
+
+    @Test
     void theAsteriskFormIsAcceptedForOptions() {
         String req = "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n";
         assertEquals(req.length(), parse(req), r.errorDetail);
