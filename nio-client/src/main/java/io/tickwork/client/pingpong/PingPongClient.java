@@ -160,6 +160,19 @@ final class PingPongClient {
         return new Result(done, pings, errors, elapsed, all, connections, threads, stopped);
     }
 
+    /** Whether a loop is inside a blocking connect now (for tests). */
+    boolean connectUnderWay() {
+        List<Loop> loops = running;
+        if (loops != null) {
+            for (Loop l : loops) {
+                if (l.connecting != null) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Whether {@link #stop} was called. */
     boolean stopRequested() {
         return stopped;
@@ -167,7 +180,7 @@ final class PingPongClient {
 
     /**
      * Ends the run early: the loops stop after their current turn (a loop still connecting stops
-     * before its next connection; a connect under way ends first, within the run's time limit),
+     * before its next connection, and a connect under way is cut short by closing its channel),
      * and {@link #run} returns what was measured, {@link Result#stopped} set. Any thread, before or
      * during the run; idempotent.
      */
@@ -179,6 +192,14 @@ final class PingPongClient {
                 ClientSelectorLoop sel = l.loop;
                 if (sel != null) {
                     sel.stop();
+                }
+                SocketChannel ch = l.connecting;
+                if (ch != null) {
+                    try {
+                        ch.close(); // ends a blocking connect at once (the loop then sees the flag)
+                    } catch (IOException ignored) {
+                        // closed either way
+                    }
                 }
             }
         }
@@ -221,6 +242,8 @@ final class PingPongClient {
         long startedAt;
         /** Published for {@link #stop}, which also reads the flag the loop checks every turn. */
         volatile ClientSelectorLoop loop;
+        /** The channel a blocking connect is under way on, else null: {@link #stop} closes it. */
+        volatile SocketChannel connecting;
 
         volatile IOException failure;
 
@@ -276,7 +299,14 @@ final class PingPongClient {
                 // a listener whose backlog is full drops the SYN, and connect() alone would wait
                 // for the kernel's retries, minutes
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                // published before the flag is read again: a stop either sees the channel and
+                // closes it, or set the flag before this read
+                connecting = ch;
                 try {
+                    if (stopped) {
+                        ch.close();
+                        return;
+                    }
                     if (left <= 0) {
                         throw new SocketTimeoutException("no time left to connect to " + target);
                     }
@@ -285,7 +315,12 @@ final class PingPongClient {
                     sel.register(ch, SelectionKey.OP_READ, new Conn(ch));
                 } catch (IOException | RuntimeException e) {
                     ch.close();
+                    if (stopped) {
+                        return; // the stop closed it: not a failure
+                    }
                     throw e;
+                } finally {
+                    connecting = null;
                 }
                 open++;
             }

@@ -1,6 +1,7 @@
 package io.tickwork.client.pingpong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -337,6 +338,46 @@ class PingPongTest {
             assertTrue(r.pings() >= 1_000 - 2 && r.pings() < r.asked(), r.toText("x"));
             assertEquals(r.pings(), r.rtt().getTotalCount());
             assertTrue(r.toText("x").contains("pings answered: stopped (a signal) before the end"), r.toText("x"));
+        }
+    }
+
+    /**
+     * A stop that lands while a connect waits on a listener that drops SYNs ends the connect at
+     * once: the run returns stopped, not after its time limit, and not as a failure.
+     */
+    @Test
+    void aStopCutsAConnectUnderWayShort() throws Exception {
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), full.getLocalPort());
+            List<Socket> queued = fillAcceptQueue(at);
+            try {
+                PingPongClient client = new PingPongClient(at, 1, 1);
+                java.util.concurrent.CompletableFuture<PingPongClient.Result> run =
+                        java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                            try {
+                                return client.run(10, TimeUnit.SECONDS.toNanos(120));
+                            } catch (IOException | InterruptedException e) {
+                                throw new java.util.concurrent.CompletionException(e);
+                            }
+                        });
+                long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!client.connectUnderWay()) {
+                    assertTrue(System.nanoTime() < giveUp, "the client never started to connect");
+                    assertFalse(run.isDone(), "the run ended before it connected");
+                    Thread.onSpinWait();
+                }
+                long stoppedAt = System.nanoTime();
+                client.stop();
+                PingPongClient.Result r = run.get(60, TimeUnit.SECONDS);
+                long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
+                assertTrue(r.stopped());
+                assertEquals(0, r.pings());
+                assertTrue(tookMillis < 10_000, "the stop took " + tookMillis + " ms");
+            } finally {
+                for (Socket s : queued) {
+                    s.close();
+                }
+            }
         }
     }
 
