@@ -22,10 +22,11 @@ import java.util.stream.Collectors;
  *       contiguous chunks instead of links); no fixed capacity per tick, memory follows the number
  *       of ticks holding timers: each takes at least one chunk ({@code slotCapacity} timers, 2 KiB
  *       by default), so timers spread one per tick cost about 2 KiB each, against tens of bytes on
- *       {@link #WHEEL_LIST}. Cancelled copies stay in their slot as tombstones until compacted.</li>
+ *       {@link #WHEEL_LIST}. Cancelled copies stay in their slot as tombstones until compacted, or
+ *       until the slot's last pending timer leaves it: the chunks then go back at once.</li>
  *   <li>{@link #WHEEL_RING}: as {@link #WHEEL_LINKED_ARRAY}, when a tick's timers usually fit one
- *       fixed array per slot holding timers ({@code slotCapacity}; a slot found empty gives its
- *       array back for the next slot to use): expiry scans
+ *       fixed array per slot holding timers ({@code slotCapacity}; a slot whose last pending timer
+ *       fires or leaves gives its array back for the next slot to use): expiry scans
  *       that array, a burst beyond it spills to chunks; tombstones and the cost of sparse ticks as
  *       there.</li>
  *   <li>{@link #RB_TREE}: exact deadlines, no tick rounding and no span to size; O(log d) in the

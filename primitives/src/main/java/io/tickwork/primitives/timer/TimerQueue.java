@@ -216,10 +216,10 @@ public interface TimerQueue<T> {
      * deadline itself; for wheels it is that deadline rounded up to its tick boundary (at most one
      * tick after the deadline, the lateness already allowed above; answering the deadline itself
      * would make a loop spin for up to a tick, since nothing in that tick fires before its boundary).
-     * A wheel may answer earlier than that, never later: a tick that holds only cancelled timers,
-     * or timers rescheduled to a later deadline (they move when their old tick comes up, so an
-     * idle timeout re-armed on activity costs the loop at most one early wake-up per re-arm
-     * interval).
+     * A wheel may answer earlier than that, never later: a tick that holds timers rescheduled to
+     * a later deadline (they move when their old tick comes up, so an idle timeout re-armed on
+     * activity costs the loop at most one early wake-up per re-arm interval), or, when asked from
+     * {@code expire}'s consumer, the tick being expired.
      * For a timer already due it answers a time in the past (so the loop does not block), and
      * {@link #NO_DEADLINE} when nothing is pending, or when the only timers fire at
      * {@code expire(Long.MAX_VALUE, ..)} alone: deadlines at {@code Long.MAX_VALUE} (on a wheel,

@@ -34,8 +34,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Memory of a wheel before any timer, per tick: a bit, plus two {@code int} links
  * ({@link TimerKind#WHEEL_LIST}: 8 bytes), an {@code int} and two references
  * ({@link TimerKind#WHEEL_RING}: 12 bytes; a slot holding timers has a ring of
- * {@code 8 * slotCapacity} bytes, rounded up to a power of two, given back once the slot is found
- * empty, so rings follow the slots in use at once, not the ticks visited), or
+ * {@code 8 * slotCapacity} bytes, rounded up to a power of two, given back once the slot holds
+ * no pending timer, so rings follow the slots holding timers at once, not the ticks visited), or
  * an {@code int}, a reference and an empty {@code LinkedArrayList}, which every slot gets up front
  * ({@link TimerKind#WHEEL_LINKED_ARRAY}: 48 bytes, the list being a 12-byte object header and three
  * references and four {@code int}s, 40 bytes with compressed references). That is about 0.5 MB for

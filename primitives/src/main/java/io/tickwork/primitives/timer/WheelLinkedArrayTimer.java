@@ -22,7 +22,8 @@ import io.tickwork.primitives.queue.LinkedArrayList;
  *
  * <p><b>Caveats:</b> cancel leaves a tombstone (the copy's placement token no longer matches) that
  * costs a read when its tick drains, unless the cancelled timer was the last one added to its slot,
- * in which case it is taken back at once (schedule-then-cancel leaves nothing behind). A slot more
+ * in which case it is taken back at once (schedule-then-cancel leaves nothing behind), or the
+ * last pending one of its slot, whose tombstones then all go with their chunks. A slot more
  * than half tombstones is compacted (O(1) amortised per cancel), so re-armed idle timeouts whose
  * tick never comes cannot grow memory without bound. Timers in one
  * tick come out in no particular order. Memory is the peak number of entries per slot rounded up to
@@ -60,7 +61,12 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
     void remove(int slot, int id, long ref) {
         LinkedArrayList list = slots[slot];
         if (list.peekLast() == ref) {
-            list.removeLast();
+            list.removeLast(); // an emptied list gives its chunk back itself
+            if (slotLive[slot] == 0 && !list.isEmpty() && mayVacate(slot)) {
+                list.clear(); // tombstones only: their chunks go back to the pool
+            }
+        } else if (slotLive[slot] == 0 && mayVacate(slot)) {
+            list.clear();
         } else if (worthCompacting(slot, list.size())) {
             // keep the live handles, in order; the tombstones' chunks go back to the pool
             for (int i = list.size(); i > 0; i--) {

@@ -17,8 +17,9 @@ import io.tickwork.primitives.queue.RingQueue;
  * and reschedule O(1), expire O(1) per timer plus O(ticksPerWheel / 64) per call (and as much again
  * for each revolution a clock jump crosses that holds far timers); no allocation once warm. A slot
  * takes a ring when it gets its first timer and gives it back to the wheel's spare rings once
- * expiry or {@link #nextDeadline} finds it empty, so memory follows the most slots holding timers
- * at once (at most one revolution of ticks), each {@code 8 *} {@code slotCapacity} rounded up to a
+ * its last pending timer leaves (cancelled or moved: tombstones are dropped with the ring) or
+ * expiry or {@link #nextDeadline} finds it empty, so memory follows the most slots holding
+ * pending timers at once (at most one revolution of ticks), each {@code 8 *} {@code slotCapacity} rounded up to a
  * power of two (the length of a {@link RingQueue}'s array) bytes, whether or not a tick's timers
  * fill it: that footprint is the price of never chaining chunks within a tick.
  *
@@ -73,7 +74,9 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
         LinkedArrayList spill = spills[slot];
         RingQueue ring = rings[slot];
         boolean spilled = spill != null && !spill.isEmpty();
-        if (spilled ? spill.peekLast() == ref : ring.peekLast() == ref) {
+        if (slotLive[slot] == 0 && mayVacate(slot)) {
+            vacate(slot, ring, spilled ? spill : null);
+        } else if (spilled ? spill.peekLast() == ref : ring.peekLast() == ref) {
             if (spilled) {
                 spill.removeLast();
             } else {
@@ -115,14 +118,32 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
 
     @Override
     void emptied(int slot) {
-        spareRings[spareCount++] = rings[slot]; // empty: its slot's bit was cleared only when it was
+        RingQueue ring = rings[slot];
+        if (ring != null) { // null: vacated already
+            spareRings[spareCount++] = ring; // empty: its slot's bit was cleared only when it was
+            rings[slot] = null;
+        }
+    }
+
+    /**
+     * {@code slot} holds no pending timer: its ring goes to the spares, emptied, and a non-empty
+     * {@code spill}'s chunks to the pool. The bit stays set: the next add takes a spare ring, the
+     * scan finds none. Allocates nothing.
+     */
+    private void vacate(int slot, RingQueue ring, LinkedArrayList spill) {
+        ring.clear();
+        spareRings[spareCount++] = ring;
         rings[slot] = null;
+        if (spill != null) {
+            spill.clear();
+        }
     }
 
     @Override
     boolean emptyButMarked(int slot) {
+        RingQueue ring = rings[slot];
         LinkedArrayList spill = spills[slot];
-        return rings[slot].isEmpty() && (spill == null || spill.isEmpty());
+        return (ring == null || ring.isEmpty()) && (spill == null || spill.isEmpty());
     }
 
     @Override
@@ -130,6 +151,10 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
         int fired = 0;
         int took = 0;
         RingQueue ring = rings[slot];
+        if (ring == null) {
+            taken = 0; // vacated: its bit was left set, and nothing is stored
+            return 0;
+        }
         while (took < limit) {
             long ref;
             if (!ring.isEmpty()) {

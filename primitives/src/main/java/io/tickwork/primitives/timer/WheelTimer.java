@@ -174,9 +174,19 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      * Entry {@code id}, stored in {@code slot} as {@code ref}, left the slot (cancelled, or moved):
      * its token has moved on already, so a copy still in the slot reads as a tombstone, and
      * {@link #slotLive} no longer counts it. Leaves the slot's bit set, even if the slot is now
-     * empty ({@link #emptyButMarked}).
+     * empty ({@link #emptyButMarked}). A copying slot that no longer counts a live entry gives its
+     * storage back at once if {@link #mayVacate} (memory follows the timers pending, not the ticks
+     * they were cancelled from), tombstones and all.
      */
     abstract void remove(int slot, int id, long ref);
+
+    /**
+     * Whether {@code slot}'s storage may be given back now: not while an {@code expire} drains it
+     * (from its consumer), since that drain still reads it; it is given back when the drain ends.
+     */
+    final boolean mayVacate(int slot) {
+        return !expiring || slot != ((int) cursor & wheelMask);
+    }
 
     /**
      * Takes entries out of {@code slot}, whose tick is {@code tick}, visiting the live ones through
@@ -829,8 +839,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     /**
      * The start of the earliest tick that holds a timer, which is when {@link #expire} will hand it
-     * out (at most one tick after its deadline). May be earlier than that if the slot only holds
-     * cancelled entries or timers rescheduled later; O(ticksPerWheel / 64).
+     * out (at most one tick after its deadline). May be earlier than that if the slot holds timers
+     * rescheduled later, or, asked from a consumer, is the slot being drained; O(ticksPerWheel / 64).
      */
     @Override
     public final long nextDeadline() {

@@ -691,6 +691,34 @@ class TimerQueueEdgeCaseTest {
     }
 
     /**
+     * Timers cancelled before their tick comes (a request answered before its timeout) leave
+     * nothing behind: with the clock standing still, two timers in each of 4,095 ticks, one
+     * cancelled while the other is pending (a tombstone in a copying slot) and then the other,
+     * allocate for the two, not a ring or chunk per tick (a ring wheel's are 32 KiB here: 128
+     * MiB), and {@code nextDeadline} then answers the one timer left, not a tick of cancelled ones.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void timersCancelledBeforeTheirTickLeaveNothingBehind(TimerKind kind) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        TimerQueue<Object> q = kind.create(1, 4096, 4096);
+        q.expire(0, p -> {}); // the wheel's position: timers go to their slots, not the heap
+        Object payload = new Object();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (long t = 1; t < 4096; t++) {
+            long first = q.schedule(t, payload);
+            long second = q.schedule(t, payload);
+            assertTrue(q.cancel(first));
+            assertTrue(q.cancel(second));
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(allocated < (1 << 20), kind + " allocated " + allocated + " bytes for two timers at a time");
+        assertEquals(0, q.size());
+        q.schedule(4000, payload);
+        assertEquals(4000, q.nextDeadline(), kind + ": the slots of cancelled timers are passed over");
+    }
+
+    /**
      * Emptying slots gives their storage back without allocating: an {@code expire} that fires
      * timers over 200 ticks, and a {@code nextDeadline} that passes 200 slots emptied by cancels,
      * allocate nothing (they are not allowed to fail for want of memory).
