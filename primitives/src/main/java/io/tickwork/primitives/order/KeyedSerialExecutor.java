@@ -83,7 +83,15 @@ import java.util.concurrent.atomic.LongAdder;
  *       throws before the task is queued, and it never runs). Only a second producer failing the
  *       same allocation after the first took the reserve and its worker left, before the reserve
  *       was replaced, leaves its key waiting for the next {@code execute} that makes a key busy
- *       (one with no task queued or running). A handler
+ *       (one with no task queued or running). A {@code StackOverflowError} inside
+ *       {@code execute} or inside this executor's own steps around a task (a producer, or a
+ *       task run in place, at the end of its stack) is not covered: as with any lock-free queue
+ *       that swaps its tail and then links, and with the JDK's locks outside their reserved stack
+ *       area, it may strike between two steps that belong together, and then leave a key's later
+ *       tasks waiting, or this executor never terminating. Call {@code execute} with stack to
+ *       spare. On a pool that runs each runnable inside a future (a
+ *       {@code ScheduledThreadPoolExecutor}) a rethrown {@link VirtualMachineError} ends in that
+ *       future: {@link Stats#failedTasks()} counts it, and no handler sees it. A handler
  *       that throws: see {@link TaskFailureHandler}.</li>
  *   <li><b>Interrupts.</b> Each task starts with its thread's interrupt flag clear: an interrupt
  *       left by one task never reaches the next, of its key or another. An interrupt found before

@@ -440,13 +440,16 @@ final class LaneDispatcher extends DispatcherPad3 {
     }
 
     /**
-     * The key as a rejection's message names it: its {@code toString()}, or, if that throws, its
-     * class and identity, so a rejection is always a {@link RejectedExecutionException}.
+     * The key as a rejection's message names it: its {@code toString()}, or, if that throws
+     * anything but a {@link VirtualMachineError} (an {@code AssertionError} included), its class
+     * and identity, so a rejection is always a {@link RejectedExecutionException}.
      */
     static String describe(Object key) {
         try {
             return String.valueOf(key);
-        } catch (RuntimeException e) {
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) {
             return key.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(key))
                     + " (its toString() threw " + e.getClass().getName() + ")";
         }

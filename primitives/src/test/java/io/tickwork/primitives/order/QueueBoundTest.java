@@ -17,6 +17,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code maxQueuedPerKey}: the tasks waiting behind a key's running task are bounded, exactly. */
 class QueueBoundTest {
@@ -97,13 +99,20 @@ class QueueBoundTest {
         }
     }
 
-    /** A key whose toString() throws: the rejection is still a RejectedExecutionException, and counted. */
-    @Test
-    void aKeyThatCannotBePrintedIsStillRejectedAsSuch() throws Exception {
+    /**
+     * A key whose toString() throws, an exception or an error: the rejection is still a
+     * RejectedExecutionException, and counted.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aKeyThatCannotBePrintedIsStillRejectedAsSuch(boolean error) throws Exception {
         ExecutorService pool = Pools.threadPool(1);
         Object key = new Object() {
             @Override
             public String toString() {
+                if (error) {
+                    throw new AssertionError("no name");
+                }
                 throw new IllegalStateException("no name");
             }
         };
@@ -119,7 +128,8 @@ class QueueBoundTest {
                     assertThrows(RejectedExecutionException.class, () -> keyed.execute(key, () -> {}));
             assertTrue(
                     e.getMessage()
-                            .contains("(its toString() threw java.lang.IllegalStateException) has 1 tasks waiting"),
+                            .contains("(its toString() threw java.lang."
+                                    + (error ? "AssertionError" : "IllegalStateException") + ") has 1 tasks waiting"),
                     e.getMessage());
             assertEquals(1, keyed.stats().rejectedTasks());
             release.countDown();
