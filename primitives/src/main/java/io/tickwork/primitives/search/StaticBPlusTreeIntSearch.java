@@ -82,7 +82,6 @@ final class StaticBPlusTreeIntSearch implements IntSearch {
         return t[leafStart + e] == key ? e : -(e + 1);
     }
 
-    /** 1 if x < key else 0, without a branch. */
     /**
      * Lockstep over groups of {@link Lockstep#GROUP} queries, one tree level at a time for the whole
      * group. A query above the largest key descends as that key would (so every step stays inside
@@ -123,6 +122,7 @@ final class StaticBPlusTreeIntSearch implements IntSearch {
         }
     }
 
+    /** 1 if x < key else 0, without a branch. */
     private static int lt(int x, int key) {
         return (int) (((long) x - key) >>> 63);
     }
