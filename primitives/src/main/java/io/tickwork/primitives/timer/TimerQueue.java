@@ -218,8 +218,9 @@ public interface TimerQueue<T> {
      * would make a loop spin for up to a tick, since nothing in that tick fires before its boundary).
      * A wheel may answer earlier than that, never later: a tick that holds timers rescheduled to
      * a later deadline (they move when their old tick comes up, so an idle timeout re-armed on
-     * activity costs the loop at most one early wake-up per re-arm interval), or, when asked from
-     * {@code expire}'s consumer, the tick being expired.
+     * activity costs the loop at most one early wake-up per re-arm interval), or, asked from
+     * {@code expire}'s consumer or after an {@code expire} that stopped at its limit, the tick
+     * that call was expiring.
      * For a timer already due it answers a time in the past (so the loop does not block), and
      * {@link #NO_DEADLINE} when nothing is pending, or when the only timers fire at
      * {@code expire(Long.MAX_VALUE, ..)} alone: deadlines at {@code Long.MAX_VALUE} (on a wheel,

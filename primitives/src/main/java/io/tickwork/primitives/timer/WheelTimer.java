@@ -840,7 +840,8 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     /**
      * The start of the earliest tick that holds a timer, which is when {@link #expire} will hand it
      * out (at most one tick after its deadline). May be earlier than that if the slot holds timers
-     * rescheduled later, or, asked from a consumer, is the slot being drained; O(ticksPerWheel / 64).
+     * rescheduled later, or is the slot an expire drains (asked from its consumer) or left partly
+     * drained (stopped at its limit); O(ticksPerWheel / 64).
      */
     @Override
     public final long nextDeadline() {
