@@ -114,6 +114,18 @@ class PingPongTest {
         }
     }
 
+    /** {@code client.run(pings, nanos)} on another thread. */
+    private static java.util.concurrent.CompletableFuture<PingPongClient.Result> runAsync(
+            PingPongClient client, long pings, long nanos) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return client.run(pings, nanos);
+            } catch (IOException | InterruptedException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+    }
+
     /** Connects to {@code at} until a connect is dropped: its accept queue is then full. */
     private static List<Socket> fillAcceptQueue(InetSocketAddress at) throws IOException {
         List<Socket> queued = new ArrayList<>();
@@ -324,13 +336,7 @@ class PingPongTest {
         try (CountingPongServer server = new CountingPongServer(1_000)) {
             PingPongClient client = new PingPongClient(Targets.hostPort("at", server.target()), 2, 1);
             java.util.concurrent.CompletableFuture<PingPongClient.Result> run =
-                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                        try {
-                            return client.run(1_000_000_000L, TimeUnit.SECONDS.toNanos(60));
-                        } catch (IOException | InterruptedException e) {
-                            throw new java.util.concurrent.CompletionException(e);
-                        }
-                    });
+                    runAsync(client, 1_000_000_000L, TimeUnit.SECONDS.toNanos(60));
             assertTrue(server.answered.await(30, TimeUnit.SECONDS), "the run never got going");
             client.stop();
             PingPongClient.Result r = run.get(30, TimeUnit.SECONDS);
@@ -353,13 +359,7 @@ class PingPongTest {
             try {
                 PingPongClient client = new PingPongClient(at, 1, 1);
                 java.util.concurrent.CompletableFuture<PingPongClient.Result> run =
-                        java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                            try {
-                                return client.run(10, TimeUnit.SECONDS.toNanos(120));
-                            } catch (IOException | InterruptedException e) {
-                                throw new java.util.concurrent.CompletionException(e);
-                            }
-                        });
+                        runAsync(client, 10, TimeUnit.SECONDS.toNanos(120));
                 long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (!client.connectUnderWay()) {
                     assertTrue(System.nanoTime() < giveUp, "the client never started to connect");
