@@ -219,8 +219,8 @@ public interface TimerQueue<T> {
      * A wheel may answer earlier than that, never later: a tick that holds timers rescheduled to
      * a later deadline (they move when their old tick comes up, so an idle timeout re-armed on
      * activity costs the loop at most one early wake-up per re-arm interval), or, asked from
-     * {@code expire}'s consumer or after an {@code expire} that stopped at its limit, the tick
-     * that call was expiring.
+     * {@code expire}'s consumer or after an {@code expire} that stopped at its limit or whose
+     * consumer threw, the tick that call was expiring.
      * For a timer already due it answers a time in the past (so the loop does not block), and
      * {@link #NO_DEADLINE} when nothing is pending, or when the only timers fire at
      * {@code expire(Long.MAX_VALUE, ..)} alone: deadlines at {@code Long.MAX_VALUE} (on a wheel,

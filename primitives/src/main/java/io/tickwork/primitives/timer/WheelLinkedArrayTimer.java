@@ -83,6 +83,14 @@ final class WheelLinkedArrayTimer<T> extends WheelTimer<T> {
     }
 
     @Override
+    void dropTombstones(int slot) {
+        LinkedArrayList list = slots[slot];
+        if (!list.isEmpty()) {
+            list.clear();
+        }
+    }
+
+    @Override
     boolean emptyButMarked(int slot) {
         return slots[slot].isEmpty();
     }

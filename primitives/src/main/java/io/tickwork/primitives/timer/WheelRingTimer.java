@@ -23,8 +23,9 @@ import io.tickwork.primitives.queue.RingQueue;
  * power of two (the length of a {@link RingQueue}'s array) bytes, whether or not a tick's timers
  * fill it: that footprint is the price of never chaining chunks within a tick.
  *
- * <p><b>Caveats:</b> cancel leaves a tombstone unless the timer was the last added to its slot, and
- * a slot more than half tombstones is compacted (see {@link WheelLinkedArrayTimer}). Timers in one tick come out in no particular order.
+ * <p><b>Caveats:</b> cancel leaves a tombstone unless the timer was the last added to its slot or
+ * the last pending one there (the ring then goes, tombstones and all), and a slot more than half
+ * tombstones is compacted (see {@link WheelLinkedArrayTimer}). Timers in one tick come out in no particular order.
  *
  * <p><b>Thread safety:</b> none; one thread owns the queue.
  */
@@ -125,6 +126,14 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
         }
     }
 
+    @Override
+    void dropTombstones(int slot) {
+        RingQueue ring = rings[slot];
+        if (ring != null) {
+            vacate(slot, ring, spills[slot]);
+        }
+    }
+
     /**
      * {@code slot} holds no pending timer: its ring goes to the spares, emptied, and a non-empty
      * {@code spill}'s chunks to the pool. The bit stays set: the next add takes a spare ring, the
@@ -134,7 +143,7 @@ final class WheelRingTimer<T> extends WheelTimer<T> {
         ring.clear();
         spareRings[spareCount++] = ring;
         rings[slot] = null;
-        if (spill != null) {
+        if (spill != null && !spill.isEmpty()) {
             spill.clear();
         }
     }

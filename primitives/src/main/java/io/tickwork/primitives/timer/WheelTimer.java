@@ -181,8 +181,15 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     abstract void remove(int slot, int id, long ref);
 
     /**
+     * {@code slot}, a copying one, holds no live entry, and the cursor is leaving it with nothing
+     * pending anywhere: its tombstones, if any, and its storage go back. Allocates nothing.
+     */
+    void dropTombstones(int slot) {}
+
+    /**
      * Whether {@code slot}'s storage may be given back now: not while an {@code expire} drains it
-     * (from its consumer), since that drain still reads it; it is given back when the drain ends.
+     * (from its consumer), since that drain still reads it. The drain takes the tombstones out;
+     * a drain cut short (its limit, or its consumer threw) leaves them to the next {@code expire}.
      */
     final boolean mayVacate(int slot) {
         return !expiring || slot != ((int) cursor & wheelMask);
@@ -724,6 +731,11 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
             objectSink = null; // hold no reference to the consumer between calls
             longSink = null;
             if (nowTick >= t) {
+                if (copies && nowTick != t) {
+                    // an expire that stopped in t's slot (its limit, or its consumer threw) may
+                    // have left tombstones there that no later cancel can give back
+                    dropTombstones((int) t & wheelMask);
+                }
                 cursor = nowTick;
             }
             return 0; // time went backwards (everything due then was handed out), or nothing is queued
@@ -841,7 +853,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      * The start of the earliest tick that holds a timer, which is when {@link #expire} will hand it
      * out (at most one tick after its deadline). May be earlier than that if the slot holds timers
      * rescheduled later, or is the slot an expire drains (asked from its consumer) or left partly
-     * drained (stopped at its limit); O(ticksPerWheel / 64).
+     * drained (stopped at its limit, or its consumer threw); O(ticksPerWheel / 64).
      */
     @Override
     public final long nextDeadline() {

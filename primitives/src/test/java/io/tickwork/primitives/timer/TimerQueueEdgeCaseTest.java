@@ -3,8 +3,10 @@ package io.tickwork.primitives.timer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -716,6 +718,57 @@ class TimerQueueEdgeCaseTest {
         assertEquals(0, q.size());
         q.schedule(4000, payload);
         assertEquals(4000, q.nextDeadline(), kind + ": the slots of cancelled timers are passed over");
+    }
+
+    /**
+     * An {@code expire} cut short in a tick (its limit of one, or its consumer throwing) whose
+     * consumer cancels that tick's other timers, then nothing pending: the tick's tombstones are
+     * not left behind for good. A queue whose clock then moves on answers the next timer's own
+     * tick from {@code nextDeadline}, and 1,000 such rounds over two revolutions of a 1,024-tick
+     * wheel reuse the storage given back (a ring wheel's rings are 2 KiB here: 512 kept would be
+     * 1 MiB).
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void anExpireCutShortLeavesNoCancelledTimersBehind(TimerKind kind) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        for (boolean throwing : new boolean[] {false, true}) {
+            TimerQueue<Object> q = kind.create(1, 1024, 256);
+            q.expire(0, p -> {});
+            long[] mates = new long[3];
+            RuntimeException stop = new RuntimeException("the consumer stops");
+            Consumer<Object> cancelMates = p -> {
+                for (long h : mates) {
+                    q.cancel(h); // the one handed out is no longer pending: false
+                }
+                if (throwing) {
+                    throw stop;
+                }
+            };
+            long before = 0;
+            for (int round = 0; round < 1_000; round++) {
+                if (round == 24) {
+                    before = threads.getCurrentThreadAllocatedBytes(); // past the first rings' making
+                }
+                long t = 2L * round + 1;
+                mates[0] = q.schedule(t, "first");
+                mates[1] = q.schedule(t, "second");
+                mates[2] = q.schedule(t, "third");
+                try {
+                    assertEquals(1, q.expire(t, cancelMates, 1), kind + " round " + round);
+                } catch (RuntimeException e) {
+                    assertSame(stop, e);
+                }
+                assertEquals(0, q.size());
+                assertEquals(0, q.expire(t + 1, p -> fail("nothing is pending")));
+            }
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertTrue(
+                    allocated < (256 << 10),
+                    kind + (throwing ? ", throwing" : ", limit 1") + ": " + allocated + " bytes");
+            q.schedule(5_000, "last");
+            assertEquals(5_000, q.nextDeadline(), kind + ": no tick of cancelled timers comes first");
+        }
     }
 
     /**
