@@ -21,6 +21,11 @@ import java.nio.channels.SocketChannel;
  * is writable again ({@link #writePending}); while a connection has pending output, further
  * responses are appended to it instead of the shared buffer, and it does not read.
  *
+ * <p>Budget: the arrays held back for slow sockets count against one budget per loop
+ * ({@code maxHeldOut} bytes). A connection whose output would take the loop past it is closed
+ * instead, its output dropped: clients that stop reading cannot grow the heap past the budget,
+ * however many connect, while the bound per connection holds each one's share.
+ *
  * <p>Failure: a write that throws (the client closed mid-response: EPIPE or ECONNRESET are
  * exceptions, never signals) closes the connection here; the methods that write return whether the
  * connection is still open, and the loop stops working on a closed one. Nothing is logged.
@@ -46,11 +51,51 @@ final class ConnectionOutput {
     int open;
     /** Largest output one connection has held back (tests check the back-pressure bound with it). */
     volatile long maxPendingOut;
+    /** Most bytes of held-back output arrays this loop keeps at once, over all its connections. */
+    private final long maxHeldOut;
+    /** Bytes of the held-back output arrays (their capacity) of this loop's open connections. */
+    private long heldOut;
+    /** Connections closed because their output did not fit {@link #maxHeldOut}; written by the loop thread. */
+    volatile long shed;
+    /** The most {@link #heldOut} has been (tests check the budget with it); written by the loop thread. */
+    volatile long maxHeldOutSeen;
 
-    ConnectionOutput(int bufferSize, TimerQueue<Object> timers, LoopAcceptor acceptor) {
+    ConnectionOutput(int bufferSize, long maxHeldOut, TimerQueue<Object> timers, LoopAcceptor acceptor) {
         this.out = ByteBuffer.allocateDirect(bufferSize);
+        this.maxHeldOut = maxHeldOut;
         this.timers = timers;
         this.acceptor = acceptor;
+    }
+
+    /**
+     * Makes {@code p} (in read mode) {@code c}'s held-back output, replacing what it held; or, if
+     * that takes this loop past {@link #maxHeldOut}, closes {@code c} instead, its output dropped.
+     * Returns whether {@code c} is still open.
+     */
+    private boolean hold(Connection c, ByteBuffer p) {
+        ByteBuffer old = c.pendingOut;
+        long held = heldOut - (old == null ? 0 : old.capacity()) + p.capacity();
+        if (held > maxHeldOut) {
+            shed++;
+            close(c);
+            return false;
+        }
+        heldOut = held;
+        if (held > maxHeldOutSeen) {
+            maxHeldOutSeen = held;
+        }
+        c.pendingOut = p;
+        maxPendingOut = Math.max(maxPendingOut, p.remaining());
+        return true;
+    }
+
+    /** {@code c} holds no output back any more. */
+    private void release(Connection c) {
+        ByteBuffer p = c.pendingOut;
+        if (p != null) {
+            heldOut -= p.capacity();
+            c.pendingOut = null;
+        }
     }
 
     /** Registers an accepted channel with {@code selector}, reading; {@code ch} is already non-blocking. */
@@ -98,9 +143,7 @@ final class ConnectionOutput {
             grown.put(p);
         }
         grown.put(head, 0, h).put(res.body, 0, b).flip();
-        c.pendingOut = grown;
-        maxPendingOut = Math.max(maxPendingOut, grown.remaining());
-        return true;
+        return hold(c, grown);
     }
 
     /**
@@ -127,7 +170,7 @@ final class ConnectionOutput {
             out.put(bytes);
             staged = c;
         } else {
-            append(c, bytes);
+            return append(c, bytes);
         }
         return true;
     }
@@ -137,24 +180,35 @@ final class ConnectionOutput {
      * pending output, unwritten), then the owed 100 once no earlier response is still computing.
      */
     void deliver(Connection c, byte[] response) {
-        append(c, response);
-        if (c.continueOwed && c.inFlight == 0) {
-            append(c, ResponseEncoder.CONTINUE);
+        if (append(c, response) && c.continueOwed && c.inFlight == 0) {
             c.continueOwed = false;
             c.continueSent = true;
+            append(c, ResponseEncoder.CONTINUE);
         }
     }
 
-    private void append(Connection c, byte[] response) {
+    /**
+     * Appends {@code response} to {@code c}'s held-back output: in place when its array has room
+     * behind the bytes, else into an array of at least twice the size, so a run of responses
+     * behind a slow socket costs copies in proportion to its bytes, not to their square. Returns
+     * whether {@code c} is still open.
+     */
+    private boolean append(Connection c, byte[] response) {
         ByteBuffer p = c.pendingOut;
         if (p == null) {
-            c.pendingOut = ByteBuffer.wrap(response);
-            return;
+            return hold(c, ByteBuffer.wrap(response)); // the worker's array, no copy (full: never written into)
         }
-        ByteBuffer grown = ByteBuffer.allocate(p.remaining() + response.length);
+        int end = p.limit();
+        if (p.capacity() - end >= response.length) {
+            int pos = p.position();
+            p.limit(end + response.length).position(end);
+            p.put(response).position(pos);
+            maxPendingOut = Math.max(maxPendingOut, p.remaining());
+            return true;
+        }
+        ByteBuffer grown = ByteBuffer.allocate(Math.max(p.remaining() + response.length, 2 * p.capacity()));
         grown.put(p).put(response).flip();
-        c.pendingOut = grown;
-        maxPendingOut = Math.max(maxPendingOut, grown.remaining());
+        return hold(c, grown);
     }
 
     /**
@@ -190,8 +244,8 @@ final class ConnectionOutput {
         if (out.hasRemaining()) {
             ByteBuffer rest = ByteBuffer.allocate(out.remaining());
             rest.put(out).flip();
-            c.pendingOut = rest;
-            maxPendingOut = Math.max(maxPendingOut, rest.remaining());
+            out.clear();
+            return hold(c, rest);
         }
         out.clear();
         return true;
@@ -222,7 +276,7 @@ final class ConnectionOutput {
         if (p.hasRemaining()) {
             maxPendingOut = Math.max(maxPendingOut, p.remaining());
         } else {
-            c.pendingOut = null;
+            release(c);
         }
         return true;
     }
@@ -313,7 +367,7 @@ final class ConnectionOutput {
             c.timerHandle = 0;
         }
         c.pendingIn = null;
-        c.pendingOut = null;
+        release(c);
         c.key.cancel();
         try {
             c.channel().close();

@@ -119,6 +119,15 @@ public final class HttpServer implements AutoCloseable {
         int maxHeaders = 100;
         int maxBody = 16 * 1024;
         int outputBufferSize = 256 * 1024;
+        /** Per loop: the most bytes of output held back for slow sockets; 0: a quarter of the heap over the loops. */
+        long maxHeldOutput;
+
+        long heldOutputBudget() {
+            return maxHeldOutput > 0
+                    ? maxHeldOutput
+                    : Math.max(4L * outputBufferSize, Runtime.getRuntime().maxMemory() / 4 / threads);
+        }
+
         int backlog = 4096;
         int maxConnections = Integer.MAX_VALUE;
         boolean reusePort;
@@ -265,6 +274,20 @@ public final class HttpServer implements AutoCloseable {
             c.maxHeadBytes = maxHeadBytes;
             c.maxHeaders = maxHeaders;
             c.maxBody = maxBody;
+            return this;
+        }
+
+        /**
+         * Per loop, the most bytes of output it holds back for sockets that do not take it (by
+         * default a quarter of the heap shared over the loops, at least four output buffers): a
+         * connection whose held-back output would take its loop past this is closed instead, so
+         * clients that stop reading cannot exhaust the heap however many connect.
+         */
+        public Builder maxHeldOutput(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("maxHeldOutput must be >= 1: " + bytes);
+            }
+            c.maxHeldOutput = bytes;
             return this;
         }
 
@@ -475,6 +498,24 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /** Largest output any connection has held back since start (tests of the back-pressure bound). */
+    /** Connections closed because their held-back output did not fit their loop's budget. */
+    long shedConnections() {
+        long n = 0;
+        for (SelectorLoop l : loops) {
+            n += l.output.shed;
+        }
+        return n;
+    }
+
+    /** The most output any one loop has held back at once, over its connections. */
+    long maxHeldOutputBytes() {
+        long m = 0;
+        for (SelectorLoop l : loops) {
+            m = Math.max(m, l.output.maxHeldOutSeen);
+        }
+        return m;
+    }
+
     long maxPendingOutputBytes() {
         long m = 0;
         for (SelectorLoop l : loops) {

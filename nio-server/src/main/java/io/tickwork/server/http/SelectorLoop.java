@@ -85,7 +85,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         this.request.server = server;
         this.now = clock();
         this.acceptor = new LoopAcceptor(listener, selector, config.acceptor, server);
-        this.output = new ConnectionOutput(config.outputBufferSize, timers, acceptor);
+        this.output = new ConnectionOutput(config.outputBufferSize, config.heldOutputBudget(), timers, acceptor);
         // Load the timer's classes now: the first timer may be armed when no descriptor is left
         // to open a class file with (the accept back-off when the process runs out of them).
         timers.cancel(timers.schedule(now + 1, this));
@@ -601,6 +601,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         c.lastActivity = now;
         boolean behind = c.pendingOut != null; // then OP_WRITE is already on
         output.deliver(c, response);
+        if (c.closed) { // its output did not fit the loop's budget
+            workers.forget(c);
+            return;
+        }
         if (!behind) {
             writeAndResume(c);
         }

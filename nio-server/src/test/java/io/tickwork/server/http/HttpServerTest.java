@@ -820,6 +820,55 @@ class HttpServerTest {
             assertTrue(server.maxPendingOutputBytes() > 0, "the hog's output was held back at some point");
         }
 
+        /**
+         * Many clients that pipeline and never read: each would hold its bound of output, more in
+         * all than the loop's budget. Those past it are closed, the output held stays within the
+         * budget, and a client that reads is still served.
+         */
+        @Test
+        void clientsThatNeverReadCannotHoldMoreOutputThanTheBudget() throws Exception {
+            long budget = 2 << 20;
+            server = builder()
+                    .threads(1)
+                    .port(0)
+                    .idleTimeout(Duration.ofSeconds(20))
+                    .maxHeldOutput(budget)
+                    .log(log::add)
+                    .start();
+            List<RawClient> hogs = new ArrayList<>();
+            try {
+                StringBuilder asks = new StringBuilder();
+                for (int i = 0; i < 50; i++) {
+                    asks.append(get("/big/100000"));
+                }
+                // each asks for 5 MB and reads nothing: about 400 KB held each, 40 of them 16 MB
+                long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                for (int i = 0; i < 40 && server.shedConnections() == 0; i++) {
+                    RawClient hog = new RawClient(server.port());
+                    hogs.add(hog);
+                    hog.socket.setReceiveBufferSize(16 * 1024);
+                    hog.send(asks.toString());
+                }
+                while (server.shedConnections() == 0) {
+                    assertTrue(
+                            System.nanoTime() < giveUp,
+                            "no connection was closed; held " + server.maxHeldOutputBytes());
+                    Thread.onSpinWait();
+                }
+                assertTrue(
+                        server.maxHeldOutputBytes() <= budget,
+                        "held " + server.maxHeldOutputBytes() + " bytes, budget " + budget);
+                try (RawClient good = new RawClient(server.port())) {
+                    good.send(get("/echo/served"));
+                    assertEquals("served", good.read().text());
+                }
+            } finally {
+                for (RawClient hog : hogs) {
+                    hog.close();
+                }
+            }
+        }
+
         @Test
         void garbageOnManyConnectionsWhileAGoodOneKeepsWorking() throws Exception {
             start(2);
