@@ -161,7 +161,7 @@ public final class DictionaryHandler implements HttpHandler {
     private static int query(HttpRequest req, HttpResponse res, int skip, Scratch s, boolean prefix) {
         int d = req.decodePath(skip, s.decoded);
         if (d == -1) {
-            error(res, 400, "malformed percent-encoding or invalid UTF-8 in the path");
+            error(res, 400, "malformed percent-encoding, invalid UTF-8 or NUL in the path");
             return -1;
         }
         int n = d < 0 ? -1 : Dictionary.normalize(s.decoded, 0, d, s.norm, prefix);
