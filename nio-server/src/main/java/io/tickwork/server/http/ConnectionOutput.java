@@ -60,9 +60,14 @@ final class ConnectionOutput {
     /** The most {@link #heldOut} has been (tests check the budget with it); written by the loop thread. */
     volatile long maxHeldOutSeen;
 
-    ConnectionOutput(int bufferSize, long maxHeldOut, TimerQueue<Object> timers, LoopAcceptor acceptor) {
+    /** Told of each connection closed for the budget (the server's rate-limited log). */
+    private final Runnable onShed;
+
+    ConnectionOutput(
+            int bufferSize, long maxHeldOut, Runnable onShed, TimerQueue<Object> timers, LoopAcceptor acceptor) {
         this.out = ByteBuffer.allocateDirect(bufferSize);
         this.maxHeldOut = maxHeldOut;
+        this.onShed = onShed;
         this.timers = timers;
         this.acceptor = acceptor;
     }
@@ -78,6 +83,7 @@ final class ConnectionOutput {
         if (held > maxHeldOut) {
             shed++;
             close(c);
+            onShed.run();
             return false;
         }
         heldOut = held;

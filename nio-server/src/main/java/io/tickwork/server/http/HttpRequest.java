@@ -128,7 +128,8 @@ public final class HttpRequest {
                 byte[] out = new byte[amp - vs];
                 int n = PercentDecoder.decode(buf, vs, amp, out, true);
                 if (n < 0) {
-                    throw new MalformedQueryException("malformed percent-encoding, invalid UTF-8 or NUL in query parameter " + name);
+                    throw new MalformedQueryException(
+                            "malformed percent-encoding, invalid UTF-8 or NUL in query parameter " + name);
                 }
                 return new String(out, 0, n, StandardCharsets.UTF_8);
             }

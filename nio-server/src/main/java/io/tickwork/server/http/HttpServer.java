@@ -417,6 +417,8 @@ public final class HttpServer implements AutoCloseable {
 
     private final AtomicLong lastCapLog = new AtomicLong();
     private final AtomicLong lastRefusalLog = new AtomicLong();
+    private final AtomicLong lastShedLog = new AtomicLong();
+    private final AtomicLong sheds = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
     private final AtomicLong lastResponseTimeoutLog = new AtomicLong();
     private final AtomicLong responseTimeouts = new AtomicLong();
@@ -587,6 +589,22 @@ public final class HttpServer implements AutoCloseable {
         if (dueOnceAMinute(lastRefusalLog)) {
             long n = refusals.getAndSet(0);
             log("the worker pool refused a request, answered 503 (" + refused.getMessage() + ")"
+                    + (n > 1 ? "; " + (n - 1) + " more since the last report" : "")
+                    + " (reported at most once a minute)");
+        }
+    }
+
+    /**
+     * A loop closed a connection whose held-back output did not fit its budget of {@code budget}
+     * bytes (clients that do not read what they asked for). Logged at most once a minute, with
+     * the count since the last report.
+     */
+    void outputShed(long budget) {
+        sheds.incrementAndGet();
+        if (dueOnceAMinute(lastShedLog)) {
+            long n = sheds.getAndSet(0);
+            log("closed a connection whose unread output would pass its loop's budget of " + budget
+                    + " bytes (clients not reading their responses)"
                     + (n > 1 ? "; " + (n - 1) + " more since the last report" : "")
                     + " (reported at most once a minute)");
         }

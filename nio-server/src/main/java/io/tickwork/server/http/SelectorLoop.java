@@ -85,7 +85,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         this.request.server = server;
         this.now = clock();
         this.acceptor = new LoopAcceptor(listener, selector, config.acceptor, server);
-        this.output = new ConnectionOutput(config.outputBufferSize, config.heldOutputBudget(), timers, acceptor);
+        long heldOutputBudget = config.heldOutputBudget();
+        this.output = new ConnectionOutput(
+                config.outputBufferSize, heldOutputBudget, () -> server.outputShed(heldOutputBudget), timers, acceptor);
         // Load the timer's classes now: the first timer may be armed when no descriptor is left
         // to open a class file with (the accept back-off when the process runs out of them).
         timers.cancel(timers.schedule(now + 1, this));

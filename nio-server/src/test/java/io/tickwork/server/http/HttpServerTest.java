@@ -862,6 +862,9 @@ class HttpServerTest {
                     good.send(get("/echo/served"));
                     assertEquals("served", good.read().text());
                 }
+                assertTrue(
+                        log.stream().anyMatch(l -> l.contains("closed a connection whose unread output would pass")),
+                        log.toString());
             } finally {
                 for (RawClient hog : hogs) {
                     hog.close();
