@@ -165,7 +165,7 @@ final class PingPongClient {
         List<Loop> loops = running;
         if (loops != null) {
             for (Loop l : loops) {
-                if (l.connecting != null) {
+                if (l.connecting.underWay()) {
                     return true;
                 }
             }
@@ -193,14 +193,7 @@ final class PingPongClient {
                 if (sel != null) {
                     sel.stop();
                 }
-                SocketChannel ch = l.connecting;
-                if (ch != null) {
-                    try {
-                        ch.close(); // ends a blocking connect at once (the loop then sees the flag)
-                    } catch (IOException ignored) {
-                        // closed either way
-                    }
-                }
+                l.connecting.cut();
             }
         }
     }
@@ -242,8 +235,8 @@ final class PingPongClient {
         long startedAt;
         /** Published for {@link #stop}, which also reads the flag the loop checks every turn. */
         volatile ClientSelectorLoop loop;
-        /** The channel a blocking connect is under way on, else null: {@link #stop} closes it. */
-        volatile SocketChannel connecting;
+        /** The blocking connect under way, if any, which {@link #stop} cuts short. */
+        final ConnectUnderWay connecting = new ConnectUnderWay();
 
         volatile IOException failure;
 
@@ -299,14 +292,10 @@ final class PingPongClient {
                 // a listener whose backlog is full drops the SYN, and connect() alone would wait
                 // for the kernel's retries, minutes
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                // published before the flag is read again: a stop either sees the channel and
-                // closes it, or set the flag before this read
-                connecting = ch;
+                if (!connecting.begin(ch, () -> stopped)) {
+                    return; // stopped: the other loops see the flag too
+                }
                 try {
-                    if (stopped) {
-                        ch.close();
-                        return;
-                    }
                     if (left <= 0) {
                         throw new SocketTimeoutException("no time left to connect to " + target);
                     }
@@ -320,7 +309,7 @@ final class PingPongClient {
                     }
                     throw e;
                 } finally {
-                    connecting = null;
+                    connecting.end();
                 }
                 open++;
             }
