@@ -31,7 +31,7 @@ import kilim.timerservice.Timer;
  *         .build();
  * scheduler.start(new EchoTask(socket)); // a kilim.Task, woven (see the package comment)
  * // ...
- * scheduler.idledown();                 // runs what is runnable, then ends the loops
+ * scheduler.idledown();                 // runs what is runnable and waits for pending timers, then ends the loops
  * }</pre>
  *
  * <p><b>What it does.</b> Each of {@code threads} loops owns a FIFO run queue, an MPSC inbox and a
@@ -252,15 +252,14 @@ public final class RunLoopScheduler extends Scheduler {
      * @throws NullPointerException if {@code task} is null
      * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdownNow()}, or if
      *     the scheduler has terminated (or its orderly shutdown found every loop idle)
-     * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
+     * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}, or
+     *     has run to its end on any scheduler
      * @throws IllegalArgumentException if the task's class was not woven by Kilim (run, it would
      *     end the JVM with status 0, as Kilim does with an unwoven task); so does a task that
      *     Kilim's own {@code Task.start()} hands to this scheduler
      */
     public <T extends Task<?>> T start(T task) {
-        if (task.timer instanceof LoopTimer) {
-            throw new IllegalStateException("task " + task.id() + " was already started on a RunLoopScheduler");
-        }
+        refuseStarted(task);
         refuseIfEnding(task);
         task.setScheduler(this);
         task.start();
@@ -273,7 +272,8 @@ public final class RunLoopScheduler extends Scheduler {
      *
      * @throws NullPointerException if {@code task} is null
      * @throws IllegalArgumentException if there is no such loop, or the task's class was not woven
-     * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}
+     * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}, or
+     *     has run to its end on any scheduler
      * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdownNow()}, or if
      *     the scheduler has terminated
      */
@@ -281,14 +281,23 @@ public final class RunLoopScheduler extends Scheduler {
         if (loopIndex < 0 || loopIndex >= loops.length) {
             throw new IllegalArgumentException("loopIndex must be in [0, " + loops.length + "): " + loopIndex);
         }
-        if (task.timer instanceof LoopTimer) {
-            throw new IllegalStateException("task " + task.id() + " was already started on a RunLoopScheduler");
-        }
+        refuseStarted(task);
         refuseIfEnding(task);
         task.setScheduler(this);
         adopt(task, loopIndex);
         task.resume();
         return task;
+    }
+
+    /** A Kilim task runs once: one started here before, or run to its end anywhere, is refused. */
+    private static void refuseStarted(Task<?> task) {
+        if (task.timer instanceof LoopTimer) {
+            throw new IllegalStateException("task " + task.id() + " was already started on a RunLoopScheduler");
+        }
+        if (task.isDone()) {
+            throw new IllegalStateException(
+                    "task " + task.id() + " has already run to its end: a Kilim task runs once");
+        }
     }
 
     // ------------------------------------------------------------------------------ kilim.Scheduler
@@ -760,7 +769,8 @@ public final class RunLoopScheduler extends Scheduler {
 
         /**
          * One timer queue per loop, from this supplier (called once per loop, on the thread that
-         * builds the scheduler; a new queue each call, else the build fails). The queue's clock
+         * builds the scheduler; a new queue each call: one returned twice to a build makes it fail,
+         * and one shared with another scheduler, which cannot be detected, corrupts both). The queue's clock
          * must be the loops': Kilim's deadlines are {@code System.currentTimeMillis()} values, so
          * build it as {@code TimerQueue.builder(TimeUnit.MILLISECONDS, System.currentTimeMillis())};
          * a queue on another clock (nanoseconds, say) fires its timers at the wrong time, or never.

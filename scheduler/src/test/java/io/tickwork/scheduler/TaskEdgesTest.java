@@ -127,6 +127,29 @@ class TaskEdgesTest {
         }
     }
 
+    /**
+     * A task that ran to its end on another scheduler (Kilim's default here) is refused by both
+     * forms of start, and counts on no loop: Kilim would not run it again.
+     */
+    @Test
+    void aTaskThatRanToItsEndElsewhereIsRefused() throws Exception {
+        Runs elsewhere = new Runs();
+        elsewhere.start(); // Kilim's default scheduler
+        assertTrue(elsewhere.done.await(AWAIT_S, TimeUnit.SECONDS));
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.start(elsewhere, 0));
+            assertTrue(e.getMessage().contains("has already run to its end"), e.getMessage());
+            assertThrows(IllegalStateException.class, () -> s.start(elsewhere));
+            assertTrue(s.toString().contains("unfinished tasks per loop [0, 0]"), s.toString());
+        } finally {
+            stop(s);
+        }
+    }
+
     /** No pausable method: the weaver leaves it as it is, and Kilim would end the JVM running it. */
     static final class NeverWoven extends Task<Object> {}
 
