@@ -16,15 +16,20 @@ import java.nio.channels.SocketChannel;
  *
  * <p>Output: responses are staged in one direct buffer per loop ({@link #respond}), head and body
  * of each contiguous, and the responses to one read go out with one {@code write} call
- * ({@link #flush}). Bytes the socket does not take move into the connection's
- * {@link Connection#pendingOut}, an array sized to fit, and are written from there when the socket
- * is writable again ({@link #writePending}); while a connection has pending output, further
- * responses are appended to it instead of the shared buffer, and it does not read.
+ * ({@link #flush}); a response larger than that buffer, or a worker's, is written from its own
+ * arrays. Bytes the socket does not take move into the connection's {@link Connection#pendingOut},
+ * an array sized to fit, and are written from there when the socket is writable again
+ * ({@link #writePending}); while a connection has pending output, further responses are appended
+ * to it instead of the shared buffer (a worker's into an array that grows by doubling, within the
+ * budget), and it does not read.
  *
  * <p>Budget: the arrays held back for slow sockets count against one budget per loop
- * ({@code maxHeldOut} bytes). A connection whose output would take the loop past it is closed
- * instead, its output dropped: clients that stop reading cannot grow the heap past the budget,
- * however many connect, while the bound per connection holds each one's share.
+ * ({@code maxHeldOut} bytes), checked before an array is allocated. A connection whose output
+ * would take the loop past it is closed instead, its output dropped: clients that stop reading
+ * cannot grow the heap past the budget, however many connect. The connection closed is the one
+ * whose output comes next, not the one stalled longest: while stalled clients fill the budget, a
+ * reading client whose response its socket does not take at once may be closed too, until the
+ * stalled ones reach the idle timeout.
  *
  * <p>Failure: a write that throws (the client closed mid-response: EPIPE or ECONNRESET are
  * exceptions, never signals) closes the connection here; the methods that write return whether the
@@ -36,7 +41,8 @@ import java.nio.channels.SocketChannel;
  * <p>Cost: staging copies head and body once into the direct buffer and allocates nothing; only
  * output held back for a slow socket is copied into a new array.
  *
- * <p>Thread safety: owned by one loop thread; {@link #maxPendingOut} may be read from any thread.
+ * <p>Thread safety: owned by one loop thread; {@link #maxPendingOut}, {@link #shed} and
+ * {@link #maxHeldOutSeen} may be read from any thread.
  */
 final class ConnectionOutput {
     private final ByteBuffer out;
@@ -78,14 +84,10 @@ final class ConnectionOutput {
      * Returns whether {@code c} is still open.
      */
     private boolean hold(Connection c, ByteBuffer p) {
-        ByteBuffer old = c.pendingOut;
-        long held = heldOut - (old == null ? 0 : old.capacity()) + p.capacity();
-        if (held > maxHeldOut) {
-            shed++;
-            close(c);
-            onShed.run();
-            return false;
+        if (!fits(c, p.capacity())) {
+            return shed(c);
         }
+        long held = heldOut - heldBy(c) + p.capacity();
         heldOut = held;
         if (held > maxHeldOutSeen) {
             maxHeldOutSeen = held;
@@ -93,6 +95,46 @@ final class ConnectionOutput {
         c.pendingOut = p;
         maxPendingOut = Math.max(maxPendingOut, p.remaining());
         return true;
+    }
+
+    /** Bytes of held-back output array {@code c} holds now. */
+    private static long heldBy(Connection c) {
+        ByteBuffer p = c.pendingOut;
+        return p == null ? 0 : p.capacity();
+    }
+
+    /** Whether {@code c} may hold an array of {@code capacity} bytes in place of its own: checked before allocating it. */
+    private boolean fits(Connection c, long capacity) {
+        return heldOut - heldBy(c) + capacity <= maxHeldOut;
+    }
+
+    /** Closes {@code c}, whose output does not fit this loop's budget, its output dropped; returns false. */
+    private boolean shed(Connection c) {
+        shed++;
+        close(c);
+        onShed.run();
+        return false;
+    }
+
+    /**
+     * Writes {@code parts} to {@code c} as far as the socket takes them now; false if the write
+     * failed and closed the connection.
+     */
+    private boolean writeNow(Connection c, ByteBuffer[] parts, long now) {
+        try {
+            while (parts[parts.length - 1].hasRemaining()) {
+                long n = c.channel().write(parts);
+                if (n == 0) {
+                    break;
+                }
+                bytesOut += n;
+                c.lastActivity = now;
+            }
+            return true;
+        } catch (IOException e) {
+            close(c);
+            return false;
+        }
     }
 
     /** {@code c} holds no output back any more. */
@@ -141,16 +183,38 @@ final class ConnectionOutput {
             staged = c;
             return true;
         }
-        // socket already backed up, or one response larger than the whole output buffer
         ByteBuffer p = c.pendingOut;
-        int have = p == null ? 0 : p.remaining();
-        ByteBuffer grown = ByteBuffer.allocate(have + total);
-        if (p != null) {
-            grown.put(p);
+        if (p == null) {
+            // one response larger than the whole output buffer (nothing staged: flushed above):
+            // what the socket takes now is never held
+            ByteBuffer hb = ByteBuffer.wrap(head, 0, h);
+            ByteBuffer bb = ByteBuffer.wrap(res.body, 0, b);
+            if (!writeNow(c, new ByteBuffer[] {hb, bb}, now)) {
+                return false;
+            }
+            int rest = hb.remaining() + bb.remaining();
+            if (rest == 0) {
+                return true;
+            }
+            if (!fits(c, rest)) {
+                return shed(c);
+            }
+            ByteBuffer held = ByteBuffer.allocate(rest);
+            held.put(hb).put(bb).flip();
+            return hold(c, held);
         }
-        grown.put(head, 0, h).put(res.body, 0, b).flip();
+        // socket already backed up: behind what it holds
+        long grownSize = (long) p.remaining() + total;
+        if (grownSize > MAX_ARRAY || !fits(c, grownSize)) {
+            return shed(c);
+        }
+        ByteBuffer grown = ByteBuffer.allocate((int) grownSize);
+        grown.put(p).put(head, 0, h).put(res.body, 0, b).flip();
         return hold(c, grown);
     }
+
+    /** The largest array this class allocates for held-back output. */
+    private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
 
     /**
      * Answers {@code Expect: 100-continue} for {@code c}'s request whose body has not arrived, once
@@ -185,8 +249,16 @@ final class ConnectionOutput {
      * Worker mode: a complete response, appended behind {@code c}'s pending output (or made its
      * pending output, unwritten), then the owed 100 once no earlier response is still computing.
      */
-    void deliver(Connection c, byte[] response) {
-        if (append(c, response) && c.continueOwed && c.inFlight == 0) {
+    void deliver(Connection c, byte[] response, long now) {
+        boolean open;
+        if (c.pendingOut == null) {
+            // nothing held: what the socket takes now is never held
+            ByteBuffer r = ByteBuffer.wrap(response);
+            open = writeNow(c, new ByteBuffer[] {r}, now) && (!r.hasRemaining() || hold(c, r));
+        } else {
+            open = append(c, response);
+        }
+        if (open && c.continueOwed && c.inFlight == 0) {
             c.continueOwed = false;
             c.continueSent = true;
             append(c, ResponseEncoder.CONTINUE);
@@ -212,7 +284,14 @@ final class ConnectionOutput {
             maxPendingOut = Math.max(maxPendingOut, p.remaining());
             return true;
         }
-        ByteBuffer grown = ByteBuffer.allocate(Math.max(p.remaining() + response.length, 2 * p.capacity()));
+        // twice what it needs, or what the budget has room for, never less than it needs
+        long need = (long) p.remaining() + response.length;
+        long room = maxHeldOut - (heldOut - p.capacity());
+        long capacity = Math.max(need, Math.min(Math.min(2 * need, room), MAX_ARRAY));
+        if (capacity > MAX_ARRAY || !fits(c, capacity)) {
+            return shed(c);
+        }
+        ByteBuffer grown = ByteBuffer.allocate((int) capacity);
         grown.put(p).put(response).flip();
         return hold(c, grown);
     }
@@ -248,6 +327,10 @@ final class ConnectionOutput {
             return false;
         }
         if (out.hasRemaining()) {
+            if (!fits(c, out.remaining())) {
+                out.clear();
+                return shed(c);
+            }
             ByteBuffer rest = ByteBuffer.allocate(out.remaining());
             rest.put(out).flip();
             out.clear();

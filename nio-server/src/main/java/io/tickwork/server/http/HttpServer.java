@@ -499,7 +499,6 @@ public final class HttpServer implements AutoCloseable {
         return keyed;
     }
 
-    /** Largest output any connection has held back since start (tests of the back-pressure bound). */
     /** Connections closed because their held-back output did not fit their loop's budget. */
     long shedConnections() {
         long n = 0;
@@ -518,6 +517,7 @@ public final class HttpServer implements AutoCloseable {
         return m;
     }
 
+    /** Largest output any connection has held back since start (tests of the back-pressure bound). */
     long maxPendingOutputBytes() {
         long m = 0;
         for (SelectorLoop l : loops) {

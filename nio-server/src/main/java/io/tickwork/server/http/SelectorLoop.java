@@ -602,7 +602,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         c.lastActivity = now;
         boolean behind = c.pendingOut != null; // then OP_WRITE is already on
-        output.deliver(c, response);
+        output.deliver(c, response, now);
         if (c.closed) { // its output did not fit the loop's budget
             workers.forget(c);
             return;
