@@ -604,7 +604,7 @@ public final class HttpServer implements AutoCloseable {
         if (dueOnceAMinute(lastShedLog)) {
             long n = sheds.getAndSet(0);
             log("closed a connection whose unread output would pass its loop's budget of " + budget
-                    + " bytes (clients not reading their responses)"
+                    + " bytes (its client not taking its responses)"
                     + (n > 1 ? "; " + (n - 1) + " more since the last report" : "")
                     + " (reported at most once a minute)");
         }
