@@ -530,6 +530,7 @@ final class WorkerLauncher {
                 .threads(1)
                 .maxConnections(64)
                 .outputBufferSize(16 * 1024)
+                .maxHeldOutput(1 << 20) // not a second quarter of the worker's heap: 64 small answers
                 .idleTimeout(o.idleTimeout)
                 .headerTimeout(o.headerTimeout)
                 .start();

@@ -117,18 +117,26 @@ final class ConnectionOutput {
     }
 
     /**
-     * Writes {@code parts} to {@code c} as far as the socket takes them now; false if the write
-     * failed and closed the connection.
+     * Writes {@code parts} to {@code c} as far as the socket takes them now, stopping
+     * at the first short write (another would copy the rest into the JDK's direct buffer again to
+     * be refused); false if the write failed and closed the connection.
      */
     private boolean writeNow(Connection c, ByteBuffer[] parts, long now) {
         try {
-            while (parts[parts.length - 1].hasRemaining()) {
+            long left = 0;
+            for (ByteBuffer part : parts) {
+                left += part.remaining();
+            }
+            while (left > 0) {
                 long n = c.channel().write(parts);
-                if (n == 0) {
+                bytesOut += n;
+                if (n > 0) {
+                    c.lastActivity = now;
+                }
+                if (n < left) {
                     break;
                 }
-                bytesOut += n;
-                c.lastActivity = now;
+                left -= n;
             }
             return true;
         } catch (IOException e) {
@@ -246,15 +254,16 @@ final class ConnectionOutput {
     }
 
     /**
-     * Worker mode: a complete response, appended behind {@code c}'s pending output (or made its
-     * pending output, unwritten), then the owed 100 once no earlier response is still computing.
+     * Worker mode: a complete response, written at once when {@code c} holds nothing back (the
+     * rest, if any, copied into a held array of its size), else appended behind what it holds;
+     * then the owed 100 once no earlier response is still computing.
      */
     void deliver(Connection c, byte[] response, long now) {
         boolean open;
         if (c.pendingOut == null) {
             // nothing held: what the socket takes now is never held
             ByteBuffer r = ByteBuffer.wrap(response);
-            open = writeNow(c, new ByteBuffer[] {r}, now) && (!r.hasRemaining() || hold(c, r));
+            open = writeNow(c, new ByteBuffer[] {r}, now) && (!r.hasRemaining() || holdRest(c, r));
         } else {
             open = append(c, response);
         }
@@ -265,11 +274,24 @@ final class ConnectionOutput {
         }
     }
 
+    /** Holds what is left of {@code r}: the array itself if none of it was written, else a copy of the rest. */
+    private boolean holdRest(Connection c, ByteBuffer r) {
+        if (r.position() == 0) {
+            return hold(c, r);
+        }
+        if (!fits(c, r.remaining())) {
+            return shed(c);
+        }
+        ByteBuffer rest = ByteBuffer.allocate(r.remaining());
+        rest.put(r).flip();
+        return hold(c, rest);
+    }
+
     /**
      * Appends {@code response} to {@code c}'s held-back output: in place when its array has room
-     * behind the bytes, else into an array of at least twice the size, so a run of responses
-     * behind a slow socket costs copies in proportion to its bytes, not to their square. Returns
-     * whether {@code c} is still open.
+     * behind the bytes, else into an array of twice what it then needs if the budget has room for
+     * that, of what it needs if not, so a run of responses behind a slow socket costs copies in
+     * proportion to its bytes while the budget allows. Returns whether {@code c} is still open.
      */
     private boolean append(Connection c, byte[] response) {
         ByteBuffer p = c.pendingOut;
@@ -284,10 +306,10 @@ final class ConnectionOutput {
             maxPendingOut = Math.max(maxPendingOut, p.remaining());
             return true;
         }
-        // twice what it needs, or what the budget has room for, never less than it needs
+        // twice what it needs if that fits, else what it needs: never all the room there is, which
+        // would shed every other connection's next hold
         long need = (long) p.remaining() + response.length;
-        long room = maxHeldOut - (heldOut - p.capacity());
-        long capacity = Math.max(need, Math.min(Math.min(2 * need, room), MAX_ARRAY));
+        long capacity = 2 * need <= MAX_ARRAY && fits(c, 2 * need) ? 2 * need : need;
         if (capacity > MAX_ARRAY || !fits(c, capacity)) {
             return shed(c);
         }

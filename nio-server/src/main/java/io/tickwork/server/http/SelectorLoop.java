@@ -603,7 +603,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         c.lastActivity = now;
         boolean behind = c.pendingOut != null; // then OP_WRITE is already on
         output.deliver(c, response, now);
-        if (c.closed) { // its output did not fit the loop's budget
+        if (c.closed) { // its output did not fit the loop's budget, or the write failed
             workers.forget(c);
             return;
         }

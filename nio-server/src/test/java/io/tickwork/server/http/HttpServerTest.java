@@ -841,8 +841,8 @@ class HttpServerTest {
                 for (int i = 0; i < 50; i++) {
                     asks.append(get("/big/100000"));
                 }
-                // each asks for 5 MB and reads nothing: what its socket does not take is held, from
-                // about 400 KB (the loops) to 1.6 MB (workers: 64 responses in flight)
+                // each asks for 5 MB and reads nothing: what its socket does not take is held, about
+                // 400 KB on the loops, up to the 50 responses in flight (5 MB) with workers
                 long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 for (int i = 0; i < 40 && server.shedConnections() == 0; i++) {
                     RawClient hog = new RawClient(server.port());
