@@ -416,12 +416,9 @@ public final class HttpServer implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
 
     private final AtomicLong lastCapLog = new AtomicLong();
-    private final AtomicLong lastRefusalLog = new AtomicLong();
-    private final AtomicLong lastShedLog = new AtomicLong();
-    private final AtomicLong sheds = new AtomicLong();
-    private final AtomicLong refusals = new AtomicLong();
-    private final AtomicLong lastResponseTimeoutLog = new AtomicLong();
-    private final AtomicLong responseTimeouts = new AtomicLong();
+    private final ThrottledReport refusals = new ThrottledReport();
+    private final ThrottledReport sheds = new ThrottledReport();
+    private final ThrottledReport responseTimeouts = new ThrottledReport();
     private final InetSocketAddress address;
     private KeyedSerialExecutor<Connection> keyed;
 
@@ -585,13 +582,7 @@ public final class HttpServer implements AutoCloseable {
      * saturated pool refuses many, and the suppressed count is reported with the next message.
      */
     void workersRefused(RuntimeException refused) {
-        refusals.incrementAndGet();
-        if (dueOnceAMinute(lastRefusalLog)) {
-            long n = refusals.getAndSet(0);
-            log("the worker pool refused a request, answered 503 (" + refused.getMessage() + ")"
-                    + (n > 1 ? "; " + (n - 1) + " more since the last report" : "")
-                    + " (reported at most once a minute)");
-        }
+        refusals.report(() -> "the worker pool refused a request, answered 503 (" + refused.getMessage() + ")");
     }
 
     /**
@@ -600,14 +591,8 @@ public final class HttpServer implements AutoCloseable {
      * the count since the last report.
      */
     void outputShed(long budget) {
-        sheds.incrementAndGet();
-        if (dueOnceAMinute(lastShedLog)) {
-            long n = sheds.getAndSet(0);
-            log("closed a connection whose unread output would pass its loop's budget of " + budget
-                    + " bytes (its client not taking its responses)"
-                    + (n > 1 ? "; " + (n - 1) + " more since the last report" : "")
-                    + " (reported at most once a minute)");
-        }
+        sheds.report(() -> "closed a connection whose unread output would pass its loop's budget of " + budget
+                + " bytes (its client not taking its responses)");
     }
 
     /**
@@ -615,12 +600,27 @@ public final class HttpServer implements AutoCloseable {
      * Logged at most once a minute, with the count since the last report.
      */
     void responseTimedOut() {
-        responseTimeouts.incrementAndGet();
-        if (dueOnceAMinute(lastResponseTimeoutLog)) {
-            long n = responseTimeouts.getAndSet(0);
-            log("no response within " + config.responseTimeoutMillis + " ms from the workers: answered 503 and closed"
-                    + (n > 1 ? "; " + (n - 1) + " more since the last report" : "")
-                    + " (reported at most once a minute)");
+        responseTimeouts.report(() ->
+                "no response within " + config.responseTimeoutMillis + " ms from the workers: answered 503 and closed");
+    }
+
+    /**
+     * An event counted each time it happens and logged at most once a minute, the count since the
+     * last line with it; any thread.
+     */
+    private final class ThrottledReport {
+        private final AtomicLong count = new AtomicLong();
+        private final AtomicLong last = new AtomicLong();
+
+        /** Counts one; logs {@code what} (built only then) if a line is due. */
+        void report(Supplier<String> what) {
+            count.incrementAndGet();
+            if (dueOnceAMinute(last)) {
+                long n = count.getAndSet(0);
+                log(what.get()
+                        + (n > 1 ? "; " + (n - 1) + " more since the last report" : "")
+                        + " (reported at most once a minute)");
+            }
         }
     }
 
