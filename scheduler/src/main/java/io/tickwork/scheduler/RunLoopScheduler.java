@@ -184,6 +184,9 @@ public final class RunLoopScheduler extends Scheduler {
     static final int BLOCK = 64;
 
     private final RunLoop[] loops;
+    /** Numbers the default thread name prefix of schedulers built without a name. */
+    private static final AtomicLong UNNAMED = new AtomicLong();
+
     private final String threadName;
     private final Spread spread;
     private final TaskFailureHandler failureHandler;
@@ -201,7 +204,7 @@ public final class RunLoopScheduler extends Scheduler {
     private final Owner owner = new Owner();
 
     private RunLoopScheduler(Builder b) {
-        this.threadName = b.name;
+        this.threadName = b.name != null ? b.name : "tickwork-" + UNNAMED.incrementAndGet() + "-loop";
         this.spread = b.spread;
         this.failureHandler = b.failureHandler;
         this.loops = new RunLoop[b.threads];
@@ -214,7 +217,8 @@ public final class RunLoopScheduler extends Scheduler {
                             + " and " + i + "; it must return a new queue per call");
                 }
             }
-            loops[i] = new RunLoop(owner, i, b.threads > 1, timers, b.batch, b.idleSpins, b.name + "-" + i, b.daemon);
+            loops[i] =
+                    new RunLoop(owner, i, b.threads > 1, timers, b.batch, b.idleSpins, threadName + "-" + i, b.daemon);
         }
         for (int i = 0; i < loops.length; i++) {
             try {
@@ -471,7 +475,7 @@ public final class RunLoopScheduler extends Scheduler {
     /**
      * One line: the thread name prefix, the loops, the spread and the state; with more than one
      * loop, also the tasks homed on each loop and not finished (started or moved there; a count
-     * the loops keep anyway to balance moves), e.g. {@code RunLoopScheduler[tickwork-loop,
+     * the loops keep anyway to balance moves), e.g. {@code RunLoopScheduler[tickwork-1-loop,
      * threads=2, spread=BLOCKS, running, unfinished tasks per loop [120, 118]]}. Each count is read
      * once, as other threads change it.
      */
@@ -742,7 +746,9 @@ public final class RunLoopScheduler extends Scheduler {
 
         private int threads = Runtime.getRuntime().availableProcessors();
         private Supplier<? extends TimerQueue<Timer>> timers;
-        private String name = "tickwork-loop";
+        /** Null until {@link #name} is called: {@link #build} then numbers the default prefix. */
+        private String name;
+
         private Spread spread = Spread.BLOCKS;
         private TaskFailureHandler failureHandler = TaskFailureHandler.PRINT_STACK;
         private int batch = 256;
@@ -804,7 +810,12 @@ public final class RunLoopScheduler extends Scheduler {
             return timers(TimerKind.parse(kindName));
         }
 
-        /** Thread name prefix; loops are named {@code name-0 .. name-(n-1)}. */
+        /**
+         * Thread name prefix; loops are named {@code name-0 .. name-(n-1)}. By default each scheduler
+         * built without one gets {@code tickwork-N-loop}, N counting schedulers from 1 in this JVM,
+         * so the loops of two schedulers never share a name in a thread dump. A name given here is
+         * used as is, even if another scheduler has it.
+         */
         public Builder name(String name) {
             this.name = Objects.requireNonNull(name, "name");
             return this;

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Tasks at the edges of the contract: a mailbox wait after a {@code TaskSleep}, a task started
  * twice, a loop index out of range, wake-ups after a {@code shutdownNow} termination, a task started
  * after termination, a task that throws while pinned, a negative sleep, an interrupted
- * {@code idledown}; and the builder's refusals.
+ * {@code idledown}; the loops' thread names; and the builder's refusals.
  */
 @Timeout(120)
 class TaskEdgesTest {
@@ -236,6 +236,59 @@ class TaskEdgesTest {
         @Override
         public void execute() throws Pausable {
             done.countDown();
+        }
+    }
+
+    static final class NamesItsLoop extends Task<Object> {
+        final CountDownLatch done = new CountDownLatch(1);
+        volatile String loop;
+
+        @Override
+        public void execute() throws Pausable {
+            loop = Thread.currentThread().getName();
+            done.countDown();
+        }
+    }
+
+    private static String loopName(RunLoopScheduler s, int index) throws InterruptedException {
+        NamesItsLoop t = new NamesItsLoop();
+        s.start(t, index);
+        assertTrue(t.done.await(AWAIT_S, TimeUnit.SECONDS));
+        return t.loop;
+    }
+
+    /**
+     * Two schedulers built without a name never share a loop thread's name, so a thread dump tells
+     * them apart; a name given is used as is.
+     */
+    @Test
+    void unnamedSchedulersNameTheirLoopsApart() throws Exception {
+        RunLoopScheduler a = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        RunLoopScheduler b = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        RunLoopScheduler named = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LIST)
+                .name("orders")
+                .build();
+        try {
+            List<String> names = List.of(loopName(a, 0), loopName(a, 1), loopName(b, 0), loopName(b, 1));
+            assertEquals(4, names.stream().distinct().count(), names::toString);
+            for (String n : names) {
+                assertTrue(n.matches("tickwork-\\d+-loop-[01]"), n);
+            }
+            String prefixA = names.get(0).substring(0, names.get(0).length() - 2);
+            assertTrue(a.toString().startsWith("RunLoopScheduler[" + prefixA + ","), a.toString());
+            assertEquals("orders-0", loopName(named, 0));
+        } finally {
+            stop(a);
+            stop(b);
+            stop(named);
         }
     }
 
