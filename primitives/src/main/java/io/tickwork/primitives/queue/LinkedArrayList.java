@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * An unbounded FIFO of {@code long}s (up to {@link Integer#MAX_VALUE} of them) stored in a linked
  * list of fixed-size array chunks; chunks that empty out go back to a {@link ChunkPool} and are
- * reused. A list of n elements holds ceil(n / chunkSize) chunks, or one more when its head is
- * partway into a chunk, so once it has held ceil(peak / chunkSize) + 1 chunks it allocates nothing
+ * reused. A list of n elements holds ceil(n / chunkSize) chunks, or at most one more (only when
+ * its head is partway into a chunk), so once it has held ceil(peak / chunkSize) + 1 chunks it allocates nothing
  * more.
  *
  * <p>Why chunks: a linked list of one node per element pays a cache miss per element and an

@@ -496,7 +496,9 @@ public final class ByteKeyIndex {
 
     /**
      * Byte offset of key {@code i} inside the serialized image (the view {@link #wrap} keeps), for
-     * callers that send key bytes straight from a mapped file. The bytes
+     * callers that send key bytes straight from a mapped file. It counts from the image's first
+     * byte, the buffer's position when it was wrapped: where the image starts at offset
+     * {@code o} of a file, the key's bytes are at {@code o + keyPosition(i)} in the file. The bytes
      * {@code keyPosition(i) .. keyPosition(i) + keyLength(i)} always lie inside the image, checked
      * like {@link #keyLength(int)} does, so an unverified image cannot send a caller outside it.
      *
@@ -730,8 +732,11 @@ public final class ByteKeyIndex {
         while (cut > 0 && cut < k.length && (k[cut] & 0xC0) == 0x80) {
             cut--; // the text stops before a character the 64 bytes would split
         }
+        // text only if what the cut leaves out of the 64 bytes is the start of one character (a lead
+        // byte and at most two continuation bytes), not a run of bytes that no text holds
+        boolean splitsOneCharacter = cut == shown || ((k[cut] & 0xC0) == 0xC0 && shown - cut <= 3);
         StringBuilder sb = new StringBuilder();
-        String text = printableUtf8(k, cut);
+        String text = splitsOneCharacter ? printableUtf8(k, cut) : null;
         if (text != null) {
             sb.append('"').append(text.replace("\"", "\\\"")).append(cut < k.length ? "...\"" : "\"");
         } else {
@@ -743,7 +748,7 @@ public final class ByteKeyIndex {
                 sb.append("...");
             }
         }
-        sb.append(" (").append(k.length).append(" bytes)");
+        sb.append(" (").append(k.length).append(k.length == 1 ? " byte)" : " bytes)");
         return sb.toString();
     }
 

@@ -483,7 +483,7 @@ class ByteKeyIndexTest {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> ByteKeyIndex.build(List.of(new byte[] {(byte) 0x80}, new byte[] {0x7F}), false));
-        assertTrue(e.getMessage().contains("key[0] = 0x80 (1 bytes) > key[1] = 0x7f (1 bytes)"), e.getMessage());
+        assertTrue(e.getMessage().contains("key[0] = 0x80 (1 byte) > key[1] = 0x7f (1 byte)"), e.getMessage());
         IllegalArgumentException t = assertThrows(
                 IllegalArgumentException.class,
                 () -> ByteKeyIndex.build(
@@ -499,6 +499,23 @@ class ByteKeyIndexTest {
                         List.of(longer.getBytes(StandardCharsets.UTF_8), shorter.getBytes(StandardCharsets.UTF_8)),
                         false));
         assertTrue(l.getMessage().contains("key[0] = \"x" + "\u0436".repeat(31) + "...\" (82 bytes)"), l.getMessage());
+        // 100 bytes that are no text, the 65th a continuation byte: hex, not an empty or cut-short text
+        byte[] high = new byte[100];
+        byte[] low = new byte[100];
+        Arrays.fill(high, (byte) 0x90);
+        Arrays.fill(low, (byte) 0x80);
+        IllegalArgumentException h =
+                assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.build(List.of(high, low), false));
+        assertTrue(
+                h.getMessage().contains("key[0] = 0x" + "90".repeat(64) + "... (100 bytes) > key[1] = 0x"),
+                h.getMessage());
+        // text, then bytes that are no text from before the 65th on: hex too
+        byte[] textThenNot = Arrays.copyOf("abc".getBytes(StandardCharsets.UTF_8), 103);
+        Arrays.fill(textThenNot, 3, 103, (byte) 0x80);
+        IllegalArgumentException m = assertThrows(
+                IllegalArgumentException.class,
+                () -> ByteKeyIndex.build(List.of(textThenNot, new byte[] {'a'}), false));
+        assertTrue(m.getMessage().contains("key[0] = 0x616263" + "80".repeat(61) + "... (103 bytes)"), m.getMessage());
     }
 
     @Test
