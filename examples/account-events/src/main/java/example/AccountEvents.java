@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -55,13 +56,14 @@ public final class AccountEvents {
     }
 
     public static void main(String[] args) throws Exception {
-        // The account names, sorted as ByteKeyIndex requires (unsigned bytes, ASCII case folded).
+        // The account names, sorted as ByteKeyIndex requires (unsigned bytes, ASCII case folded;
+        // String's own order is not that for every name), so name i is key i.
         String[] owners = {"alice", "bob", "carol", "dave", "erin"};
         List<String> names = new ArrayList<>();
         for (int i = 0; i < ACCOUNTS; i++) {
             names.add(String.format("%s-%04d", owners[i % owners.length], i));
         }
-        names.sort(null);
+        names.sort(Comparator.comparing(n -> n.getBytes(StandardCharsets.UTF_8), ByteKeyIndex.order(true)));
         List<byte[]> keys = new ArrayList<>();
         for (String name : names) {
             keys.add(name.getBytes(StandardCharsets.UTF_8));

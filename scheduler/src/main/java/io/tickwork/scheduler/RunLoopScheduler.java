@@ -29,9 +29,10 @@ import kilim.timerservice.Timer;
  * RunLoopScheduler scheduler = RunLoopScheduler.builder() // a loop per core by default
  *         .timers(TimerKind.WHEEL_LIST) // one millisecond queue per loop, on Kilim's clock
  *         .build();
- * scheduler.start(new EchoTask(socket)); // a kilim.Task, woven (see the package comment)
+ * scheduler.start(new Ticker());  // a kilim.Task, woven (see the package comment); I/O stays on your threads
  * // ...
- * scheduler.idledown();                 // runs what is runnable and waits for pending timers, then ends the loops
+ * scheduler.idledown();           // runs what is runnable, waits for pending timers, then ends the loops;
+ *                                 // a task paused on a mailbox is left there (see "Shutdown" below)
  * }</pre>
  *
  * <p><b>What it does.</b> Each of {@code threads} loops owns a FIFO run queue, an MPSC inbox and a

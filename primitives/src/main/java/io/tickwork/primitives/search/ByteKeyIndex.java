@@ -18,7 +18,7 @@ import java.util.Objects;
  * {@link #wrap} searches such an image in place, zero-copy, e.g. in a slice of a memory-mapped file.
  *
  * <pre>{@code
- * List<byte[]> keys = new ArrayList<>();                           // UTF-8 keys, in the index's order
+ * List<byte[]> keys = new ArrayList<>();                           // UTF-8 keys
  * for (String w : List.of("apple", "door", "doorbell", "Doors")) keys.add(w.getBytes(UTF_8));
  * keys.sort(ByteKeyIndex.order(true));                             // the order build checks
  * ByteKeyIndex words = ByteKeyIndex.build(keys, true);             // or ByteKeyIndex.wrap(mappedSlice)
