@@ -164,7 +164,13 @@ final class Bench {
                     errors - lastErrors,
                     String.format(Locale.ROOT, "(the last %.2fs)", part));
         }
-        return new BenchReport(cfg, elapsed, measured, total);
+        String firstParseError = null;
+        for (BenchWorker w : workers) {
+            if (firstParseError == null) {
+                firstParseError = w.firstParseError;
+            }
+        }
+        return new BenchReport(cfg, elapsed, measured, total, firstParseError);
     }
 
     /**

@@ -243,7 +243,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + " was measured ("
                     + (signalled
                             ? "stopped by a signal" + (r.elapsedSeconds == 0 ? " during the warm-up" : "")
-                            : "the errors above say why")
+                            : r.errors() > 0
+                                    ? "the errors above say why"
+                                    : r.unansweredAtEnd > 0
+                                            ? r.unansweredAtEnd + " requests were still unanswered when the time"
+                                                    + " was up"
+                                            : "no request was answered")
                     + ")");
             return 1;
         }

@@ -33,9 +33,17 @@ final class BenchReport {
     final long unsentAtEnd;
     final Map<Integer, Long> statuses;
     final Histogram latency;
+    /** Why the first response that did not parse was refused; null if every one parsed. */
+    final String firstParseError;
 
-    BenchReport(BenchConfig config, double elapsedSeconds, Iterable<Counters> counters, Histogram latency) {
+    BenchReport(
+            BenchConfig config,
+            double elapsedSeconds,
+            Iterable<Counters> counters,
+            Histogram latency,
+            String firstParseError) {
         this.config = config;
+        this.firstParseError = firstParseError;
         this.elapsedSeconds = elapsedSeconds;
         this.completed = Counters.sum(counters, Counters.COMPLETED);
         this.sent = Counters.sum(counters, Counters.SENT);
@@ -139,6 +147,8 @@ final class BenchReport {
                     Fmt.nanos(latency.getMaxValue()),
                     Fmt.nanos((long) latency.getMean()),
                     Fmt.nanos((long) latency.getStdDeviation())));
+        } else {
+            sb.append("  latency    none: no response completed, and none was charged a wait\n");
         }
         sb.append("  status     ");
         if (statuses.isEmpty()) {
@@ -156,6 +166,11 @@ final class BenchReport {
                 parseErrors,
                 closedErrors,
                 ioErrors));
+        if (firstParseError != null) {
+            sb.append("  parse      the first refused: ")
+                    .append(firstParseError)
+                    .append('\n');
+        }
         sb.append(String.format(
                 Locale.ROOT,
                 "  sockets    %d connects, %d reconnects%s%n",
@@ -165,10 +180,9 @@ final class BenchReport {
         if (unansweredAtEnd + unsentAtEnd > 0) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "  at end     %d unanswered, %d due but not sent: in the latency with their wait so far,"
-                            + " not completed%n",
+                    "  at end     %d unanswered%s: in the latency with their wait so far, not completed%n",
                     unansweredAtEnd,
-                    unsentAtEnd));
+                    config.openLoop() ? ", " + unsentAtEnd + " due but not sent" : ""));
         }
         for (String cause : connectErrorsByCause.keySet()) {
             OsError e = OsError.valueOf(cause);
@@ -228,13 +242,16 @@ final class BenchReport {
         j.field("parse", parseErrors);
         j.field("closed", closedErrors);
         j.field("io", ioErrors);
+        if (firstParseError != null) {
+            j.field("parse_first", firstParseError);
+        }
         j.end();
         j.object("sockets");
         j.field("connects", connects);
         j.field("reconnects", reconnects);
         j.field("lost_requests", lost);
         j.end();
-        j.object("open_loop_end");
+        j.object("at_end");
         j.field("unanswered", unansweredAtEnd);
         j.field("unsent", unsentAtEnd);
         j.end();

@@ -81,6 +81,8 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     private volatile boolean stop;
     /** What ended this worker's thread other than the end of the run; read after the join. */
     volatile Throwable failure;
+    /** Why the first response this worker could not parse was refused; null if none. Read after the join. */
+    volatile String firstParseError;
 
     BenchWorker(
             BenchConfig cfg,
@@ -153,7 +155,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             measuring = true;
         }
         if (now >= endNs || finished()) {
-            if (ratePerNs > 0 && measuring && !finished()) {
+            if (measuring && !finished()) {
                 chargeUnfinished(now);
             }
             loop.stop();
@@ -181,11 +183,11 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     }
 
     /**
-     * Open loop, the time is up: a request the server has not answered yet, or one whose intended
+     * The time is up: a request the server has not answered yet, or (open loop) one whose intended
      * time came but that no connection had room to send, was delayed by the server as much as one
-     * it answered late. Each is charged its delay so far ({@code now} minus its intended time, a
-     * lower bound) in the latency, so a stall at the end of a run counts like one in the middle;
-     * they are not counted as completed.
+     * it answered late. Each is charged its delay so far ({@code now} minus the time it was queued,
+     * or its intended time in open loop: a lower bound) in the latency, so a stall at the end of a
+     * run counts like one in the middle; they are not counted as completed.
      */
     private void chargeUnfinished(long now) {
         long unanswered = 0;
@@ -193,6 +195,9 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             unanswered += c.recordUnfinished(recorder, now);
         }
         counters.add(Counters.UNANSWERED_AT_END, unanswered);
+        if (ratePerNs <= 0) {
+            return; // closed loop: nothing is due that was not sent
+        }
         long due = dueBy(now, startNs, ratePerNs, endNs);
         long from = Math.max(issued, firstSendAtOrAfter(startNs, ratePerNs, warmEndNs));
         long room = openLoopCount - measuredIssued; // sends still allowed in the measured phase
@@ -467,14 +472,14 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             readBuf.flip();
             while (readBuf.hasRemaining()) {
                 if (c.inflight == 0) {
-                    fail(c, Counters.ERR_PARSE, now); // bytes nobody asked for
+                    parseFailed(c, "bytes with no request in flight", now);
                     return;
                 }
                 boolean done;
                 try {
                     done = c.parser.parse(readBuf);
                 } catch (ResponseParser.ParseException e) {
-                    fail(c, Counters.ERR_PARSE, now);
+                    parseFailed(c, e.getMessage(), now);
                     return;
                 }
                 if (!done) {
@@ -507,7 +512,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         if (c.parser.close()) {
             // the server ends the connection after this response: not an error, but any requests
             // pipelined behind it will never be answered (giveBack: sent again, or lost)
-            giveBack(c, now);
+            giveBack(c, now, false);
             closeQuietly(c);
             counters.inc(Counters.RECONNECTS);
             connect(c, now);
@@ -536,9 +541,16 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         }
     }
 
+    private void parseFailed(BenchConnection c, String why, long now) {
+        if (firstParseError == null) {
+            firstParseError = why;
+        }
+        fail(c, Counters.ERR_PARSE, now);
+    }
+
     private void fail(BenchConnection c, int kind, long now) {
         counters.inc(kind);
-        giveBack(c, now);
+        giveBack(c, now, kind == Counters.ERR_TIMEOUT);
         closeQuietly(c);
         counters.inc(Counters.RECONNECTS);
         connect(c, now);
@@ -547,15 +559,19 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     /**
      * Requests outstanding on a connection that is going away will not be answered. With a count
      * of requests (closed loop, {@code -n}) they go back to the budget and are sent again;
-     * otherwise they are lost, counted, and each charged its latency so far (a lower bound), as at
-     * the end of a run: a server that stalls past {@code --timeout} is charged for the requests it
-     * delayed, not let off them.
+     * otherwise they are lost and counted. Lost to a {@code --timeout} ({@code stalled}), each is
+     * also charged its latency so far (a lower bound), as at the end of a run: a server that
+     * stalls is charged for the requests it delayed, not let off them. Lost to a close, a reset
+     * or a response that does not parse, they are not: their wait ended at a failure, not an
+     * answer, and charging it would make a server that fails fast look fast.
      */
-    private void giveBack(BenchConnection c, long now) {
+    private void giveBack(BenchConnection c, long now, boolean stalled) {
         int measured = c.measuredInFlight();
         if (measured > 0) {
             if (ratePerNs > 0 || budget == null) {
-                c.recordUnfinished(recorder, now);
+                if (stalled) {
+                    c.recordUnfinished(recorder, now);
+                }
                 counters.add(Counters.LOST, measured);
             } else {
                 budget.addAndGet(measured); // closed loop with a count: send them again

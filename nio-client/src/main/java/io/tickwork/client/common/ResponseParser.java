@@ -18,12 +18,14 @@ import java.util.Arrays;
  * #MAX_HEADER_BYTES} bytes is an error.
  *
  * <p>Cost: one pass over header bytes, body bytes are skipped without copying; no allocation
- * per response. A line buffer of 128 bytes, doubled while a longer line comes, to 8 KiB. Not thread safe: one per connection.
+ * per response. A line buffer of 128 bytes, doubled while a longer line comes, up to the header
+ * section's bound (one header may be most of it: a large cookie or policy header). Not thread
+ * safe: one per connection.
  */
 public final class ResponseParser {
 
     static final int MAX_HEADER_BYTES = 64 * 1024;
-    private static final int MAX_LINE = 8 * 1024;
+    private static final int MAX_LINE = MAX_HEADER_BYTES;
     /** A line buffer's first size: a status line or header of this server's fits it. */
     private static final int FIRST_LINE_BUFFER = 128;
 

@@ -170,6 +170,9 @@ class BenchTest {
             assertEquals(200, r.completed, "the requests lost to bad connections are sent again");
             assertTrue(r.parseErrors >= 1, "parse errors " + r.parseErrors);
             assertEquals(r.parseErrors, r.errors());
+            // the report says why, not only how many
+            assertTrue(r.firstParseError.startsWith("bad status line: SMTP ready"), r.firstParseError);
+            assertTrue(r.toText().contains("  parse      the first refused: bad status line: SMTP ready"), r.toText());
         }
     }
 
@@ -204,9 +207,10 @@ class BenchTest {
             // without -n nothing is sent again: each timed-out request is lost, and charged its
             // wait (at least the timeout) in the latency
             assertEquals(r.timeouts, r.lost, r.toText());
-            assertTrue(r.latency.getTotalCount() >= r.lost, r.toText());
+            assertEquals(r.lost + r.unansweredAtEnd, r.latency.getTotalCount(), r.toText());
             assertTrue(
-                    r.latency.getMinValue() >= 100_000_000L, "the shortest charged wait: " + r.latency.getMinValue());
+                    r.latency.getCountBetweenValues(100_000_000L, LatencyRange.HIGHEST_NS) >= r.lost,
+                    "requests charged at least the timeout: " + r.toText());
         }
     }
 
@@ -282,6 +286,53 @@ class BenchTest {
             requests += rate * Double.parseDouble(last.group(2));
             // the last rate is printed whole and its time to 10 ms: 200 within that rounding
             assertTrue(Math.abs(requests - 200) <= 1 + lines + rate / 100.0, requests + " in\n" + run.out());
+        }
+    }
+
+    /**
+     * A server that answers in about 20 ms and closes every connection at its second request: the
+     * requests lost to the closes are counted, not put in the latency with the short wait they had
+     * when the connection went (a server that fails fast must not look fast).
+     */
+    @Test
+    void requestsLostToACloseAreNotInTheLatency() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> {
+            if (n == 1) {
+                return StubHttpServer.CLOSE;
+            }
+            long until = System.nanoTime() + 20_000_000L; // a server that takes 20 ms to answer
+            while (System.nanoTime() < until) {
+                java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+            }
+            return StubHttpServer.ok("slow");
+        })) {
+            BenchReport r = bench("-c", "2", "--duration", "1s", s.url("/"));
+            assertTrue(r.completed >= 4 && r.closedErrors >= 4 && r.lost >= 4, r.toText());
+            // in the latency: the answers, and the requests in flight at the end (charged their wait)
+            assertEquals(r.completed + r.unansweredAtEnd, r.latency.getTotalCount(), r.toText());
+            assertTrue(
+                    r.latency.getCountBetweenValues(0, 19_000_000L) <= r.unansweredAtEnd,
+                    "waits under the server's 20 ms: " + r.latency.getCountBetweenValues(0, 19_000_000L));
+        }
+    }
+
+    /**
+     * Closed loop, a server that never answers and a run shorter than {@code --timeout}: the
+     * requests in flight when the time is up are reported and charged their wait, and the failed
+     * run says that is why nothing completed.
+     */
+    @Test
+    void closedLoopReportsWhatIsUnansweredAtTheEnd() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.SILENT)) {
+            Run run = Cli.run("bench", "-c", "2", "--timeout", "60s", "--duration", "500ms", s.url("/"));
+            assertEquals(1, run.status(), run.out() + run.err());
+            assertTrue(
+                    run.out().contains("  at end     2 unanswered: in the latency with their wait so far"), run.out());
+            assertTrue(run.err().contains("(2 requests were still unanswered when the time was up)"), run.err());
+            BenchReport r = bench("-c", "2", "--timeout", "60s", "--duration", "500ms", s.url("/"));
+            assertEquals(2, r.unansweredAtEnd, r.toText());
+            assertEquals(2, r.latency.getTotalCount(), r.toText());
+            assertTrue(r.latency.getMinValue() >= 400_000_000L, "the shortest wait: " + r.latency.getMinValue());
         }
     }
 
@@ -508,7 +559,8 @@ class BenchTest {
                     "latency_us",
                     "status",
                     "errors",
-                    "sockets")) {
+                    "sockets",
+                    "at_end")) {
                 assertTrue(j.has(k), "missing " + k + " in " + run.out());
             }
             assertEquals(50, j.get("requests").get("completed").asLong());

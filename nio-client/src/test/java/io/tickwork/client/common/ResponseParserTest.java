@@ -140,7 +140,7 @@ class ResponseParserTest {
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n",
             "HTTP/1.1 101 Switching Protocols\r\n\r\n",
             "HTTP/1.1 200 OK\r\rX: y\r\n\r\n",
-            "HTTP/1.1 200 OK\r\nX: " + "y".repeat(9000) + "\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nX: " + "y".repeat(70_000) + "\r\n\r\n",
         };
         for (String s : bad) {
             assertThrows(
@@ -184,17 +184,26 @@ class ResponseParserTest {
         }
     }
 
-    /** A line up to 8 KiB is read (the buffer grows from 128 bytes); one byte more is an error. */
+    /**
+     * A header line of 60 KiB is read (the buffer grows from 128 bytes); a header section past
+     * 64 KiB, or a line past it, is an error that says so.
+     */
     @Test
     void linesGrowTheBufferUpToTheirBound() throws Exception {
         String header = "X-Long: ";
-        String fits = header + "v".repeat(8 * 1024 - header.length());
+        String fits = header + "v".repeat(60 * 1024 - header.length());
         List<long[]> got = parseWhole("HTTP/1.1 200 OK\r\n" + fits + "\r\nContent-Length: 2\r\n\r\nok", false);
         assertEquals(1, got.size());
         assertEquals(2, got.get(0)[2]);
+        String tooLong = header + "v".repeat(64 * 1024);
         ResponseParser.ParseException e = assertThrows(
                 ResponseParser.ParseException.class,
-                () -> parseWhole("HTTP/1.1 200 OK\r\n" + fits + "v\r\n\r\n", false));
-        assertTrue(e.getMessage().contains("line longer than 8192 bytes"), e.getMessage());
+                () -> parseWhole("HTTP/1.1 200 OK\r\n" + tooLong + "\r\n\r\n", false));
+        assertTrue(e.getMessage().contains("longer than 65536 bytes"), e.getMessage());
+        String chunkLine = "1;" + "x".repeat(64 * 1024) + "\r\n";
+        ResponseParser.ParseException c = assertThrows(
+                ResponseParser.ParseException.class,
+                () -> parseWhole("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunkLine, false));
+        assertTrue(c.getMessage().contains("line longer than 65536 bytes"), c.getMessage());
     }
 }
