@@ -12,7 +12,9 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Runs a {@link BenchConfig}: starts one {@link BenchWorker} selector thread per {@code
- * threads}, prints a progress line per second from the calling thread, and returns the merged
+ * threads}, waits until every connection has connected or failed its first connect (at most
+ * {@code --connect-timeout} and a second; see {@link RunStart}), then starts the run's clock,
+ * prints a progress line per second from the calling thread, and returns the merged
  * {@link BenchReport}. With a warm-up, the workload runs that long unmeasured first (progress
  * lines marked {@code warmup}); the result covers only what follows it. The run ends at
  * warm-up plus duration, or when the request count is complete, whichever comes first; {@link
@@ -38,9 +40,7 @@ final class Bench {
     }
 
     BenchReport run(PrintStream progress) throws InterruptedException {
-        long start = System.nanoTime();
-        long warmEnd = start + cfg.warmup().toNanos();
-        long end = warmEnd + cfg.duration().toNanos();
+        RunStart gate = new RunStart(cfg.threads());
         AtomicLong budget = cfg.count() > 0 && !cfg.openLoop() ? new AtomicLong(cfg.count()) : null;
         int threads = cfg.threads();
         List<Thread> ts = new ArrayList<>();
@@ -50,7 +50,7 @@ final class Bench {
             if (cfg.openLoop() && cfg.count() > 0) {
                 share = cfg.count() / threads + (i < cfg.count() % threads ? 1 : 0);
             }
-            BenchWorker w = new BenchWorker(cfg, i, conns, budget, share, cfg.rate() / threads, start, warmEnd, end);
+            BenchWorker w = new BenchWorker(cfg, i, conns, budget, share, cfg.rate() / threads, gate);
             workers.add(w);
             Thread t = new Thread(w, "bench-selector-" + i);
             t.setDaemon(true);
@@ -63,6 +63,22 @@ final class Bench {
         for (Thread t : ts) {
             t.start();
         }
+        // the connect phase: bounded, as each connect is, and cut short by a stop
+        long connectBound = System.nanoTime() + cfg.connectTimeout().toNanos() + TimeUnit.SECONDS.toNanos(1);
+        try {
+            while (!gate.awaitSettled(100) && !stopped && System.nanoTime() < connectBound) {
+                // waiting for the workers' first connects
+            }
+        } catch (InterruptedException e) {
+            stop();
+            long now = System.nanoTime();
+            gate.go(now, now, now); // no worker waits for a start that will not come
+            throw e;
+        }
+        long start = System.nanoTime();
+        long warmEnd = start + cfg.warmup().toNanos();
+        long end = warmEnd + cfg.duration().toNanos();
+        gate.go(start, warmEnd, end);
         Histogram total = LatencyRange.histogram();
         Histogram[] recycle = new Histogram[workers.size()];
         Histogram[] recycleWarm = new Histogram[workers.size()];

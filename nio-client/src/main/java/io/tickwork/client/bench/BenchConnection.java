@@ -24,6 +24,8 @@ final class BenchConnection {
     SocketChannel ch;
     SelectionKey key;
     boolean connected;
+    /** The first connect has ended, connected or failed (the run's clock waits for that). */
+    boolean settled;
     /** Open loop: queued in the worker's ready list. */
     boolean inReady;
     /** Queued in the worker's list of connections with bytes to write. */

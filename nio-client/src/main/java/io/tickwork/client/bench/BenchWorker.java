@@ -35,6 +35,10 @@ import org.HdrHistogram.SingleWriterRecorder;
  * stream, not T requests at once every T/rate. Requests intended at or after the run's end are
  * not sent, nor charged.
  *
+ * <p>The run's clock starts at {@link RunStart}: first every connection of every worker connects
+ * (or fails to), sending nothing, so that neither the latency nor the run's time holds the
+ * client's own connect phase.
+ *
  * <p>Warm-up ({@code warmEndNs > startNs}): until then the same workload runs unmeasured. Each
  * request remembers whether it was sent in the measured phase; only those count toward the
  * result (latency in {@link #recorder}, completions, statuses, the {@code --requests} budget),
@@ -63,11 +67,20 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     private final AtomicLong budget; // closed loop with --requests: requests still to send, shared
     private final long openLoopCount; // open loop with --requests: this worker's share
     private final double ratePerNs;
+    private final int index;
+    private final double rate;
+    private final RunStart gate;
+    /** Connections whose first connect has neither succeeded nor failed yet. */
+    private int unsettled;
+    /** This worker has told {@link #gate} its connects have settled. */
+    private boolean announced;
+    /** The run's clock has started: the times below are set. */
+    private boolean started;
     /** Open loop: the intended time of this worker's request 0, its schedule's origin. */
-    private final long startNs;
+    private long startNs;
 
-    private final long warmEndNs;
-    private final long endNs;
+    private long warmEndNs;
+    private long endNs;
     private final long timeoutNs;
     private final long connectTimeoutNs;
     /** Written once by the worker thread, read by {@link #stop()} from any thread. */
@@ -91,23 +104,34 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             AtomicLong budget,
             long openLoopCount,
             double rate,
-            long startNs,
-            long warmEndNs,
-            long endNs) {
+            RunStart gate) {
         this.cfg = cfg;
+        this.index = index;
+        this.rate = rate;
+        this.gate = gate;
         this.random = new SplittableRandom(cfg.seed() * 31 + index);
         this.budget = budget;
         this.openLoopCount = openLoopCount;
         this.ratePerNs = rate / 1e9;
-        this.startNs = startNs + (rate > 0 ? (long) (index * 1e9 / (rate * cfg.threads())) : 0);
-        this.warmEndNs = warmEndNs;
-        this.endNs = endNs;
-        this.measuring = warmEndNs <= startNs;
+        this.unsettled = connections;
         this.timeoutNs = cfg.timeout().toNanos();
         this.connectTimeoutNs = cfg.connectTimeout().toNanos();
         for (int i = 0; i < connections; i++) {
             conns.add(new BenchConnection(cfg.depth(), cfg.maxRequestBytes()));
         }
+    }
+
+    /**
+     * Starts this worker's clock: the run starts at {@code startNs}, measures from
+     * {@code warmEndNs}, ends at {@code endNs}. Worker i of T starts its open-loop schedule i/T of
+     * its interval later (see the class comment).
+     */
+    void begin(long startNs, long warmEndNs, long endNs) {
+        this.startNs = startNs + (rate > 0 ? (long) (index * 1e9 / (rate * cfg.threads())) : 0);
+        this.warmEndNs = warmEndNs;
+        this.endNs = endNs;
+        this.measuring = warmEndNs <= this.startNs;
+        this.started = true;
     }
 
     void stop() {
@@ -140,6 +164,10 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         } catch (RuntimeException | Error e) {
             failure = e; // a bug: the run's figures are incomplete, and the command says so
         } finally {
+            if (!announced) {
+                announced = true;
+                gate.settled(); // ended before its connects settled: the run need not wait for it
+            }
             loopEndedAt = System.nanoTime(); // before the closes: they are not the run's time
             for (BenchConnection c : conns) {
                 closeQuietly(c);
@@ -150,6 +178,9 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     /** Top of a turn: the warm-up boundary, the end, the next deadline (end, housekeeping, send). */
     @Override
     public long beforeSelect(long now) {
+        if (!started) {
+            return awaitStart(now);
+        }
         if (!measuring && now >= warmEndNs) {
             baseline = counters.snapshot();
             measuring = true;
@@ -169,9 +200,50 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         return deadline;
     }
 
+    /**
+     * Before the run's clock starts: once every connection's first connect has ended, tells the
+     * gate and waits for the start, then fills the connections that are up. Until then only
+     * housekeeping is due (a connect that takes too long is timed out there).
+     */
+    private long awaitStart(long now) {
+        if (!announced && unsettled == 0) {
+            announced = true;
+            gate.settled();
+        }
+        if (!announced) {
+            return nextHousekeeping;
+        }
+        try {
+            while (!gate.awaitGo(100)) {
+                if (stop) {
+                    return ClientSelectorLoop.NO_DEADLINE; // the loop sees its stop at once
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            loop.stop();
+            return ClientSelectorLoop.NO_DEADLINE;
+        }
+        begin(gate.start(), gate.warmEnd(), gate.end());
+        long at = System.nanoTime();
+        for (BenchConnection c : conns) {
+            if (c.ch != null && c.connected) {
+                topUp(c, at);
+            }
+        }
+        return at; // a turn without waiting: the next one works on the run's clock
+    }
+
     /** After the events: open-loop sends that are due, writes the events queued, housekeeping. */
     @Override
     public void afterSelect(long now) {
+        if (!started) {
+            if (now >= nextHousekeeping) {
+                housekeeping(now);
+                nextHousekeeping = now + HOUSEKEEPING_NS;
+            }
+            return;
+        }
         if (ratePerNs > 0) {
             dispatchOpenLoop(now);
         }
@@ -335,13 +407,23 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     }
 
     private void connectFailed(BenchConnection c, Throwable e, long now) {
+        settle(c);
         counters.inc(Counters.ERR_CONNECT);
         counters.inc(Counters.CONNECT_CAUSE + OsError.classify(e).ordinal());
         closeQuietly(c);
         c.reconnectAt = now + CONNECT_RETRY_NS;
     }
 
+    /** A connection's first connect has ended (either way): the run's clock waits for no more of it. */
+    private void settle(BenchConnection c) {
+        if (!c.settled) {
+            c.settled = true;
+            unsettled--;
+        }
+    }
+
     private void onConnected(BenchConnection c, long now) {
+        settle(c);
         c.connected = true;
         counters.inc(Counters.CONNECTS);
         counters.inc(Counters.OPEN);
@@ -350,8 +432,14 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         topUp(c, now);
     }
 
-    /** After a connect or a read: open loop queues the connection for its next slot, closed loop refills it. */
+    /**
+     * After a connect or a read: open loop queues the connection for its next slot, closed loop
+     * refills it. Before the run's clock starts nothing is sent: the start fills them all.
+     */
     private void topUp(BenchConnection c, long now) {
+        if (!started) {
+            return;
+        }
         if (ratePerNs > 0) {
             makeReady(c);
         } else {

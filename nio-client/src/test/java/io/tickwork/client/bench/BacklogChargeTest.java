@@ -98,8 +98,8 @@ class BacklogChargeTest {
         long start = 1_000_000_000L;
         java.util.List<Long> intended = new java.util.ArrayList<>();
         for (int i = 0; i < threads; i++) {
-            BenchWorker w = new BenchWorker(
-                    cfg, i, 1, null, Long.MAX_VALUE, 1_000.0 / threads, start, start, start + 1_000_000_000L);
+            BenchWorker w = new BenchWorker(cfg, i, 1, null, Long.MAX_VALUE, 1_000.0 / threads, new RunStart(threads));
+            w.begin(start, start, start + 1_000_000_000L);
             for (int k = 0; k < 25; k++) {
                 intended.add(w.scheduleOrigin() + (long) (k / (1_000.0 / threads / 1e9)));
             }

@@ -448,6 +448,88 @@ class BenchTest {
         }
     }
 
+    /**
+     * Open loop against a server slow to take its first connections: its accept queue is full when
+     * the run begins, so the kernel drops the client's SYNs and the connects succeed only on their
+     * retry, about a second later. The run's clock starts once they have: no request is intended
+     * during the client's connect phase, so none is charged for it.
+     */
+    @Test
+    void theConnectPhaseIsNotChargedToTheServer() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), listener.getLocalPort());
+            List<java.net.Socket> queued = new ArrayList<>();
+            for (int i = 0; i < 16; i++) { // until the queue is full and a connect is dropped
+                java.net.Socket f = new java.net.Socket();
+                try {
+                    f.connect(at, 200);
+                    queued.add(f);
+                } catch (IOException dropped) {
+                    f.close();
+                    break;
+                }
+            }
+            ExecutorService server = Executors.newCachedThreadPool();
+            try {
+                server.execute(() -> {
+                    try {
+                        // a server that starts accepting 300 ms late, after the client's first SYNs
+                        long until = System.nanoTime() + 300_000_000L;
+                        while (System.nanoTime() < until) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+                        }
+                        for (java.net.Socket f : queued) {
+                            f.close();
+                        }
+                        while (true) {
+                            java.net.Socket c = listener.accept();
+                            server.execute(() -> answerEveryRequest(c));
+                        }
+                    } catch (IOException closed) {
+                        // the listener closed: the test is over
+                    }
+                });
+                BenchReport r = bench(
+                        "-c",
+                        "2",
+                        "--rate",
+                        "100",
+                        "-n",
+                        "50",
+                        "--duration",
+                        "30s",
+                        "http://127.0.0.1:" + at.getPort() + "/");
+                assertEquals(50, r.completed, r.toText());
+                // had the schedule started before the connects, the requests intended in the
+                // second before them would each have waited for it, most more than 300 ms
+                assertTrue(r.percentileNanos(90) < 200_000_000L, r.toText());
+                assertTrue(r.elapsedSeconds < 0.9, "the run's time holds no connect phase: " + r.toText());
+            } finally {
+                server.shutdownNow();
+            }
+        }
+    }
+
+    /** Answers each request on {@code c} (its blank line) with a one-byte 200, until the client closes. */
+    private static void answerEveryRequest(java.net.Socket c) {
+        byte[] ok = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nk".getBytes(StandardCharsets.ISO_8859_1);
+        try (c) {
+            var in = c.getInputStream();
+            var out = c.getOutputStream();
+            int matched = 0;
+            for (int b; (b = in.read()) >= 0; ) {
+                matched = b == (matched % 2 == 0 ? '\r' : '\n') ? matched + 1 : b == '\r' ? 1 : 0;
+                if (matched == 4) {
+                    out.write(ok);
+                    out.flush();
+                    matched = 0;
+                }
+            }
+        } catch (IOException ended) {
+            // the client went away
+        }
+    }
+
     /** A server that stalls once, 300 ms, before answering request 20 on a connection. */
     private static StubHttpServer stallingServer() throws IOException {
         return new StubHttpServer((n, p) -> {
