@@ -27,6 +27,8 @@ final class Bench {
     private volatile List<BenchWorker> published = List.of();
 
     private volatile boolean stopped;
+    /** Seconds the run gave up after, with no connection open and every connect failing; 0 if it did not. */
+    private int lostTheServerAfter;
 
     Bench(BenchConfig cfg) {
         this.cfg = cfg;
@@ -89,6 +91,8 @@ final class Bench {
         long lastCompleted = 0;
         long lastBytes = 0;
         long lastErrors = 0;
+        long lastConnectErrors = 0;
+        int secondsWithoutServer = 0; // whole seconds in a row with no connection open and a connect failed
         long tick = start;
         int second = 0;
         for (Thread t : ts) {
@@ -135,6 +139,20 @@ final class Bench {
                             && Counters.sum(counters, Counters.ERR_CONNECT) > 0) {
                         if (progress != null) {
                             progress.println("giving up: no connection succeeded in " + second + " s");
+                        }
+                        stop();
+                    }
+                    long connectErrors = Counters.sum(counters, Counters.ERR_CONNECT);
+                    boolean noneOpen = Counters.sum(counters, Counters.OPEN) == 0;
+                    secondsWithoutServer = noneOpen && connectErrors > lastConnectErrors ? secondsWithoutServer + 1 : 0;
+                    lastConnectErrors = connectErrors;
+                    if (secondsWithoutServer >= GIVE_UP_SECONDS
+                            && Counters.sum(counters, Counters.EVER_CONNECTED) > 0
+                            && lostTheServerAfter == 0) {
+                        lostTheServerAfter = second;
+                        if (progress != null) {
+                            progress.println("giving up: no connection open for " + GIVE_UP_SECONDS
+                                    + " s, every connect failing (the server stopped accepting)");
                         }
                         stop();
                     }
@@ -215,6 +233,18 @@ final class Bench {
                 Fmt.nanos(h.getTotalCount() == 0 ? 0 : h.getMaxValue()),
                 errors,
                 tail);
+    }
+
+    /** Seconds without a connection open, each with connects failing, after which a run that had connected gives up. */
+    static final int GIVE_UP_SECONDS = 3;
+
+    /**
+     * After {@link #run}: the second at which the run gave up because the server, reached before,
+     * stopped accepting connections ({@value #GIVE_UP_SECONDS} s with none open and connects
+     * failing); 0 if it did not.
+     */
+    int lostTheServerAfter() {
+        return lostTheServerAfter;
     }
 
     /** After {@link #run}: no connection of any worker ever succeeded, so nothing of the server was measured. */

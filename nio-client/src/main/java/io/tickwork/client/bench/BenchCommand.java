@@ -238,6 +238,11 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("error: no connection to " + cfg.target() + " succeeded, so nothing was measured");
             return 1;
         }
+        if (bench.lostTheServerAfter() > 0) {
+            err.println("error: " + cfg.target() + " stopped accepting connections; the run gave up at second "
+                    + bench.lostTheServerAfter() + ", and the figures above cover it up to then");
+            return 1;
+        }
         if (r.completed == 0) {
             err.println("error: no response from " + cfg.target() + " completed in the measured run, so nothing"
                     + " was measured ("

@@ -336,6 +336,42 @@ class BenchTest {
         }
     }
 
+    /**
+     * A server that goes away in the middle of a long run: once no connection has been open for
+     * three seconds, each with connects failing, the run gives up with its report and exit 1,
+     * not retrying until its ten-minute cap.
+     */
+    @Test
+    void aServerThatStopsAcceptingEndsTheRun() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<StubHttpServer> stub =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean gone = new java.util.concurrent.atomic.AtomicBoolean();
+        try (StubHttpServer s = new StubHttpServer((n, p) -> {
+            if (n == 50 && gone.compareAndSet(false, true)) {
+                Thread t = new Thread(() -> {
+                    try {
+                        stub.get().close(); // the listener and every connection: the server is gone
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+                t.start();
+            }
+            return StubHttpServer.ok("up");
+        })) {
+            stub.set(s);
+            long t0 = System.nanoTime();
+            Run run = Cli.run("bench", "-c", "2", "-n", "10m", s.url("/"));
+            long took = System.nanoTime() - t0;
+            assertEquals(1, run.status(), run.out() + run.err());
+            assertTrue(run.err().contains("stopped accepting connections; the run gave up at second"), run.err());
+            assertTrue((run.out() + run.err()).contains("giving up: no connection open for 3 s"), run.out());
+            assertTrue(run.out().contains("completed"), run.out()); // the report comes first
+            assertTrue(took < 20_000_000_000L, "gave up after " + took / 1_000_000 + " ms");
+            Cli.assertNoStackTrace(run);
+        }
+    }
+
     /** A server that accepts and never answers: connected, yet nothing measured, so a failed run. */
     @Test
     void aRunWithNoResponseCompletedFails() throws Exception {
