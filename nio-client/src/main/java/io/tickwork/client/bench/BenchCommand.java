@@ -310,8 +310,8 @@ public final class BenchCommand implements Callable<Integer> {
             if (urlArg != null) {
                 base = Targets.url("URL", urlArg);
                 if (first != null && !first.address().equals(base.address())) {
-                    throw new UsageException(
-                            "--urls must all be on the URL's host:port " + base.address() + ": " + first.address());
+                    throw new UsageException("--urls must all be on the URL's host:port " + Targets.text(base.address())
+                            + ": " + Targets.text(first.address()));
                 }
             } else if (first != null) {
                 base = first;
@@ -324,6 +324,9 @@ public final class BenchCommand implements Callable<Integer> {
             }
             base = Targets.url("URL", urlArg);
             targets.add(base.target());
+        }
+        if (wordFile != null && !words) {
+            throw new UsageException("--word-file gives the words --words appends: add --words");
         }
         if (words) {
             List<String> list =

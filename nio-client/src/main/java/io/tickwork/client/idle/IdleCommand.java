@@ -95,7 +95,7 @@ public final class IdleCommand implements Callable<Integer> {
             paramLabel = "K",
             converter = CountConverter.class,
             description = "source addresses to bind before connect, from --first-source (default: enough for N"
-                    + " at 90% of the ephemeral port range (net.ipv4.ip_local_port_range) each, or 0"
+                    + " at 90%% of the ephemeral port range (net.ipv4.ip_local_port_range) each, or 0"
                     + " against another host with a loopback --first-source; 0 = let the kernel choose)")
     Long sources;
 
@@ -246,6 +246,7 @@ public final class IdleCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         IdleConfig cfg = config();
         FleetPlan plan = fleetPlan(cfg);
+        checkServerProbes(cfg);
         if (plan != null) {
             IdleFleet fleet = new IdleFleet(cfg, plan, out, err, json, quiet);
             // Ctrl-C or SIGTERM: the children end their holds, and their merged report still comes out
@@ -255,7 +256,7 @@ public final class IdleCommand implements Callable<Integer> {
         PrintStream progress = quiet ? null : human;
         human.printf(
                 "idle: %d connections to %s from %s, %d/s%n",
-                cfg.connections(), cfg.targets(), sourcesText(cfg.sources()), cfg.step());
+                cfg.connections(), targetsText(cfg.targets()), sourcesText(cfg.sources()), cfg.step());
         if (cfg.minAvailable() > 0 && SystemMemory.readMemAvailable() < 0) {
             human.println("memory guard off: no MemAvailable in /proc/meminfo");
         }
@@ -277,7 +278,24 @@ public final class IdleCommand implements Callable<Integer> {
             err.println("idle: not one of " + r.attempts() + " connects succeeded");
             return 1;
         }
+        String noAnswer = workloadUnanswered(cfg, r);
+        if (noAnswer != null) {
+            err.println(noAnswer);
+            return 1;
+        }
         return 0;
+    }
+
+    /**
+     * With {@code --workload}: a message if requests failed and not one was answered (nothing of
+     * the server's answers was measured, as {@code bench} fails then); null otherwise.
+     */
+    static String workloadUnanswered(IdleConfig cfg, IdleResult r) {
+        if (!cfg.workload() || r.requests() > 0 || r.timeouts() + r.badResponses() == 0) {
+            return null;
+        }
+        return "idle: the workload got no response: " + r.timeouts() + " timeouts, " + r.badResponses()
+                + " bad responses";
     }
 
     /** The options, checked and resolved into a run. */
@@ -361,6 +379,35 @@ public final class IdleCommand implements Callable<Integer> {
                 openFileLimit);
     }
 
+    /**
+     * What {@code --server-pid} and {@code --stats-url} name must answer before the run, or the
+     * run would end with no server figures and no word why: each pid's {@code /proc/PID/status}
+     * is read, and the stats URL must give a 2xx JSON object within 2 s.
+     *
+     * @throws UsageException naming the option and what failed
+     */
+    static void checkServerProbes(IdleConfig cfg) {
+        for (long pid : cfg.serverPids()) {
+            if (ProcMemory.rssBytes(Long.toString(pid)) < 0) {
+                throw new UsageException(
+                        "--server-pid " + pid + ": no such process, or its /proc/" + pid + "/status cannot be read");
+            }
+        }
+        if (cfg.statsUrl() != null) {
+            String url =
+                    "http://" + cfg.statsUrl().hostHeader() + cfg.statsUrl().target();
+            String body = HttpGet.body(cfg.statsUrl(), 2000);
+            if (body == null) {
+                throw new UsageException("--stats-url " + url + ": no 2xx answer within 2 s");
+            }
+            if (!body.startsWith("{")) {
+                String start = body.length() > 60 ? body.substring(0, 60) + "..." : body;
+                throw new UsageException(
+                        "--stats-url " + url + ": the answer is not a JSON object: " + start.replaceAll("\\s+", " "));
+            }
+        }
+    }
+
     /** {@code --server-pid 123,456}: the pids in order, each once; none without the option. */
     static List<Long> serverPids(String csv) {
         if (csv == null) {
@@ -374,6 +421,15 @@ public final class IdleCommand implements Callable<Integer> {
             pids.add(Long.parseLong(p.trim()));
         }
         return List.copyOf(pids);
+    }
+
+    /** {@code 127.0.0.1:9090}, or {@code 127.0.0.1:9090, 127.0.0.1:9091} for several targets. */
+    static String targetsText(List<InetSocketAddress> targets) {
+        StringBuilder sb = new StringBuilder();
+        for (InetSocketAddress t : targets) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(Targets.text(t));
+        }
+        return sb.toString();
     }
 
     /** {@code source address 127.0.0.2}, {@code 3 source addresses 127.0.0.2..127.0.0.4}, or the kernel's choice. */

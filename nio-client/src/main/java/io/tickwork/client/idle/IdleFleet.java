@@ -141,7 +141,7 @@ final class IdleFleet {
                 Locale.ROOT,
                 "idle: %d connections to %s in %d processes of up to %d (at most %s each here), from %s, %d/s%n",
                 cfg.connections(),
-                cfg.targets(),
+                IdleCommand.targetsText(cfg.targets()),
                 plan.size(),
                 plan.child(0).connections(),
                 plan.perProcess() == Long.MAX_VALUE ? "unknown" : Long.toString(plan.perProcess()),
@@ -212,6 +212,11 @@ final class IdleFleet {
         if (report.total().peak() == 0 && report.total().attempts() > 0) {
             err.println("idle: not one of " + report.total().attempts() + " connects succeeded, in any process");
             return 1;
+        }
+        String noAnswer = IdleCommand.workloadUnanswered(cfg, report.total());
+        if (noAnswer != null) {
+            err.println(noAnswer);
+            return status == 0 ? 1 : status;
         }
         return status;
     }
@@ -387,6 +392,7 @@ final class IdleFleet {
         int ramping = 0;
         long rss = 0;
         long requests = 0;
+        long closed = 0;
         Map<OsError, Long> failures = new EnumMap<>(OsError.class);
         for (int i = 0; i < latest.length; i++) {
             IdleProgress p = latest[i];
@@ -399,13 +405,15 @@ final class IdleFleet {
             ramping += holding(i) && !p.rampDone() ? 1 : 0;
             rss += ends[i] < 2 && p.rssBytes() > 0 ? p.rssBytes() : 0;
             requests += p.requests();
+            closed += p.closedByServer();
             p.failures().forEach((k, v) -> failures.merge(k, v, Long::sum));
         }
         if (progress != null) {
             long failed = failures.values().stream().mapToLong(Long::longValue).sum();
             StringBuilder line = new StringBuilder(String.format(
                     Locale.ROOT,
-                    "%4ds  target %d  connected %d  pending %d  failed %d%s  rate %d/s  processes %d (%d ramping)"
+                    "%4ds  target %d  connected %d  pending %d  failed %d%s  closed %d  rate %d/s  processes %d (%d"
+                            + " ramping)"
                             + "  clients rss %s",
                     second,
                     cfg.connections(),
@@ -413,7 +421,8 @@ final class IdleFleet {
                     pending,
                     failed,
                     failures.isEmpty() ? "" : " " + new TreeMap<>(failures),
-                    Math.max(0, connected - lastConnected),
+                    closed,
+                    connected - lastConnected,
                     children.size(),
                     ramping,
                     Fmt.bytes(rss)));

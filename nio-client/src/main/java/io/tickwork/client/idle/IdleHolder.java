@@ -313,7 +313,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
                 attempts,
                 new EnumMap<>(failures),
                 closedByServer,
-                Math.max(0, connected - lastConnected),
+                connected - lastConnected,
                 ProcMemory.selfRssBytes(),
                 system == null ? SystemMemory.read() : system,
                 workload.requests(),

@@ -71,16 +71,22 @@ record IdleProgress(
         return IdleResult.total(failures);
     }
 
-    /** {@code 3s  target 1000  connected 1000  pending 0  failed 0  rate 500/s  rss 60.1MiB  MemAvailable ...}. */
+    /**
+     * {@code 3s  target 1000  connected 1000  pending 0  failed 0  closed 0  rate 500/s  rss 60.1MiB
+     * MemAvailable ...}: {@code closed} counts the connections the server has closed so far, {@code
+     * rate} is the change in connections held that second, new ones minus closed ones (negative
+     * when more closed than opened).
+     */
     String line() {
         StringBuilder line = new StringBuilder(String.format(
                 Locale.ROOT,
-                "%4ds  target %d  connected %d  pending %d  failed %d  rate %d/s  rss %s",
+                "%4ds  target %d  connected %d  pending %d  failed %d  closed %d  rate %d/s  rss %s",
                 second,
                 target,
                 connected,
                 pending,
                 failedTotal(),
+                closedByServer,
                 rate,
                 Fmt.bytes(rssBytes)));
         line.append("  ").append(system.describe());

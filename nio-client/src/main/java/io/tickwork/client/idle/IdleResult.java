@@ -76,16 +76,17 @@ record IdleResult(
         if (requests > 0 || timeouts > 0 || badResponses > 0) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "  workload   %d responses (%d non-2xx), %s read, %d timeouts, "
-                            + "%d bad responses, latency p50 %s p99 %s max %s%n",
+                    "  workload   %d responses (%d non-2xx), %s read, %d timeouts, " + "%d bad responses, latency %s%n",
                     requests,
                     non2xx,
                     Fmt.bytes(responseBytes),
                     timeouts,
                     badResponses,
-                    Fmt.nanos(latency.getTotalCount() == 0 ? 0 : latency.getValueAtPercentile(50)),
-                    Fmt.nanos(latency.getTotalCount() == 0 ? 0 : latency.getValueAtPercentile(99)),
-                    Fmt.nanos(latency.getTotalCount() == 0 ? 0 : latency.getMaxValue())));
+                    latency.getTotalCount() == 0
+                            ? "none (no response)"
+                            : "p50 " + Fmt.nanos(latency.getValueAtPercentile(50)) + " p99 "
+                                    + Fmt.nanos(latency.getValueAtPercentile(99)) + " max "
+                                    + Fmt.nanos(latency.getMaxValue())));
         }
         sb.append("  memory     before: ").append(before.describe(null, 0)).append('\n');
         sb.append("             at ")
@@ -139,7 +140,8 @@ record IdleResult(
      * memory{connections, client{...}, server{...}}, system{mem_available_bytes,
      * mem_available_min_bytes, tcp_inuse, tcp_mem_bytes, tcp_mem_page_size, guard_enabled,
      * guard_floor_bytes}}. Memory figures are bytes; {@code *_per_conn} is the delta divided by
-     * {@code memory.connections} (the peak); a measure that was not taken is null. The writer
+     * {@code memory.connections} (the peak), null where the figure shrank (garbage freed between the
+     * readings: no cost per connection can be read off it); a measure that was not taken is null. The writer
      * emits no line breaks, so the object is one line.
      */
     String toJson(IdleConfig cfg) {
@@ -248,7 +250,7 @@ record IdleResult(
         } else {
             j.nullField(name + "_delta");
         }
-        if (have && peak > 0) {
+        if (have && peak > 0 && after >= before) { // a shrinking figure gives no cost per connection
             j.field(name + "_per_conn", (after - before) / peak);
         } else {
             j.nullField(name + "_per_conn");

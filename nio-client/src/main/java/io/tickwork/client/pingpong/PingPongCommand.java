@@ -136,7 +136,7 @@ public final class PingPongCommand implements Callable<Integer> {
                         .run(warmup, duration.toNanos());
                 if (w.pings() == 0 && w.errors() > 0) {
                     throw new IOException("the warm-up got no ping answered: " + w.errors() + " of " + connections
-                            + " connections ended in an error (is " + target + " a pingpong server?)");
+                            + " connections ended in an error (is " + Targets.text(target) + " a pingpong server?)");
                 }
             }
             return control.start(new PingPongClient(target, connections, threads, spin))

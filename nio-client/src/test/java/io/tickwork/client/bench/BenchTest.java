@@ -753,6 +753,9 @@ class BenchTest {
         assertEquals(2, r.status(), "a fraction of a connection: " + r.err());
         r = Cli.run("bench", "http://127.0.0.1:0/");
         assertEquals(2, r.status(), "port 0: " + r.err());
+        r = Cli.run("bench", "--word-file", "words.txt", "http://127.0.0.1:1/d/");
+        assertEquals(2, r.status(), "--word-file alone: " + r.err());
+        assertTrue(r.err().contains("--word-file gives the words --words appends: add --words"), r.err());
     }
 
     /** Buffers that would not fit half the heap are refused up front, with the figures. */

@@ -243,7 +243,7 @@ class IdleFleetTest {
                 "memory guard: MemAvailable 2.0 GiB < floor 3.0 GiB",
                 true);
         assertEquals(p, IdleProgress.fromJson(JsonReader.parseObject(p.toJson())));
-        assertTrue(p.line().contains("connected 90  pending 5  failed 8  rate 30/s"), p.line());
+        assertTrue(p.line().contains("connected 90  pending 5  failed 8  closed 2  rate 30/s"), p.line());
 
         Histogram latency = io.tickwork.client.common.LatencyRange.histogram();
         for (long v = 1; v <= 1000; v++) {

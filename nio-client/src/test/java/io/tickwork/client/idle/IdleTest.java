@@ -427,11 +427,12 @@ class IdleTest {
     @Test
     void jsonReportForScripts() throws Exception {
         java.util.concurrent.atomic.AtomicInteger statsCalls = new java.util.concurrent.atomic.AtomicInteger();
-        // a stats document whose heap grows by 30,000 bytes between the two reads: 100 B/conn
+        // a stats document whose heap grows by 30,000 bytes between the two reads: 100 B/conn (the
+        // first call is the check that the URL answers, before the run)
         com.sun.net.httpserver.HttpServer stats = com.sun.net.httpserver.HttpServer.create(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         stats.createContext("/stats", ex -> {
-            byte[] b = ("{\"openConnections\":1,\"heapUsedBytes\":" + (statsCalls.getAndIncrement() == 0 ? 1000 : 31000)
+            byte[] b = ("{\"openConnections\":1,\"heapUsedBytes\":" + (statsCalls.getAndIncrement() <= 1 ? 1000 : 31000)
                             + "}")
                     .getBytes(java.nio.charset.StandardCharsets.UTF_8);
             ex.sendResponseHeaders(200, b.length);
@@ -482,7 +483,11 @@ class IdleTest {
                 assertTrue(client.path(k).isNumber(), k + " in " + client);
             }
             JsonNode server = mem.get("server");
-            assertTrue(server.path("rss_per_conn").isNumber(), server.toString());
+            // this JVM's RSS: a figure per connection, or none where the RSS shrank meanwhile
+            assertTrue(
+                    server.path("rss_per_conn").isNumber()
+                            == server.get("rss_delta").asLong() >= 0,
+                    server.toString());
             assertEquals(30000, server.get("heap_used_delta").asLong(), server.toString());
             assertEquals(100, server.get("heap_used_per_conn").asLong(), server.toString());
             assertTrue(run.err().startsWith("idle: 300 connections"), "progress to stderr");
@@ -509,6 +514,86 @@ class IdleTest {
                 server.has("rss_per_conn") && server.get("rss_per_conn").isNull(),
                 "not measured without --server-pid: " + server);
         Cli.assertNoStackTrace(run);
+    }
+
+    /**
+     * {@code --workload} against a server that accepts and never answers: every request times
+     * out, none is answered, so nothing of the server was measured and the run exits 1 after its
+     * report, which says there is no latency rather than printing zeros. The header names the
+     * target as host:port.
+     */
+    @Test
+    void aWorkloadWithNoResponseFails() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.SILENT)) {
+            Cli.Run run = Cli.run(
+                    "idle",
+                    "-c",
+                    "4",
+                    "--sources",
+                    "0",
+                    "--workload",
+                    "--idle-min",
+                    "0s",
+                    "--idle-max",
+                    "0s",
+                    "--timeout",
+                    "100ms",
+                    "--duration",
+                    "1500ms",
+                    "127.0.0.1:" + s.port());
+            assertEquals(1, run.status(), run.out() + run.err());
+            assertTrue(run.err().contains("idle: the workload got no response: "), run.err());
+            assertTrue(run.out().contains("latency none (no response)"), run.out());
+            assertTrue(run.out().startsWith("idle: 4 connections to 127.0.0.1:" + s.port() + " from"), run.out());
+            assertTrue(run.out().contains("closed 0  rate "), run.out());
+            Cli.assertNoStackTrace(run);
+        }
+    }
+
+    /**
+     * A {@code --server-pid} that names no process, or a {@code --stats-url} that does not answer
+     * with a JSON object, is refused before the run: it would otherwise end with no server figures
+     * and no word why.
+     */
+    @Test
+    void serverProbesThatCannotBeReadAreRefusedUpFront() throws Exception {
+        Cli.Run pid = Cli.run("idle", "-c", "1", "--server-pid", "999999999", "127.0.0.1:9");
+        assertEquals(2, pid.status(), pid.err());
+        assertTrue(pid.err().contains("--server-pid 999999999: no such process"), pid.err());
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort(); // nothing listens there once closed
+        }
+        Cli.Run refused =
+                Cli.run("idle", "-c", "1", "--stats-url", "http://127.0.0.1:" + closed + "/stats", "127.0.0.1:9");
+        assertEquals(2, refused.status(), refused.err());
+        assertTrue(
+                refused.err().contains("--stats-url http://127.0.0.1:" + closed + "/stats: no 2xx answer within 2 s"),
+                refused.err());
+        com.sun.net.httpserver.HttpServer text = com.sun.net.httpserver.HttpServer.create(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        text.createContext("/d/time", ex -> {
+            byte[] b = "time: the indefinite continued progress of existence"
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, b.length);
+            ex.getResponseBody().write(b);
+            ex.close();
+        });
+        text.start();
+        try {
+            Cli.Run notJson = Cli.run(
+                    "idle",
+                    "-c",
+                    "1",
+                    "--stats-url",
+                    "http://127.0.0.1:" + text.getAddress().getPort() + "/d/time",
+                    "127.0.0.1:9");
+            assertEquals(2, notJson.status(), notJson.err());
+            assertTrue(notJson.err().contains("the answer is not a JSON object: time: the indefinite"), notJson.err());
+        } finally {
+            text.stop(0);
+        }
+        Cli.assertNoStackTrace(pid);
     }
 
     @Test
