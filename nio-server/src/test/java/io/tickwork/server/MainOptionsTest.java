@@ -72,6 +72,20 @@ class MainOptionsTest {
         r = run("--data", "", "--port", "0");
         assertEquals("1", r[0], r[2]);
         assertEquals("tickwork: cannot open the dictionary: an empty path names no dictionary file\n", r[2]);
+        // a named pipe would block the open until a writer came: refused, not waited on
+        java.nio.file.Path fifo = dir.resolve("pipe.twd");
+        try {
+            assertEquals(
+                    0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        } catch (java.io.IOException | InterruptedException noMkfifo) {
+            org.junit.jupiter.api.Assumptions.abort("no mkfifo here: " + noMkfifo);
+        }
+        r = run("--data", fifo.toString(), "--port", "0");
+        assertEquals("1", r[0], r[2]);
+        assertEquals(
+                "tickwork: cannot open the dictionary: " + fifo
+                        + ": not a regular file (a pipe or a device), not a dictionary file\n",
+                r[2]);
     }
 
     @Test

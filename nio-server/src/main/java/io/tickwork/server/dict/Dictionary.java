@@ -99,6 +99,10 @@ public final class Dictionary {
         if (Files.isDirectory(path)) {
             throw new IOException(path + ": a directory, not a dictionary file");
         }
+        if (Files.exists(path) && !Files.isRegularFile(path)) {
+            // a pipe or a device: opening a FIFO blocks until a writer comes, and none maps
+            throw new IOException(path + ": not a regular file (a pipe or a device), not a dictionary file");
+        }
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             ByteBuffer mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
             verify(mapped, path.toString());
