@@ -39,7 +39,8 @@ final class ServerOptions {
             names = "--host",
             paramLabel = "ADDR",
             converter = HostName.class,
-            description = "address to bind (default ${DEFAULT-VALUE}; 0.0.0.0 for all)")
+            description =
+                    "address to bind (default ${DEFAULT-VALUE}; 0.0.0.0 for every IPv4 interface, :: for every one)")
     String host = "127.0.0.1";
 
     @Option(

@@ -169,7 +169,11 @@ public final class HttpServer implements AutoCloseable {
             c.handler = Objects.requireNonNull(handler, "handler");
         }
 
-        /** Address to bind; default {@code 127.0.0.1} (loopback only: {@code 0.0.0.0} for every interface). */
+        /**
+         * Address to bind; default {@code 127.0.0.1} (loopback only: {@code 0.0.0.0} for every IPv4
+         * interface, {@code ::} for every interface, IPv6 and, where the system maps them, IPv4). An
+         * IPv4 address gets an IPv4 socket, so {@code 0.0.0.0} does not also listen on IPv6.
+         */
         public Builder host(String host) {
             c.host = Objects.requireNonNull(host, "host");
             return this;
@@ -426,12 +430,16 @@ public final class HttpServer implements AutoCloseable {
         this.config = config;
         RequestParser parser =
                 new RequestParser(config.maxRequestLine, config.maxHeadBytes, config.maxHeaders, config.maxBody);
-        this.listener = ServerSocketChannel.open();
+        InetSocketAddress bindTo = new InetSocketAddress(config.host, config.port);
+        // an IPv4 address on a dual-stack channel would bind ::, every IPv6 interface as well
+        this.listener = bindTo.getAddress() instanceof java.net.Inet4Address
+                ? ServerSocketChannel.open(java.net.StandardProtocolFamily.INET)
+                : ServerSocketChannel.open();
         try {
             if (config.reusePort) {
                 listener.setOption(StandardSocketOptions.SO_REUSEPORT, true);
             }
-            listener.bind(new InetSocketAddress(config.host, config.port), config.backlog);
+            listener.bind(bindTo, config.backlog);
             listener.configureBlocking(false);
             this.address = (InetSocketAddress) listener.getLocalAddress();
             for (int i = 0; i < config.threads; i++) {
