@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -122,7 +123,16 @@ public final class Main {
                 return 1;
             }
         }
-        Signals.onTermination(stop::countDown);
+        HttpServer stopping = server;
+        java.util.concurrent.atomic.AtomicInteger signals = new java.util.concurrent.atomic.AtomicInteger();
+        Signals.onTermination(() -> {
+            if (signals.incrementAndGet() == 1) {
+                stop.countDown();
+            } else { // a second signal: the operator will not wait out the drain
+                err.println("tickwork: a second signal: closing the connections still draining now");
+                stopping.endDrainNow();
+            }
+        });
         if (worker) {
             WorkerLauncher.onLauncherGone(stop::countDown);
         }
@@ -160,7 +170,31 @@ public final class Main {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // a drain that takes more than a second says so: what it waits for, and how to end it
+        CountDownLatch drained = new CountDownLatch(1);
+        Thread drainReport = new Thread(
+                () -> {
+                    try {
+                        if (drained.await(1, TimeUnit.SECONDS)) {
+                            return;
+                        }
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    long open = stopping.stats().openConnections();
+                    err.printf(
+                            Locale.ROOT,
+                            "tickwork: stopping: draining %,d connection%s for at most %,d ms more (a second signal"
+                                    + " closes them now)%n",
+                            open,
+                            open == 1 ? "" : "s",
+                            Math.max(0, o.drainTimeout.toMillis() - 1_000));
+                },
+                "tickwork-drain-report");
+        drainReport.setDaemon(true);
+        drainReport.start();
         server.close();
+        drained.countDown();
         if (statsServer != null) {
             statsServer.close();
         }

@@ -69,8 +69,8 @@ final class ServerOptions {
             names = "--drain-timeout",
             paramLabel = "T",
             converter = DurationConverter.class,
-            description = "on SIGTERM or Ctrl-C, finish the responses in flight for at most this long, then close"
-                    + " the connections still busy (default 5s)")
+            description = "on SIGTERM, Ctrl-C or SIGHUP, finish the responses in flight for at most this long (a"
+                    + " second signal: at once), then close the connections still busy (default 5s)")
     Duration drainTimeout = Duration.ofSeconds(5);
 
     @Option(

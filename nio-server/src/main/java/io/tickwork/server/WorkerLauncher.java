@@ -157,6 +157,8 @@ final class WorkerLauncher {
     private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
     /** Appended to by {@link #run}'s thread only; copy-on-write for the shutdown hook. */
     private final List<Process> workers = new CopyOnWriteArrayList<>();
+    /** {@link #stopAll} has sent the workers their SIGTERM: a later signal is passed on to them. */
+    private volatile boolean stopping;
 
     private final List<Thread> pumps = new ArrayList<>();
 
@@ -180,7 +182,13 @@ final class WorkerLauncher {
             return 1;
         }
         warnIfDescriptorsShort();
-        Signals.onTermination(() -> events.add(STOP));
+        Signals.onTermination(() -> {
+            if (stopping) { // a signal during the stop: passed on, so the workers end their drains now
+                workers.forEach(p -> p.toHandle().destroy());
+            } else {
+                events.add(STOP);
+            }
+        });
         // other ways this JVM may end (System.exit, a signal ignored at start and so not handled):
         // SIGTERM to the workers still running
         Thread hook = new Thread(() -> workers.forEach(p -> p.toHandle().destroy()), "tickwork-launcher-shutdown");
@@ -372,6 +380,7 @@ final class WorkerLauncher {
      * 0 and {@code reported} is -1.
      */
     private int stopAll(int reported) {
+        stopping = true;
         workers.forEach(p -> p.toHandle().destroy());
         long stopSeconds = (options.drainTimeout.toMillis() + 999) / 1000 + STOP_SLACK_SECONDS;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(stopSeconds);

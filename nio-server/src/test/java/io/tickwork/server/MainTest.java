@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(120)
 class MainTest {
@@ -214,6 +216,121 @@ class MainTest {
             assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped");
             assertEquals(0, p.exitValue(), rest.toString());
             assertTrue(rest.toString().contains("stopped after"), rest.toString());
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /**
+     * SIGTERM with a client that pipelines and never reads: the server says it is draining, and
+     * for how long at most; a second signal closes what is still draining at once, so the process
+     * ends in moments rather than after the 60 s drain timeout, and still exits 0. With
+     * {@code --processes} the launcher passes the second signal on to its workers.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void aSecondSignalEndsTheDrainAtOnce(int processes) throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-Xmx64m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "--port",
+                "0",
+                "--threads",
+                "1",
+                "--drain-timeout",
+                "60s"));
+        if (processes > 1) {
+            command.addAll(List.of("--processes", Integer.toString(processes)));
+        }
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try (Socket stalled = new Socket()) {
+            BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            String line = r.readLine();
+            Matcher m =
+                    Pattern.compile("^tickwork dictionary: (http://[^ ]+/)  .*").matcher(line == null ? "" : line);
+            assertTrue(m.matches(), line);
+            URI base = URI.create(m.group(1));
+            // each process's own counters: the workers' private stats listeners, or the one server's
+            List<URI> statsUris = new ArrayList<>();
+            Matcher each = Pattern.compile("stats=(http://[^ ,]+)").matcher(line);
+            while (each.find()) {
+                statsUris.add(URI.create(each.group(1)));
+            }
+            if (statsUris.isEmpty()) {
+                statsUris.add(base.resolve("/stats"));
+            }
+            stalled.setReceiveBufferSize(4096);
+            stalled.connect(new java.net.InetSocketAddress(base.getHost(), base.getPort()), 10_000);
+            byte[] request = "GET /d/geese HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+            var out = stalled.getOutputStream();
+            // more answers than the sockets' buffers hold; written from a thread of its own, since the
+            // write blocks once the server, its output stuck, stops reading
+            Thread writer = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 50_000; i++) {
+                        out.write(request);
+                    }
+                    out.flush();
+                } catch (java.io.IOException closed) {
+                    // the server closed the connection at its stop
+                }
+            });
+            writer.setDaemon(true);
+            writer.start();
+            // until the server has read and answered some of them: output it cannot send is then held
+            HttpClient c =
+                    HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                long requests = 0;
+                for (URI u : statsUris) {
+                    String stats = c.send(HttpRequest.newBuilder(u).build(), HttpResponse.BodyHandlers.ofString())
+                            .body();
+                    Matcher n = Pattern.compile("\"requests\":(\\d+)").matcher(stats);
+                    requests += n.find() ? Long.parseLong(n.group(1)) : 0;
+                }
+                if (requests >= 50) {
+                    break;
+                }
+                assertTrue(System.nanoTime() < deadline, "the server never read the pipelined requests");
+                Thread.onSpinWait();
+            }
+            long t0 = System.nanoTime();
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
+                            .start()
+                            .waitFor());
+            String draining = r.readLine();
+            while (draining != null && draining.contains("stopped after")) {
+                draining = r.readLine(); // an idle worker's stop line, before the busy one reports
+            }
+            assertTrue(
+                    draining != null
+                            && draining.matches("(\\[w\\d\\] )?tickwork: stopping: draining .*")
+                            && draining.endsWith(" for at most 59,000 ms more (a second signal closes them now)"),
+                    draining);
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
+                            .start()
+                            .waitFor());
+            StringBuilder rest = new StringBuilder();
+            for (String l; (l = r.readLine()) != null; ) {
+                rest.append(l).append('\n');
+            }
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped");
+            long tookMs = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(tookMs < 30_000, "the drain went on " + tookMs + " ms after the second signal: " + rest);
+            assertTrue(
+                    rest.toString().contains("a second signal: closing the connections still draining now"),
+                    rest.toString());
+            assertTrue(rest.toString().contains("stopped after"), rest.toString());
+            assertEquals(0, p.exitValue(), rest.toString());
         } finally {
             p.destroyForcibly();
         }

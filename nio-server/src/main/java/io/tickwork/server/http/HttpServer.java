@@ -673,6 +673,19 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
+     * Cuts a {@link #close()} under way short: each loop closes the connections it is still
+     * draining on its next turn, as if the drain timeout had passed, and {@code close()} returns
+     * then. Before {@code close()} has started, and after it ended, does nothing. Any thread.
+     */
+    public void endDrainNow() {
+        if (closing.get()) {
+            for (SelectorLoop l : loops) {
+                l.endDrainNow();
+            }
+        }
+    }
+
+    /**
      * The server whose handler this worker thread is running, if any: its close() must not wait
      * for itself. Not set on loop threads, which close() recognises by themselves.
      */

@@ -232,6 +232,18 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         });
     }
 
+    /**
+     * Ends a drain under way at once: the connections still open are closed on the loop's next
+     * turn, as when the drain timeout passes (and logged the same way). Nothing if not draining.
+     */
+    void endDrainNow() {
+        execute(() -> {
+            if (draining) {
+                drainDeadline = now;
+            }
+        });
+    }
+
     private void onKey(SelectionKey key) {
         Object a = key.attachment();
         if (a == null) {
