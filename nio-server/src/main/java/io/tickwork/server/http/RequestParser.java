@@ -253,6 +253,9 @@ final class RequestParser {
                     && isScheme(b, ts, colon))) {
                 return error(r, 400, "request target must start with '/'");
             }
+            if (!isHttpScheme(b, ts, colon)) {
+                return error(r, 400, "an absolute request target must be http or https"); // RFC 9112 3.2.2
+            }
             int slash = indexOf(b, colon + 3, te, (byte) '/');
             qm = indexOf(b, colon + 3, te, (byte) '?');
             boolean pathFirst = slash >= 0 && (qm < 0 || slash < qm);
@@ -468,7 +471,21 @@ final class RequestParser {
         return true;
     }
 
-    /** Digits only, at most 18 of them after leading zeros; -1 otherwise. */
+    /** {@code http} or {@code https}, in any case (RFC 9110 4.2.3: schemes are case-insensitive). */
+    private static boolean isHttpScheme(byte[] b, int from, int to) {
+        int n = to - from;
+        if (n != 4 && n != 5) {
+            return false;
+        }
+        String http = "https";
+        for (int i = 0; i < n; i++) {
+            if ((b[from + i] | 0x20) != http.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * A Content-Length value that may be a list of identical lengths ({@code 3, 3}): the length, or
      * -1 if an element is malformed or they differ.
@@ -497,6 +514,7 @@ final class RequestParser {
         return value;
     }
 
+    /** Digits only, at most 18 of them after leading zeros; -1 otherwise. */
     private static long parseLength(byte[] b, int from, int to) {
         if (to == from) {
             return -1;

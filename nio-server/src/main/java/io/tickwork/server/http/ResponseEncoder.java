@@ -86,11 +86,15 @@ final class ResponseEncoder {
 
     private ResponseEncoder() {}
 
+    /** The methods served, as {@code Allow} lists them. */
+    private static final String ALLOW = "GET, HEAD, OPTIONS";
+
     /**
      * Fills {@code res} for {@code request}: for a method other than GET and HEAD (the handler never
-     * sees it), 405 with {@code Allow} if HTTP defines the method, else 501 (RFC 9110 9.1); the
-     * handler's answer otherwise, 500 if the handler throws (logged through {@code server}).
-     * {@code res} must be reset.
+     * sees it), OPTIONS answered 200 with {@code Allow} and no content (RFC 9110 9.3.7: to any
+     * target, {@code *} included, which load balancers' health checks send), 405 with {@code Allow}
+     * if HTTP defines the method, else 501 (RFC 9110 9.1); the handler's answer otherwise, 500 if
+     * the handler throws (logged through {@code server}). {@code res} must be reset.
      */
     static void answer(HttpHandler handler, HttpRequest request, HttpResponse res, HttpServer server) {
         if (!request.methodAllowed) {
@@ -99,8 +103,11 @@ final class ResponseEncoder {
                     request.methodStart,
                     request.methodEnd - request.methodStart,
                     StandardCharsets.ISO_8859_1);
-            if (request.methodKnown) {
-                res.status(405).header("Allow", "GET, HEAD");
+            if (method.equals("OPTIONS")) {
+                res.status(200).header("Allow", ALLOW);
+                res.contentType(ContentType.TEXT); // no content: Content-Length 0, as 9.3.7 requires
+            } else if (request.methodKnown) {
+                res.status(405).header("Allow", ALLOW);
                 errorBody(res, 405, "method " + method + " is not allowed; use GET or HEAD");
             } else {
                 res.status(501);

@@ -423,8 +423,29 @@ class HttpServerTest {
                 c.send("POST /echo/x HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc" + get("/echo/next"));
                 RawClient.Response r = c.read();
                 assertEquals(405, r.status());
-                assertEquals("GET, HEAD", r.header("allow"));
+                assertEquals("GET, HEAD, OPTIONS", r.header("allow"));
                 assertEquals("next", c.read().text(), "the body was consumed, the next request parsed");
+            }
+        }
+
+        /**
+         * OPTIONS, to a path or to {@code *} (a load balancer's health check), is answered 200 with
+         * {@code Allow} and no content, without reaching the handler; the connection goes on.
+         */
+        @Test
+        void optionsIsAnsweredWithAllow() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("OPTIONS * HTTP/1.1\r\nHost: t\r\n\r\nOPTIONS /echo/x HTTP/1.1\r\nHost: t\r\n\r\n"
+                        + get("/echo/next"));
+                for (int i = 0; i < 2; i++) {
+                    RawClient.Response r = c.read();
+                    assertEquals(200, r.status());
+                    assertEquals("GET, HEAD, OPTIONS", r.header("allow"));
+                    assertEquals("0", r.header("content-length"));
+                    assertEquals("", r.text());
+                }
+                assertEquals("next", c.read().text());
             }
         }
 
@@ -495,7 +516,7 @@ class HttpServerTest {
                 assertEquals("first", c.read().text());
                 RawClient.Response r = c.read();
                 assertEquals(405, r.status(), r.text());
-                assertEquals("GET, HEAD", r.header("allow"));
+                assertEquals("GET, HEAD, OPTIONS", r.header("allow"));
                 assertEquals("close", r.header("connection"));
                 c.send("hello");
                 assertTrue(c.closedByServer(), "closed after the refusal");
@@ -1399,7 +1420,7 @@ class HttpServerTest {
                 c.send("DELETE /echo/x HTTP/1.1\r\nHost: t\r\n\r\n");
                 RawClient.Response r = c.read();
                 assertEquals(405, r.status());
-                assertEquals("GET, HEAD", r.header("allow"));
+                assertEquals("GET, HEAD, OPTIONS", r.header("allow"));
                 c.send("FOO /echo/x HTTP/1.1\r\nHost: t\r\n\r\n");
                 assertEquals(501, c.read().status());
                 c.send(get("/echo/still"));

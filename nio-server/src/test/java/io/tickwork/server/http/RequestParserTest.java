@@ -256,6 +256,22 @@ class RequestParserTest {
         assertEquals("x=1", r.query());
     }
 
+    /** An absolute-form target names an http or https resource (any case), not another scheme's. */
+    @Test
+    void anAbsoluteFormTargetMustBeHttpOrHttps() {
+        for (String ok : new String[] {"http://x/d/cat", "HTTPS://x/d/cat", "hTtP://x/d/cat"}) {
+            String req = "GET " + ok + " HTTP/1.1\r\nHost: x\r\n\r\n";
+            assertEquals(req.length(), parse(req), r.errorDetail);
+            assertEquals("/d/cat", r.path());
+        }
+        for (String bad : new String[] {"ftp://x/d/cat", "httpx://x/d/cat", "htt://x/d/cat", "file:///d/cat"}) {
+            String req = "GET " + bad + " HTTP/1.1\r\nHost: x\r\n\r\n";
+            assertEquals(RequestParser.ERROR, parse(req), bad);
+            assertEquals(400, r.errorStatus, bad);
+            assertEquals("an absolute request target must be http or https", r.errorDetail, bad);
+        }
+    }
+
     @Test
     void quotesAndAngleBracketsMustComePercentEncoded() {
         for (char c : "\"<>".toCharArray()) {
