@@ -155,7 +155,11 @@ public final class Main {
                 o.workers > 0 ? ", " + o.workers + (o.workers == 1 ? " worker" : " workers") : "",
                 o.connectionCap() == Integer.MAX_VALUE
                         ? ""
-                        : String.format(Locale.ROOT, ", at most %,d connections", o.connectionCap()),
+                        : String.format(
+                                Locale.ROOT,
+                                ", at most %,d connection%s",
+                                o.connectionCap(),
+                                o.connectionCap() == 1 ? "" : "s"),
                 o.timer,
                 dict.source());
         if (worker) {

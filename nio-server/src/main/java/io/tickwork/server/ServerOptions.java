@@ -194,7 +194,7 @@ final class ServerOptions {
         @Override
         public Integer convert(String v) {
             try {
-                int x = Integer.parseInt(v);
+                int x = asciiInt(v);
                 if (x >= min && x <= max) {
                     return x;
                 }
@@ -203,6 +203,26 @@ final class ServerOptions {
             }
             throw new TypeConversionException("must be an integer in " + min + ".." + max + ": " + v);
         }
+    }
+
+    /**
+     * An option's integer as typed: ASCII digits only, an optional leading minus (for the range
+     * check to refuse with the value), no {@code +} and no other script's digits, which
+     * {@link Integer#parseInt} would take.
+     *
+     * @throws NumberFormatException if {@code v} is not such a number or overflows an int
+     */
+    static int asciiInt(String v) {
+        int start = v.startsWith("-") ? 1 : 0;
+        if (v.length() == start) {
+            throw new NumberFormatException(v);
+        }
+        for (int i = start; i < v.length(); i++) {
+            if (v.charAt(i) < '0' || v.charAt(i) > '9') {
+                throw new NumberFormatException(v);
+            }
+        }
+        return Integer.parseInt(v);
     }
 
     /** {@code --port}: 0..65535. */
@@ -231,7 +251,7 @@ final class ServerOptions {
         @Override
         public Integer convert(String v) {
             try {
-                int n = Integer.parseInt(v);
+                int n = asciiInt(v);
                 if (DictionaryHandler.cachedWordsAllowed(n)) {
                     return n;
                 }
@@ -330,7 +350,9 @@ final class ServerOptions {
                     return Duration.ofMillis(nanos.divide(NANOS_PER_MILLI).longValueExact());
                 }
             }
-            throw new TypeConversionException("must be a duration of at least 1ms such as 300ms, 30s or 2m: " + v);
+            throw new TypeConversionException(
+                    "must be a duration of at least 1ms, a number with a unit us, ms, s, m or h (300ms, 30s, 2m): "
+                            + v);
         }
     }
 

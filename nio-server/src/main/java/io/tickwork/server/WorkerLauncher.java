@@ -299,6 +299,7 @@ final class WorkerLauncher {
             throw new IOException("cannot start worker " + index + ": " + e.getMessage(), e);
         }
         workers.add(p);
+        // pumps 2i and 2i + 1 are worker i's stdout and stderr (died() joins them)
         pumps.add(pump(index, p.getInputStream(), out, true));
         pumps.add(pump(index, p.getErrorStream(), err, false));
         p.onExit().thenAccept(x -> events.add(new Exited(index, x.exitValue())));
@@ -360,6 +361,15 @@ final class WorkerLauncher {
             // the launcher was told to stop too, as a Ctrl-C tells every process of its group: the
             // worker's exit was merely seen first
             return stopAll(-1);
+        }
+        // the worker's last lines first (a JVM that could not start says why there), then its end
+        for (int k = 2 * x.index(); k < 2 * x.index() + 2 && k < pumps.size(); k++) {
+            try {
+                pumps.get(k).join(1_000); // it has exited: its pipes end, unless a grandchild holds them
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
         err.println("tickwork: worker " + x.index() + " (pid "
                 + workers.get(x.index()).pid() + ") exited with status " + x.status() + when + "; stopping the others");

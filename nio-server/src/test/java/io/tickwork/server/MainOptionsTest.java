@@ -193,6 +193,9 @@ class MainOptionsTest {
         "--threads, 0",
         "--threads, 1025",
         "--workers, -1",
+        "--port, +9090",
+        "--port, \uFF11\uFF19\uFF11\uFF16\uFF10", // fullwidth digits, which Integer.parseInt reads
+        "--threads, \u0662", // an Arabic-Indic two
         "--cached-words, 3",
         "--cached-words, 1",
         "--cached-words, -1",

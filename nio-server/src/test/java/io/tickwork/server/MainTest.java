@@ -222,6 +222,41 @@ class MainTest {
     }
 
     /**
+     * A worker whose JVM cannot start: the launcher forwards the JVM's own words first, then says
+     * the worker exited, so the cause reads before its consequence.
+     */
+    @Test
+    void aWorkerThatCannotStartSaysWhyBeforeTheLauncherSaysItEnded() throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(
+                        java,
+                        "-Xmx64m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "--port",
+                        "0",
+                        "--processes",
+                        "2",
+                        "--worker-jvm-opts=-Xmx1k")
+                .redirectErrorStream(true)
+                .start();
+        try {
+            String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), all);
+            assertEquals(1, p.exitValue(), all);
+            Matcher ended = Pattern.compile("tickwork: worker (\\d) \\(pid \\d+\\) exited with status 1")
+                    .matcher(all);
+            assertTrue(ended.find(), all);
+            String cause = "[w" + ended.group(1) + "] Error occurred during initialization of VM";
+            int at = all.indexOf(cause);
+            assertTrue(at >= 0 && at < ended.start(), "the JVM's words come first: " + all);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /**
      * SIGTERM with a client that pipelines and never reads: the server says it is draining, and
      * for how long at most; a second signal closes what is still draining at once, so the process
      * ends in moments rather than after the 60 s drain timeout, and still exits 0. With

@@ -648,8 +648,8 @@ public final class HttpServer implements AutoCloseable {
             }
         }
         if (dueOnceAMinute(lastCapLog)) {
-            log(max + " connections open, the cap: accepting again as connections close"
-                    + " (reported at most once a minute)");
+            log(max + (max == 1 ? " connection" : " connections")
+                    + " open, the cap: accepting again as connections close" + " (reported at most once a minute)");
         }
         return false;
     }
