@@ -125,14 +125,19 @@ public final class Main {
         }
         HttpServer stopping = server;
         java.util.concurrent.atomic.AtomicInteger signals = new java.util.concurrent.atomic.AtomicInteger();
-        Signals.onTermination(() -> {
+        Runnable onSignal = () -> {
             if (signals.incrementAndGet() == 1) {
                 stop.countDown();
             } else { // a second signal: the operator will not wait out the drain
                 err.println("tickwork: a second signal: closing the connections still draining now");
                 stopping.endDrainNow();
             }
-        });
+        };
+        if (worker) {
+            Signals.onWorkerTermination(onSignal); // the launcher's SIGTERMs only
+        } else {
+            Signals.onTermination(onSignal);
+        }
         if (worker) {
             WorkerLauncher.onLauncherGone(stop::countDown);
         }

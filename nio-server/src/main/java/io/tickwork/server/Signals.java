@@ -23,4 +23,27 @@ final class Signals {
             }
         }
     }
+
+    /**
+     * A worker of {@code --processes}: stops on SIGTERM only, which its launcher sends (and sends
+     * again for a second stop signal); SIGINT and SIGHUP are ignored once this is called, since a
+     * terminal's Ctrl-C or hang-up reaches the whole process group, and counted beside the
+     * launcher's SIGTERM it would read as a second signal and cut the drain short. Before this
+     * call (while the JVM starts) they still end the worker, as the launcher expects.
+     */
+    @SuppressWarnings("restriction")
+    static void onWorkerTermination(Runnable action) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> action.run());
+        } catch (IllegalArgumentException | LinkageError unsupported) {
+            return; // no signals here: shutdown hooks remain
+        }
+        for (String name : new String[] {"INT", "HUP"}) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), sun.misc.SignalHandler.SIG_IGN);
+            } catch (IllegalArgumentException | LinkageError unsupported) {
+                // not available on this platform
+            }
+        }
+    }
 }

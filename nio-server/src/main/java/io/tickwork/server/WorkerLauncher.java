@@ -157,8 +157,10 @@ final class WorkerLauncher {
     private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
     /** Appended to by {@link #run}'s thread only; copy-on-write for the shutdown hook. */
     private final List<Process> workers = new CopyOnWriteArrayList<>();
-    /** {@link #stopAll} has sent the workers their SIGTERM: a later signal is passed on to them. */
+    /** {@link #stopAll} has begun sending the workers their SIGTERM: a later signal is passed on. */
     private volatile boolean stopping;
+    /** Stop signals this launcher has received. */
+    private final java.util.concurrent.atomic.AtomicInteger signals = new java.util.concurrent.atomic.AtomicInteger();
 
     private final List<Thread> pumps = new ArrayList<>();
 
@@ -183,11 +185,11 @@ final class WorkerLauncher {
         }
         warnIfDescriptorsShort();
         Signals.onTermination(() -> {
-            if (stopping) { // a signal during the stop: passed on, so the workers end their drains now
-                workers.forEach(p -> p.toHandle().destroy());
-            } else {
+            if (signals.incrementAndGet() == 1) {
                 events.add(STOP);
-            }
+            } else if (stopping) { // a second signal: passed on, so the workers end their drains now
+                workers.forEach(p -> p.toHandle().destroy());
+            } // else stopAll has not sent its SIGTERM yet: it sends a second one (it reads the count)
         });
         // other ways this JVM may end (System.exit, a signal ignored at start and so not handled):
         // SIGTERM to the workers still running
@@ -392,6 +394,9 @@ final class WorkerLauncher {
     private int stopAll(int reported) {
         stopping = true;
         workers.forEach(p -> p.toHandle().destroy());
+        if (signals.get() >= 2) { // a second signal came before the first SIGTERM went: pass it on too
+            workers.forEach(p -> p.toHandle().destroy());
+        }
         long stopSeconds = (options.drainTimeout.toMillis() + 999) / 1000 + STOP_SLACK_SECONDS;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(stopSeconds);
         int code = 0;
@@ -496,13 +501,16 @@ final class WorkerLauncher {
      */
     static SocketChannel reservePort(String host, int port) throws IOException {
         InetSocketAddress address = new InetSocketAddress(host, port);
+        // the family the workers' listeners take (HttpServer): an IPv4 host, an IPv4 socket
+        boolean v4 = address.getAddress() instanceof java.net.Inet4Address;
         if (port != 0) {
-            try (SocketChannel probe = SocketChannel.open()) {
+            try (SocketChannel probe =
+                    v4 ? SocketChannel.open(java.net.StandardProtocolFamily.INET) : SocketChannel.open()) {
                 probe.setOption(StandardSocketOptions.SO_REUSEADDR, true); // TIME_WAIT is no obstacle
                 probe.bind(address);
             }
         }
-        SocketChannel hold = SocketChannel.open();
+        SocketChannel hold = v4 ? SocketChannel.open(java.net.StandardProtocolFamily.INET) : SocketChannel.open();
         try {
             hold.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             hold.setOption(StandardSocketOptions.SO_REUSEPORT, true);

@@ -222,6 +222,60 @@ class MainTest {
     }
 
     /**
+     * {@code --host 0.0.0.0 --processes 2} beside an IPv6-only listener on the same port: the
+     * launcher's port check takes the workers' family (IPv4 for an IPv4 host), so the port is free
+     * for it as for one process, and the workers serve.
+     */
+    @Test
+    void anIpv4HostWithProcessesIgnoresAnIpv6ListenerOnItsPort() throws Exception {
+        java.net.ServerSocket v6;
+        try {
+            v6 = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("::1"));
+        } catch (java.io.IOException noIpv6) {
+            Assumptions.abort("no IPv6 loopback here: " + noIpv6);
+            return;
+        }
+        try (v6) {
+            String java =
+                    Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+            Process p = new ProcessBuilder(
+                            java,
+                            "-Xmx64m",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            Main.class.getName(),
+                            "--host",
+                            "0.0.0.0",
+                            "--port",
+                            Integer.toString(v6.getLocalPort()),
+                            "--processes",
+                            "2")
+                    .redirectErrorStream(true)
+                    .start();
+            try {
+                BufferedReader r =
+                        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                String line = r.readLine();
+                assertTrue(
+                        line != null && line.startsWith("tickwork dictionary: ") && line.contains("2 processes"), line);
+                assertEquals(
+                        0,
+                        new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
+                                .start()
+                                .waitFor());
+                StringBuilder rest = new StringBuilder();
+                for (String l; (l = r.readLine()) != null; ) {
+                    rest.append(l).append('\n');
+                }
+                assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped");
+                assertEquals(0, p.exitValue(), rest.toString());
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    /**
      * A worker whose JVM cannot start: the launcher forwards the JVM's own words first, then says
      * the worker exited, so the cause reads before its consequence.
      */
@@ -265,26 +319,76 @@ class MainTest {
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
     void aSecondSignalEndsTheDrainAtOnce(int processes) throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(
-                java,
-                "-Xmx64m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "--port",
-                "0",
-                "--threads",
-                "1",
-                "--drain-timeout",
-                "60s"));
-        if (processes > 1) {
-            command.addAll(List.of("--processes", Integer.toString(processes)));
+        try (StalledClient s = new StalledClient(processes, "60s")) {
+            long t0 = System.nanoTime();
+            s.signal("-TERM", false);
+            String draining = s.out.readLine();
+            while (draining != null && draining.contains("stopped after")) {
+                draining = s.out.readLine(); // an idle worker's stop line, before the busy one reports
+            }
+            assertTrue(
+                    draining != null
+                            && draining.matches("(\\[w\\d\\] )?tickwork: stopping: draining .*")
+                            && draining.endsWith(" for at most 59,000 ms more (a second signal closes them now)"),
+                    draining);
+            s.signal("-TERM", false);
+            String rest = s.rest();
+            long tookMs = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(tookMs < 30_000, "the drain went on " + tookMs + " ms after the second signal: " + rest);
+            assertTrue(rest.contains("a second signal: closing the connections still draining now"), rest);
+            assertTrue(rest.contains("when a second signal ended the drain"), rest);
+            assertTrue(rest.contains("stopped after"), rest);
+            assertEquals(0, s.process.exitValue(), rest);
         }
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try (Socket stalled = new Socket()) {
-            BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            String line = r.readLine();
+    }
+
+    /**
+     * A terminal's Ctrl-C reaches the launcher and every worker at once: one stop, not two. The
+     * workers leave SIGINT to the launcher, whose SIGTERM they drain on in full, to the drain
+     * timeout, rather than taking the launcher's SIGTERM for a second signal.
+     */
+    @Test
+    void oneCtrlCToTheWholeGroupDrainsInFull() throws Exception {
+        try (StalledClient s = new StalledClient(2, "3s")) {
+            s.signal("-INT", true);
+            String all = s.rest();
+            assertTrue(all.contains("connection(s) still open after the 3000 ms drain timeout"), all);
+            assertTrue(!all.contains("second signal:"), all);
+            assertEquals(0, s.process.exitValue(), all);
+        }
+    }
+
+    /**
+     * The server ({@code --processes N}, one selector loop each, the given drain timeout) with one
+     * client that has pipelined more than the sockets hold and reads nothing: once this returns,
+     * the server has answered some of it and holds the rest.
+     */
+    private static final class StalledClient implements AutoCloseable {
+        final Process process;
+        final BufferedReader out;
+        private final Socket stalled = new Socket();
+
+        StalledClient(int processes, String drainTimeout) throws Exception {
+            String java =
+                    Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+            List<String> command = new ArrayList<>(List.of(
+                    java,
+                    "-Xmx64m",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    Main.class.getName(),
+                    "--port",
+                    "0",
+                    "--threads",
+                    "1",
+                    "--drain-timeout",
+                    drainTimeout));
+            if (processes > 1) {
+                command.addAll(List.of("--processes", Integer.toString(processes)));
+            }
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            String line = out.readLine();
             Matcher m =
                     Pattern.compile("^tickwork dictionary: (http://[^ ]+/)  .*").matcher(line == null ? "" : line);
             assertTrue(m.matches(), line);
@@ -301,22 +405,21 @@ class MainTest {
             stalled.setReceiveBufferSize(4096);
             stalled.connect(new java.net.InetSocketAddress(base.getHost(), base.getPort()), 10_000);
             byte[] request = "GET /d/geese HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-            var out = stalled.getOutputStream();
-            // more answers than the sockets' buffers hold; written from a thread of its own, since the
-            // write blocks once the server, its output stuck, stops reading
+            var w = stalled.getOutputStream();
+            // more answers than the sockets' buffers hold; written from a thread of its own, since
+            // the write blocks once the server, its output stuck, stops reading
             Thread writer = new Thread(() -> {
                 try {
                     for (int i = 0; i < 50_000; i++) {
-                        out.write(request);
+                        w.write(request);
                     }
-                    out.flush();
+                    w.flush();
                 } catch (java.io.IOException closed) {
                     // the server closed the connection at its stop
                 }
             });
             writer.setDaemon(true);
             writer.start();
-            // until the server has read and answered some of them: output it cannot send is then held
             HttpClient c =
                     HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -334,40 +437,31 @@ class MainTest {
                 assertTrue(System.nanoTime() < deadline, "the server never read the pipelined requests");
                 Thread.onSpinWait();
             }
-            long t0 = System.nanoTime();
-            assertEquals(
-                    0,
-                    new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
-                            .start()
-                            .waitFor());
-            String draining = r.readLine();
-            while (draining != null && draining.contains("stopped after")) {
-                draining = r.readLine(); // an idle worker's stop line, before the busy one reports
+        }
+
+        /** {@code kill SIG} to the server, or, with {@code group}, to it and each of its workers in one call. */
+        void signal(String sig, boolean group) throws Exception {
+            List<String> kill = new ArrayList<>(List.of("kill", sig, Long.toString(process.pid())));
+            if (group) {
+                process.toHandle().children().forEach(w -> kill.add(Long.toString(w.pid())));
             }
-            assertTrue(
-                    draining != null
-                            && draining.matches("(\\[w\\d\\] )?tickwork: stopping: draining .*")
-                            && draining.endsWith(" for at most 59,000 ms more (a second signal closes them now)"),
-                    draining);
-            assertEquals(
-                    0,
-                    new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
-                            .start()
-                            .waitFor());
+            assertEquals(0, new ProcessBuilder(kill).start().waitFor(), kill.toString());
+        }
+
+        /** The output to its end, once the server has exited (within 30 s). */
+        String rest() throws Exception {
             StringBuilder rest = new StringBuilder();
-            for (String l; (l = r.readLine()) != null; ) {
+            for (String l; (l = out.readLine()) != null; ) {
                 rest.append(l).append('\n');
             }
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped");
-            long tookMs = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue(tookMs < 30_000, "the drain went on " + tookMs + " ms after the second signal: " + rest);
-            assertTrue(
-                    rest.toString().contains("a second signal: closing the connections still draining now"),
-                    rest.toString());
-            assertTrue(rest.toString().contains("stopped after"), rest.toString());
-            assertEquals(0, p.exitValue(), rest.toString());
-        } finally {
-            p.destroyForcibly();
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS), "stopped: " + rest);
+            return rest.toString();
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            process.destroyForcibly();
+            stalled.close();
         }
     }
 }

@@ -672,17 +672,25 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
+    /** Set by {@link #endDrainNow()}: a drain, under way or to come, ends at once. */
+    private volatile boolean drainCutShort;
+
     /**
-     * Cuts a {@link #close()} under way short: each loop closes the connections it is still
-     * draining on its next turn, as if the drain timeout had passed, and {@code close()} returns
-     * then. Before {@code close()} has started, and after it ended, does nothing. Any thread.
+     * Cuts the graceful stop short: each loop closes the connections it is still draining on its
+     * next turn, as if the drain timeout had passed, and {@link #close()} returns then. Called
+     * before {@code close()}, it makes that drain end at once; after, it does nothing. Any thread;
+     * idempotent.
      */
     public void endDrainNow() {
-        if (closing.get()) {
-            for (SelectorLoop l : loops) {
-                l.endDrainNow();
-            }
+        drainCutShort = true; // first: a drain that starts after this reads it (SelectorLoop.drain)
+        for (SelectorLoop l : loops) {
+            l.endDrainNow(); // and one under way is cut on its loop's next turn
         }
+    }
+
+    /** Whether {@link #endDrainNow()} was called. */
+    boolean drainCutShort() {
+        return drainCutShort;
     }
 
     /**

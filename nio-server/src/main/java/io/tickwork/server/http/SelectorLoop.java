@@ -171,8 +171,11 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         if (draining && (output.open == 0 || now >= drainDeadline)) {
             if (output.open > 0) {
                 server.log("stopping " + Thread.currentThread().getName() + ": " + output.open
-                        + " connection(s) still open after the " + drainGraceMillis
-                        + " ms drain timeout (output or requests pending, or the client not done closing); closed");
+                        + " connection(s) still open "
+                        + (server.drainCutShort()
+                                ? "when a second signal ended the drain"
+                                : "after the " + drainGraceMillis + " ms drain timeout")
+                        + " (output or requests pending, or the client not done closing); closed");
             }
             return false;
         }
@@ -209,7 +212,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     void drain(long graceMillis, Runnable acceptsStopped) {
         execute(() -> {
             draining = true;
-            drainDeadline = now + graceMillis;
+            drainDeadline = server.drainCutShort() ? now : now + graceMillis;
             drainGraceMillis = graceMillis;
             acceptor.stop();
             acceptsStopped.run();
@@ -234,7 +237,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
 
     /**
      * Ends a drain under way at once: the connections still open are closed on the loop's next
-     * turn, as when the drain timeout passes (and logged the same way). Nothing if not draining.
+     * turn, as when the drain timeout passes. Nothing if not draining: a drain that starts later
+     * reads {@link HttpServer#drainCutShort()} itself.
      */
     void endDrainNow() {
         execute(() -> {
