@@ -29,6 +29,8 @@ final class Bench {
     private volatile boolean stopped;
     /** Seconds the run gave up after, with no connection open and every connect failing; 0 if it did not. */
     private int lostTheServerAfter;
+    /** Stopped (a signal) before the connect phase had ended: the run's clock never started. */
+    private boolean stoppedInConnectPhase;
 
     Bench(BenchConfig cfg) {
         this.cfg = cfg;
@@ -77,10 +79,14 @@ final class Bench {
             gate.go(now, now, now); // no worker waits for a start that will not come
             throw e;
         }
+        stoppedInConnectPhase = stopped;
         long start = System.nanoTime();
         long warmEnd = start + cfg.warmup().toNanos();
         long end = warmEnd + cfg.duration().toNanos();
         gate.go(start, warmEnd, end);
+        for (BenchWorker w : workers) {
+            w.wake(); // a worker waiting for the start wakes now, not at its next housekeeping
+        }
         Histogram total = LatencyRange.histogram();
         Histogram[] recycle = new Histogram[workers.size()];
         Histogram[] recycleWarm = new Histogram[workers.size()];
@@ -91,8 +97,8 @@ final class Bench {
         long lastCompleted = 0;
         long lastBytes = 0;
         long lastErrors = 0;
-        long lastConnectErrors = 0;
-        int secondsWithoutServer = 0; // whole seconds in a row with no connection open and a connect failed
+        long outageConnectErrors = 0; // connect errors when a connection was last seen open
+        int secondsWithoutServer = 0; // whole seconds in a row with no connection open
         long tick = start;
         int second = 0;
         for (Thread t : ts) {
@@ -143,10 +149,16 @@ final class Bench {
                         stop();
                     }
                     long connectErrors = Counters.sum(counters, Counters.ERR_CONNECT);
-                    boolean noneOpen = Counters.sum(counters, Counters.OPEN) == 0;
-                    secondsWithoutServer = noneOpen && connectErrors > lastConnectErrors ? secondsWithoutServer + 1 : 0;
-                    lastConnectErrors = connectErrors;
+                    if (Counters.sum(counters, Counters.OPEN) == 0) {
+                        secondsWithoutServer++;
+                    } else {
+                        secondsWithoutServer = 0;
+                        outageConnectErrors = connectErrors;
+                    }
+                    // a connect that times out fails only every --connect-timeout: the outage is
+                    // counted in seconds, and needs a failed connect in it, not one a second
                     if (secondsWithoutServer >= GIVE_UP_SECONDS
+                            && connectErrors > outageConnectErrors
                             && Counters.sum(counters, Counters.EVER_CONNECTED) > 0
                             && lostTheServerAfter == 0) {
                         lostTheServerAfter = second;
@@ -235,13 +247,21 @@ final class Bench {
                 tail);
     }
 
-    /** Seconds without a connection open, each with connects failing, after which a run that had connected gives up. */
+    /**
+     * After {@link #run}: a stop (a signal) came before every connection's first connect had ended,
+     * so the run's clock never started.
+     */
+    boolean stoppedInConnectPhase() {
+        return stoppedInConnectPhase;
+    }
+
+    /** Seconds without a connection open, connects failing, after which a run that had connected gives up. */
     static final int GIVE_UP_SECONDS = 3;
 
     /**
      * After {@link #run}: the second at which the run gave up because the server, reached before,
-     * stopped accepting connections ({@value #GIVE_UP_SECONDS} s with none open and connects
-     * failing); 0 if it did not.
+     * stopped accepting connections ({@value #GIVE_UP_SECONDS} s or more with none open, and a
+     * connect failed meanwhile); 0 if it did not.
      */
     int lostTheServerAfter() {
         return lostTheServerAfter;

@@ -247,7 +247,10 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("error: no response from " + cfg.target() + " completed in the measured run, so nothing"
                     + " was measured ("
                     + (signalled
-                            ? "stopped by a signal" + (r.elapsedSeconds == 0 ? " during the warm-up" : "")
+                            ? "stopped by a signal"
+                                    + (bench.stoppedInConnectPhase()
+                                            ? " while the connections were opening"
+                                            : r.elapsedSeconds == 0 ? " during the warm-up" : "")
                             : r.errors() > 0
                                     ? "the errors above say why"
                                     : r.unansweredAtEnd > 0

@@ -71,15 +71,16 @@ final class BenchConnection {
     }
 
     /**
-     * For requests that will not be answered (at the end of an open-loop run, or on a connection
-     * that goes away when they are not sent again): records {@code now - base} for every measured
-     * request still in flight (its latency so far, a lower bound); returns how many.
+     * For requests that will not be answered (at the end of a run, or on a connection that goes
+     * away when they are not sent again): records {@code now - base} for every measured request
+     * still in flight whose wait so far (a lower bound of its latency) is over {@code longerThan};
+     * returns how many.
      */
-    int recordUnfinished(org.HdrHistogram.SingleWriterRecorder recorder, long now) {
+    int recordUnfinished(org.HdrHistogram.SingleWriterRecorder recorder, long now, long longerThan) {
         int n = 0;
         for (int i = 0; i < inflight; i++) {
             int k = (head + i) % sentAt.length;
-            if (measured[k]) {
+            if (measured[k] && now - sentAt[k] > longerThan) {
                 recorder.recordValue(io.tickwork.client.common.LatencyRange.clamp(now - sentAt[k]));
                 n++;
             }

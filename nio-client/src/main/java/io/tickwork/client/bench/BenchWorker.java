@@ -91,6 +91,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     private long measuredIssued; // open loop: sends in the measured phase
     private boolean measuring;
     private int inflight; // over all connections of this worker
+    private long longestAnswer; // the longest latency of a measured response, ns
     private volatile boolean stop;
     /** What ended this worker's thread other than the end of the run; read after the join. */
     volatile Throwable failure;
@@ -132,6 +133,14 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         this.endNs = endNs;
         this.measuring = warmEndNs <= this.startNs;
         this.started = true;
+    }
+
+    /** The run's clock has started ({@link RunStart#go}): ends this worker's wait for it. Any thread. */
+    void wake() {
+        ClientSelectorLoop l = loop;
+        if (l != null) {
+            l.wakeup();
+        }
     }
 
     void stop() {
@@ -202,22 +211,18 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
 
     /**
      * Before the run's clock starts: once every connection's first connect has ended, tells the
-     * gate and waits for the start, then fills the connections that are up. Until then only
-     * housekeeping is due (a connect that takes too long is timed out there).
+     * gate; once the gate says go ({@link #wake()} ends the wait), fills the connections that are
+     * up. Until then the loop keeps turning on its connections (a close or a reset is seen, a
+     * failed connect retried) and housekeeping (a connect that takes too long is timed out).
      */
     private long awaitStart(long now) {
         if (!announced && unsettled == 0) {
             announced = true;
             gate.settled();
         }
-        if (!announced) {
-            return nextHousekeeping;
-        }
         try {
-            while (!gate.awaitGo(100)) {
-                if (stop) {
-                    return ClientSelectorLoop.NO_DEADLINE; // the loop sees its stop at once
-                }
+            if (!announced || !gate.awaitGo(0)) {
+                return nextHousekeeping;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -255,16 +260,21 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     }
 
     /**
-     * The time is up: a request the server has not answered yet, or (open loop) one whose intended
+     * The time is up: a request the server has not answered yet (closed loop: only one that has
+     * waited longer than every answer measured), or (open loop) one whose intended
      * time came but that no connection had room to send, was delayed by the server as much as one
      * it answered late. Each is charged its delay so far ({@code now} minus the time it was queued,
      * or its intended time in open loop: a lower bound) in the latency, so a stall at the end of a
      * run counts like one in the middle; they are not counted as completed.
      */
     private void chargeUnfinished(long now) {
+        // closed loop: a request in flight at the end of a healthy run has waited less than a
+        // typical answer, and charging that part of a wait would pull the percentiles down; only a
+        // wait already longer than every answer measured (a stall) is charged and counted
+        long longerThan = ratePerNs > 0 ? -1 : longestAnswer;
         long unanswered = 0;
         for (BenchConnection c : conns) {
-            unanswered += c.recordUnfinished(recorder, now);
+            unanswered += c.recordUnfinished(recorder, now, longerThan);
         }
         counters.add(Counters.UNANSWERED_AT_END, unanswered);
         if (ratePerNs <= 0) {
@@ -591,6 +601,9 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         inflight--;
         if (measured) {
             recorder.recordValue(latency);
+            if (latency > longestAnswer) {
+                longestAnswer = latency;
+            }
             counters.inc(Counters.COMPLETED);
             counters.inc(Counters.STATUS + c.parser.status()); // 100..599: the parser refuses others
         } else {
@@ -658,7 +671,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         if (measured > 0) {
             if (ratePerNs > 0 || budget == null) {
                 if (stalled) {
-                    c.recordUnfinished(recorder, now);
+                    c.recordUnfinished(recorder, now, -1);
                 }
                 counters.add(Counters.LOST, measured);
             } else {

@@ -146,6 +146,11 @@ public final class ClientSelectorLoop implements Closeable {
         handler.ready(key, now);
     }
 
+    /** Ends the current wait, or makes the next one return at once. Any thread. */
+    public void wakeup() {
+        selector.wakeup();
+    }
+
     /**
      * Ends the loop: {@link #run} returns at the start of its next turn, or after the current wait
      * (woken up). Any thread; idempotent.

@@ -372,6 +372,89 @@ class BenchTest {
         }
     }
 
+    /**
+     * The same when the server's connects time out rather than being refused: a listener whose
+     * accept queue is full drops the SYNs, so each reconnect fails only after
+     * {@code --connect-timeout} (2 s here), fewer than one a second. The outage is counted in
+     * seconds with no connection open, a failed connect within them, and the run still gives up.
+     */
+    @Test
+    void aServerWhoseConnectsTimeOutEndsTheRunToo() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), listener.getLocalPort());
+            List<java.net.Socket> fillers = new ArrayList<>();
+            Thread server = new Thread(() -> {
+                try (java.net.Socket c = listener.accept()) {
+                    var in = c.getInputStream();
+                    var out = c.getOutputStream();
+                    byte[] ok = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nk".getBytes(StandardCharsets.ISO_8859_1);
+                    int matched = 0;
+                    int answered = 0;
+                    for (int b; answered < 20 && (b = in.read()) >= 0; ) {
+                        matched = b == (matched % 2 == 0 ? '\r' : '\n') ? matched + 1 : b == '\r' ? 1 : 0;
+                        if (matched == 4) {
+                            out.write(ok);
+                            out.flush();
+                            matched = 0;
+                            answered++;
+                        }
+                    }
+                    // the server stops taking connections: its accept queue fills, later SYNs are dropped
+                    for (int i = 0; i < 16; i++) {
+                        java.net.Socket f = new java.net.Socket();
+                        try {
+                            f.connect(at, 200);
+                            fillers.add(f);
+                        } catch (IOException dropped) {
+                            f.close();
+                            break;
+                        }
+                    }
+                } catch (IOException e) {
+                    // the test is over
+                }
+            });
+            server.setDaemon(true);
+            server.start();
+            long t0 = System.nanoTime();
+            Run run = Cli.run(
+                    "bench",
+                    "-c",
+                    "1",
+                    "--connect-timeout",
+                    "2s",
+                    "--timeout",
+                    "1s",
+                    "-D",
+                    "40s",
+                    "http://127.0.0.1:" + at.getPort() + "/");
+            long took = System.nanoTime() - t0;
+            try {
+                assertEquals(1, run.status(), run.out() + run.err());
+                assertTrue(run.err().contains("stopped accepting connections; the run gave up at second"), run.err());
+                assertTrue(took < 25_000_000_000L, "gave up after " + took / 1_000_000 + " ms");
+            } finally {
+                for (java.net.Socket f : fillers) {
+                    f.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * Closed loop, a healthy server: the requests in flight when the time is up have waited less
+     * than the answers measured, and are neither charged nor listed as unanswered.
+     */
+    @Test
+    void aHealthyClosedLoopRunChargesNothingAtTheEnd() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("fine"))) {
+            BenchReport r = bench("-c", "4", "-d", "4", "--duration", "500ms", s.url("/"));
+            assertTrue(r.completed > 100, r.toText());
+            assertTrue(r.unansweredAtEnd < 16, "all 16 in flight charged: " + r.toText());
+            assertEquals(r.completed + r.unansweredAtEnd, r.latency.getTotalCount(), r.toText());
+        }
+    }
+
     /** A server that accepts and never answers: connected, yet nothing measured, so a failed run. */
     @Test
     void aRunWithNoResponseCompletedFails() throws Exception {
