@@ -278,6 +278,35 @@ class IdleFleetTest {
         String v6 = r.toJson(IdleTest.config("[::1]:9"));
         assertTrue(v6.contains("\"targets\":\"[0:0:0:0:0:0:0:1]:9\""), "an IPv6 target in brackets: " + v6);
         assertEquals(latency, back.latency());
+        // a client RSS that shrank between the readings has no cost per connection: null, as the
+        // text says, where the live heap that grew has one
+        IdleResult shrunk = new IdleResult(
+                100,
+                90,
+                95,
+                120,
+                Map.of(),
+                null,
+                null,
+                null,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                latency,
+                new IdleMemory(50L << 20, 4L << 20, -1, null),
+                new IdleMemory(48L << 20, 5L << 20, -1, null),
+                new SystemMemory(8L << 30, 300, 1L << 20),
+                7L << 30,
+                3L << 30,
+                true,
+                2.5);
+        JsonNode client = Cli.json(shrunk.toJson(cfg)).get("memory").get("client");
+        assertTrue(client.get("rss_per_conn").isNull(), client.toString());
+        assertEquals(-(2L << 20), client.get("rss_delta").asLong(), client.toString());
+        assertEquals((1L << 20) / 95, client.get("live_heap_per_conn").asLong(), client.toString());
     }
 
     /** A fleet whose connects were all refused prints its report, says so on standard error and exits 1. */

@@ -480,14 +480,15 @@ class IdleTest {
                     "live_heap_after",
                     "live_heap_delta",
                     "live_heap_per_conn")) {
-                assertTrue(client.path(k).isNumber(), k + " in " + client);
+                // a cost per connection is null where the figure shrank (this JVM's RSS may)
+                boolean shrank = k.endsWith("_per_conn")
+                        && client.get(k.replace("_per_conn", "_delta")).asLong() < 0
+                        && client.get(k).isNull();
+                assertTrue(client.path(k).isNumber() || shrank, k + " in " + client);
             }
             JsonNode server = mem.get("server");
-            // this JVM's RSS: a figure per connection, or none where the RSS shrank meanwhile
-            assertTrue(
-                    server.path("rss_per_conn").isNumber()
-                            == server.get("rss_delta").asLong() >= 0,
-                    server.toString());
+            // this JVM's RSS, which may shrink meanwhile (then null: IdleFleetTest checks that)
+            assertTrue(server.has("rss_per_conn") && server.get("rss_delta").isNumber(), server.toString());
             assertEquals(30000, server.get("heap_used_delta").asLong(), server.toString());
             assertEquals(100, server.get("heap_used_per_conn").asLong(), server.toString());
             assertTrue(run.err().startsWith("idle: 300 connections"), "progress to stderr");
