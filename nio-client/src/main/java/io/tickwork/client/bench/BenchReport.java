@@ -100,6 +100,19 @@ final class BenchReport {
         return elapsedSeconds > 0 ? bytesRead / elapsedSeconds / (1024.0 * 1024.0) : 0;
     }
 
+    /**
+     * What ended the measured run: {@code "requests"} when the {@code -n} count was reached (sent,
+     * in open loop; answered, in closed loop), {@code "duration"} when {@code -D} ran out,
+     * {@code "early"} otherwise (a signal, or a run that gave up).
+     */
+    String endedBy() {
+        if (config.count() > 0 && (config.openLoop() ? sent : completed) >= config.count()) {
+            return "requests";
+        }
+        // the loops end within a turn of the deadline: 50 ms covers a busy machine's lateness
+        return elapsedSeconds * 1e9 >= config.duration().toNanos() - 50_000_000L ? "duration" : "early";
+    }
+
     long percentileNanos(double p) {
         return latency.getTotalCount() == 0 ? 0 : latency.getValueAtPercentile(p);
     }
@@ -124,6 +137,14 @@ final class BenchReport {
         if (config.warmsUp()) {
             sb.append("  warm-up    ").append(Fmt.duration(config.warmup())).append(" before, not counted\n");
         }
+        sb.append("  ended      ")
+                .append(
+                        switch (endedBy()) {
+                            case "requests" -> "at the request count (-n " + config.count() + ")";
+                            case "duration" -> "at the duration (-D " + Fmt.duration(config.duration()) + ")";
+                            default -> "early: stopped before -n or -D was reached";
+                        })
+                .append('\n');
         sb.append(String.format(
                 Locale.ROOT,
                 "  requests   %d completed, %.1f req/s (%d sent)%n",
@@ -209,6 +230,7 @@ final class BenchReport {
         j.field("rate", config.rate());
         j.field("warmup_s", config.warmup().toNanos() / 1e9);
         j.field("elapsed_s", elapsedSeconds);
+        j.field("ended_by", endedBy());
         j.object("requests");
         j.field("completed", completed);
         j.field("sent", sent);

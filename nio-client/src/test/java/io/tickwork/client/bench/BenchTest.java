@@ -243,6 +243,7 @@ class BenchTest {
             String rest = bench.terminate();
             assertEquals(143, bench.exitValue(), rest);
             assertTrue(rest.contains(" completed, "), "no report after the signal: " + rest);
+            assertTrue(rest.contains("  ended      early: stopped before -n or -D was reached"), rest);
         }
     }
 
@@ -451,6 +452,8 @@ class BenchTest {
             BenchReport r = bench("-c", "4", "-d", "4", "--duration", "500ms", s.url("/"));
             assertTrue(r.completed > 100, r.toText());
             assertTrue(r.unansweredAtEnd < 16, "all 16 in flight charged: " + r.toText());
+            assertEquals("duration", r.endedBy(), r.toText());
+            assertTrue(r.toText().contains("  ended      at the duration (-D "), r.toText());
             assertEquals(r.completed + r.unansweredAtEnd, r.latency.getTotalCount(), r.toText());
         }
     }
@@ -765,6 +768,7 @@ class BenchTest {
                 assertTrue(j.has(k), "missing " + k + " in " + run.out());
             }
             assertEquals(50, j.get("requests").get("completed").asLong());
+            assertEquals("requests", j.get("ended_by").asText());
             JsonNode lat = j.get("latency_us");
             for (String k : List.of("p50", "p90", "p99", "p99_9", "max", "mean", "count")) {
                 assertTrue(lat.has(k) && lat.get(k).isNumber(), "missing latency " + k);
