@@ -26,6 +26,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(120)
 class MainTest {
+    /** The server in a JVM of its own (64 MB of heap) with {@code args}; its stderr merged into stdout. */
+    private static ProcessBuilder server(String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true);
+    }
+
     /**
      * Real EMFILE: the server runs under {@code prlimit --nofile=120}, a client opens 200
      * connections. The server must keep serving an existing connection, log the failure once,
@@ -175,21 +187,8 @@ class MainTest {
 
     @Test
     void startsPrintsOneLineServesAndExitsZeroOnSigterm() throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(
-                        java,
-                        "-Xmx64m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        Main.class.getName(),
-                        "--port",
-                        "0",
-                        "--threads",
-                        "2",
-                        "--idle-timeout",
-                        "2s")
-                .redirectErrorStream(true)
-                .start();
+        Process p =
+                server("--port", "0", "--threads", "2", "--idle-timeout", "2s").start();
         try {
             BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             String line = r.readLine();
@@ -236,21 +235,7 @@ class MainTest {
             return;
         }
         try (v6) {
-            String java =
-                    Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-            Process p = new ProcessBuilder(
-                            java,
-                            "-Xmx64m",
-                            "-cp",
-                            System.getProperty("java.class.path"),
-                            Main.class.getName(),
-                            "--host",
-                            "0.0.0.0",
-                            "--port",
-                            Integer.toString(v6.getLocalPort()),
-                            "--processes",
-                            "2")
-                    .redirectErrorStream(true)
+            Process p = server("--host", "0.0.0.0", "--port", Integer.toString(v6.getLocalPort()), "--processes", "2")
                     .start();
             try {
                 BufferedReader r =
@@ -281,19 +266,7 @@ class MainTest {
      */
     @Test
     void aWorkerThatCannotStartSaysWhyBeforeTheLauncherSaysItEnded() throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(
-                        java,
-                        "-Xmx64m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        Main.class.getName(),
-                        "--port",
-                        "0",
-                        "--processes",
-                        "2",
-                        "--worker-jvm-opts=-Xmx1k")
-                .redirectErrorStream(true)
+        Process p = server("--port", "0", "--processes", "2", "--worker-jvm-opts=-Xmx1k")
                 .start();
         try {
             String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -369,24 +342,12 @@ class MainTest {
         private final Socket stalled = new Socket();
 
         StalledClient(int processes, String drainTimeout) throws Exception {
-            String java =
-                    Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> command = new ArrayList<>(List.of(
-                    java,
-                    "-Xmx64m",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    Main.class.getName(),
-                    "--port",
-                    "0",
-                    "--threads",
-                    "1",
-                    "--drain-timeout",
-                    drainTimeout));
+            List<String> args =
+                    new ArrayList<>(List.of("--port", "0", "--threads", "1", "--drain-timeout", drainTimeout));
             if (processes > 1) {
-                command.addAll(List.of("--processes", Integer.toString(processes)));
+                args.addAll(List.of("--processes", Integer.toString(processes)));
             }
-            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            process = server(args.toArray(new String[0])).start();
             out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             String line = out.readLine();
             Matcher m =

@@ -386,20 +386,7 @@ class BenchTest {
             List<java.net.Socket> fillers = new ArrayList<>();
             Thread server = new Thread(() -> {
                 try (java.net.Socket c = listener.accept()) {
-                    var in = c.getInputStream();
-                    var out = c.getOutputStream();
-                    byte[] ok = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nk".getBytes(StandardCharsets.ISO_8859_1);
-                    int matched = 0;
-                    int answered = 0;
-                    for (int b; answered < 20 && (b = in.read()) >= 0; ) {
-                        matched = b == (matched % 2 == 0 ? '\r' : '\n') ? matched + 1 : b == '\r' ? 1 : 0;
-                        if (matched == 4) {
-                            out.write(ok);
-                            out.flush();
-                            matched = 0;
-                            answered++;
-                        }
-                    }
+                    answer(c, 20);
                     // the server stops taking connections: its accept queue fills, later SYNs are dropped
                     for (int i = 0; i < 16; i++) {
                         java.net.Socket f = new java.net.Socket();
@@ -634,21 +621,28 @@ class BenchTest {
 
     /** Answers each request on {@code c} (its blank line) with a one-byte 200, until the client closes. */
     private static void answerEveryRequest(java.net.Socket c) {
-        byte[] ok = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nk".getBytes(StandardCharsets.ISO_8859_1);
         try (c) {
-            var in = c.getInputStream();
-            var out = c.getOutputStream();
-            int matched = 0;
-            for (int b; (b = in.read()) >= 0; ) {
-                matched = b == (matched % 2 == 0 ? '\r' : '\n') ? matched + 1 : b == '\r' ? 1 : 0;
-                if (matched == 4) {
-                    out.write(ok);
-                    out.flush();
-                    matched = 0;
-                }
-            }
+            answer(c, Integer.MAX_VALUE);
         } catch (IOException ended) {
             // the client went away
+        }
+    }
+
+    /** Answers up to {@code max} requests on {@code c} (each ends at its blank line) with a one-byte 200. */
+    private static void answer(java.net.Socket c, int max) throws IOException {
+        byte[] ok = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nk".getBytes(StandardCharsets.ISO_8859_1);
+        var in = c.getInputStream();
+        var out = c.getOutputStream();
+        int matched = 0;
+        int answered = 0;
+        for (int b; answered < max && (b = in.read()) >= 0; ) {
+            matched = b == (matched % 2 == 0 ? '\r' : '\n') ? matched + 1 : b == '\r' ? 1 : 0;
+            if (matched == 4) {
+                out.write(ok);
+                out.flush();
+                matched = 0;
+                answered++;
+            }
         }
     }
 
