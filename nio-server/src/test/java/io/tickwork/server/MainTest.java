@@ -26,6 +26,24 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(120)
 class MainTest {
+    /**
+     * SIGTERM to {@code p} (Process.destroy would also close our end of its stdout), then its output
+     * to the end; {@code p} has exited when this returns.
+     */
+    private static String stopAndReadTheRest(Process p, BufferedReader r) throws Exception {
+        assertEquals(
+                0,
+                new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
+                        .start()
+                        .waitFor());
+        StringBuilder rest = new StringBuilder();
+        for (String l; (l = r.readLine()) != null; ) {
+            rest.append(l).append('\n');
+        }
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped: " + rest);
+        return rest.toString();
+    }
+
     /** The server in a JVM of its own (64 MB of heap) with {@code args}; its stderr merged into stdout. */
     private static ProcessBuilder server(String... args) {
         List<String> command = new ArrayList<>(List.of(
@@ -89,17 +107,7 @@ class MainTest {
                     assertEquals(200, request(late), "accepted again once descriptors are free");
                 }
             }
-            assertEquals(
-                    0,
-                    new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
-                            .start()
-                            .waitFor());
-            StringBuilder rest = new StringBuilder();
-            for (String l; (l = r.readLine()) != null; ) {
-                rest.append(l).append('\n');
-            }
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-            String log = rest.toString();
+            String log = stopAndReadTheRest(p, r);
             assertEquals(1, log.split("accept failed", -1).length - 1, log);
             assertTrue(log.contains("Too many open files"), log);
             assertTrue(log.contains("accept works again"), log);
@@ -202,19 +210,9 @@ class MainTest {
                     HttpRequest.newBuilder(URI.create(m.group(1) + "d/geese")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, res.statusCode());
-            // SIGTERM (Process.destroy would also close our end of its stdout)
-            assertEquals(
-                    0,
-                    new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
-                            .start()
-                            .waitFor());
-            StringBuilder rest = new StringBuilder();
-            for (String l; (l = r.readLine()) != null; ) {
-                rest.append(l).append('\n');
-            }
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped");
-            assertEquals(0, p.exitValue(), rest.toString());
-            assertTrue(rest.toString().contains("stopped after"), rest.toString());
+            String rest = stopAndReadTheRest(p, r);
+            assertEquals(0, p.exitValue(), rest);
+            assertTrue(rest.contains("stopped after"), rest);
         } finally {
             p.destroyForcibly();
         }
@@ -243,17 +241,8 @@ class MainTest {
                 String line = r.readLine();
                 assertTrue(
                         line != null && line.startsWith("tickwork dictionary: ") && line.contains("2 processes"), line);
-                assertEquals(
-                        0,
-                        new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
-                                .start()
-                                .waitFor());
-                StringBuilder rest = new StringBuilder();
-                for (String l; (l = r.readLine()) != null; ) {
-                    rest.append(l).append('\n');
-                }
-                assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped");
-                assertEquals(0, p.exitValue(), rest.toString());
+                String rest = stopAndReadTheRest(p, r);
+                assertEquals(0, p.exitValue(), rest);
             } finally {
                 p.destroyForcibly();
             }

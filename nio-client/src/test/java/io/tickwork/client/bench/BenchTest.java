@@ -388,16 +388,7 @@ class BenchTest {
                 try (java.net.Socket c = listener.accept()) {
                     answer(c, 20);
                     // the server stops taking connections: its accept queue fills, later SYNs are dropped
-                    for (int i = 0; i < 16; i++) {
-                        java.net.Socket f = new java.net.Socket();
-                        try {
-                            f.connect(at, 200);
-                            fillers.add(f);
-                        } catch (IOException dropped) {
-                            f.close();
-                            break;
-                        }
-                    }
+                    fillAcceptQueue(at, fillers);
                 } catch (IOException e) {
                     // the test is over
                 }
@@ -568,16 +559,7 @@ class BenchTest {
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), listener.getLocalPort());
             List<java.net.Socket> queued = new ArrayList<>();
-            for (int i = 0; i < 16; i++) { // until the queue is full and a connect is dropped
-                java.net.Socket f = new java.net.Socket();
-                try {
-                    f.connect(at, 200);
-                    queued.add(f);
-                } catch (IOException dropped) {
-                    f.close();
-                    break;
-                }
-            }
+            fillAcceptQueue(at, queued);
             ExecutorService server = Executors.newCachedThreadPool();
             try {
                 server.execute(() -> {
@@ -625,6 +607,23 @@ class BenchTest {
             answer(c, Integer.MAX_VALUE);
         } catch (IOException ended) {
             // the client went away
+        }
+    }
+
+    /**
+     * Connects to a listener that does not accept until its accept queue is full and a connect is
+     * dropped (the kernel then drops every SYN for it), adding the sockets that got in to {@code into}.
+     */
+    private static void fillAcceptQueue(InetSocketAddress at, List<java.net.Socket> into) throws IOException {
+        for (int i = 0; i < 16; i++) {
+            java.net.Socket f = new java.net.Socket();
+            try {
+                f.connect(at, 200);
+                into.add(f);
+            } catch (IOException dropped) {
+                f.close();
+                break;
+            }
         }
     }
 
