@@ -39,7 +39,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       {@code Executors.newSingleThreadExecutor()} and {@code newSingleThreadScheduledExecutor()}
  *       (and {@code unconfigurableScheduledExecutorService}, whose wrapper is the same);
  *       unbounded for any other executor (a thread or a virtual thread per task), so a key whose
- *       task blocks never holds up another key. An
+ *       task blocks never holds up another key (except on an executor that runs tasks in the
+ *       caller, such as a direct {@code Runnable::run}: there the calling thread drains the keys,
+ *       below, and a task that waits for another key's task waits for itself). An
  *       executor that wraps a bounded pool (a decorator, {@code unconfigurableExecutorService},
  *       a framework's task executor) looks unbounded: give it {@code maxConcurrentKeys}.</li>
  *   <li><b>Nothing lost.</b> {@code execute} either accepts the task, which then runs exactly once,
@@ -370,7 +372,9 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      * <p>A task of {@code key} (or an action run in place by one) must not wait for the future of
      * {@code flush(key)} ({@code join}, {@code get}): the flush completes after every task of the
      * key accepted before it, the waiting task included, so that wait never ends (a timed
-     * {@code get} times out).
+     * {@code get} times out). The same holds for waiting on anything a later task of its own key
+     * completes (a {@code CompletableFuture} run on {@link #executorFor}{@code (key)}, say): that
+     * task runs only after the waiting one ends.
      *
      * @throws NullPointerException if {@code key} is null
      */
