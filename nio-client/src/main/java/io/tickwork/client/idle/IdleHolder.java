@@ -173,6 +173,11 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
                     }
                 }
             }
+            if (stoppedBy == null && rampEndedAt < 0) { // the run ended with the ramp still under way
+                stoppedBy = stop
+                        ? "a stop request (a signal) at " + connected + " of " + cfg.connections()
+                        : "the duration (-D) at " + connected + " of " + cfg.connections();
+            }
             IdleMemory last = atRamp != null ? atRamp : IdleMemory.measure(cfg, true);
             SystemMemory atEnd = SystemMemory.read();
             guard.seen(atEnd.memAvailable());

@@ -517,6 +517,27 @@ class IdleTest {
         Cli.assertNoStackTrace(run);
     }
 
+    /** A ramp that the duration cuts short says so, with how far it got, rather than nothing. */
+    @Test
+    void aRampCutShortByTheDurationSaysSo() throws Exception {
+        try (Acceptor a = new Acceptor(1000)) {
+            IdleResult r = idle(
+                    "-c",
+                    "1000",
+                    "--step",
+                    "100",
+                    "--sources",
+                    "0",
+                    "--duration",
+                    "1500ms",
+                    "--quiet",
+                    "127.0.0.1:" + a.port());
+            assertTrue(r.peak() < 1000, "the ramp at 100/s finished in 1.5 s: " + r.peak());
+            assertTrue(r.stoppedBy() != null && r.stoppedBy().startsWith("the duration (-D) at "), r.stoppedBy());
+            assertTrue(r.stoppedBy().endsWith(" of 1000"), r.stoppedBy());
+        }
+    }
+
     /**
      * {@code --workload} against a server that accepts and never answers: every request times
      * out, none is answered, so nothing of the server was measured and the run exits 1 after its
