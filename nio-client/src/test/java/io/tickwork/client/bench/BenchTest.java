@@ -388,7 +388,7 @@ class BenchTest {
                 try (java.net.Socket c = listener.accept()) {
                     answer(c, 20);
                     // the server stops taking connections: its accept queue fills, later SYNs are dropped
-                    fillAcceptQueue(at, fillers);
+                    io.tickwork.client.common.FullListener.fillAcceptQueue(at, fillers);
                 } catch (IOException e) {
                     // the test is over
                 }
@@ -559,7 +559,7 @@ class BenchTest {
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), listener.getLocalPort());
             List<java.net.Socket> queued = new ArrayList<>();
-            fillAcceptQueue(at, queued);
+            io.tickwork.client.common.FullListener.fillAcceptQueue(at, queued);
             ExecutorService server = Executors.newCachedThreadPool();
             try {
                 server.execute(() -> {
@@ -607,23 +607,6 @@ class BenchTest {
             answer(c, Integer.MAX_VALUE);
         } catch (IOException ended) {
             // the client went away
-        }
-    }
-
-    /**
-     * Connects to a listener that does not accept until its accept queue is full and a connect is
-     * dropped (the kernel then drops every SYN for it), adding the sockets that got in to {@code into}.
-     */
-    private static void fillAcceptQueue(InetSocketAddress at, List<java.net.Socket> into) throws IOException {
-        for (int i = 0; i < 16; i++) {
-            java.net.Socket f = new java.net.Socket();
-            try {
-                f.connect(at, 200);
-                into.add(f);
-            } catch (IOException dropped) {
-                f.close();
-                break;
-            }
         }
     }
 

@@ -142,16 +142,7 @@ class PingPongTest {
     /** Connects to {@code at} until a connect is dropped: its accept queue is then full. */
     private static List<Socket> fillAcceptQueue(InetSocketAddress at) throws IOException {
         List<Socket> queued = new ArrayList<>();
-        for (int i = 0; i < 16; i++) {
-            Socket s = new Socket();
-            try {
-                s.connect(at, 200);
-                queued.add(s);
-            } catch (IOException dropped) {
-                s.close();
-                break;
-            }
-        }
+        io.tickwork.client.common.FullListener.fillAcceptQueue(at, queued);
         return queued;
     }
 
