@@ -164,7 +164,7 @@ final class Bench {
                         lostTheServerAfter = second;
                         if (progress != null) {
                             progress.println("giving up: no connection open for " + GIVE_UP_SECONDS
-                                    + " s, every connect failing (the server stopped accepting)");
+                                    + " s, connects failing (the server stopped accepting)");
                         }
                         stop();
                     }

@@ -63,6 +63,7 @@ final class FleetReport {
         String limitMessage = null;
         String stopped = stoppedBy;
         long[] client = new long[4]; // rss before, live heap before, rss after, live heap after
+        boolean cutShort = false; // a child's ramp was still under way when the run ended
         long memMin = guard.min();
         for (Child c : children) {
             IdleResult r = c.result();
@@ -84,9 +85,10 @@ final class FleetReport {
                 limit = r.hardLimit();
                 limitMessage = "process " + (c.index() + 1) + ": " + r.hardLimitMessage();
             }
-            if (stopped == null) {
-                stopped = r.stoppedBy();
+            if (stopped == null && r.stoppedBy() != null && !r.stoppedBy().startsWith(IdleHolder.CUT_SHORT)) {
+                stopped = r.stoppedBy(); // a guard or a limit: the first child's says why
             }
+            cutShort |= r.stoppedBy() != null && r.stoppedBy().startsWith(IdleHolder.CUT_SHORT);
             client[0] = sum(client[0], r.before().selfRss());
             client[1] = sum(client[1], r.before().selfLiveHeap());
             client[2] = sum(client[2], r.atRamp().selfRss());
@@ -94,6 +96,9 @@ final class FleetReport {
             if (r.memAvailableMin() >= 0) {
                 memMin = memMin < 0 ? r.memAvailableMin() : Math.min(memMin, r.memAvailableMin());
             }
+        }
+        if (stopped == null && cutShort) { // the fleet's figures, not one child's share
+            stopped = IdleHolder.cutShort("the duration (-D) or a signal", connected, cfg.connections());
         }
         this.total = new IdleResult(
                 cfg.connections(),

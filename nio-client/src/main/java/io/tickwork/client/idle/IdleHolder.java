@@ -144,6 +144,14 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
         return closedSeen;
     }
 
+    /** How {@link #cutShort} begins: what a fleet's report recognises in its children's. */
+    static final String CUT_SHORT = "the end of the run, before the ramp's: ";
+
+    /** {@code stopped_by} for a run that ended with its ramp under way: what ended it, how far it got. */
+    static String cutShort(String what, long connected, long target) {
+        return CUT_SHORT + what + " at " + connected + " of " + target;
+    }
+
     /** Ramps, holds and reports; once per holder. */
     IdleResult run() throws IOException {
         OsError.values(); // load what the failure path needs while descriptors are plentiful
@@ -173,10 +181,9 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
                     }
                 }
             }
-            if (stoppedBy == null && rampEndedAt < 0) { // the run ended with the ramp still under way
-                stoppedBy = stop
-                        ? "a stop request (a signal) at " + connected + " of " + cfg.connections()
-                        : "the duration (-D) at " + connected + " of " + cfg.connections();
+            if (stoppedBy == null && rampEndedAt < 0 && connected < cfg.connections()) { // the ramp still under way
+                stoppedBy = cutShort(
+                        stop ? "a stop request (a signal)" : "the duration (-D)", connected, cfg.connections());
             }
             IdleMemory last = atRamp != null ? atRamp : IdleMemory.measure(cfg, true);
             SystemMemory atEnd = SystemMemory.read();

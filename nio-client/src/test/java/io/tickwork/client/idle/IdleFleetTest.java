@@ -309,6 +309,40 @@ class IdleFleetTest {
         assertEquals((1L << 20) / 95, client.get("live_heap_per_conn").asLong(), client.toString());
     }
 
+    /**
+     * A fleet whose ramps the duration cuts short reports that with the fleet's count and target,
+     * not one child's share of it.
+     */
+    @Test
+    void aFleetCutShortByTheDurationSaysSoWithItsOwnFigures() throws Exception {
+        try (IdleTest.Acceptor a = new IdleTest.Acceptor(2000)) {
+            Cli.Run run = Cli.run(
+                    "idle",
+                    "--processes",
+                    "2",
+                    "-c",
+                    "2000",
+                    "--step",
+                    "100",
+                    "--sources",
+                    "0",
+                    "--duration",
+                    "2s",
+                    "--min-available",
+                    "0",
+                    "--json",
+                    "127.0.0.1:" + a.port());
+            assertEquals(0, run.status(), run.err());
+            JsonNode j = Cli.json(run.out());
+            String why = j.get("stopped_by").asText();
+            assertTrue(
+                    why.startsWith("the end of the run, before the ramp's: the duration (-D) or a signal at ")
+                            && why.endsWith(" of 2000"),
+                    why);
+            assertTrue(why.contains(" at " + j.get("connected").asLong() + " of "), why + " / " + run.out());
+        }
+    }
+
     /** A fleet whose connects were all refused prints its report, says so on standard error and exits 1. */
     @Test
     void aFleetThatConnectedNothingExitsOne() throws Exception {

@@ -533,7 +533,10 @@ class IdleTest {
                     "--quiet",
                     "127.0.0.1:" + a.port());
             assertTrue(r.peak() < 1000, "the ramp at 100/s finished in 1.5 s: " + r.peak());
-            assertTrue(r.stoppedBy() != null && r.stoppedBy().startsWith("the duration (-D) at "), r.stoppedBy());
+            assertTrue(
+                    r.stoppedBy() != null
+                            && r.stoppedBy().startsWith("the end of the run, before the ramp's: the duration (-D) at "),
+                    r.stoppedBy());
             assertTrue(r.stoppedBy().endsWith(" of 1000"), r.stoppedBy());
         }
     }
