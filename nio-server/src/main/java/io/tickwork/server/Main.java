@@ -125,21 +125,22 @@ public final class Main {
         }
         HttpServer stopping = server;
         java.util.concurrent.atomic.AtomicInteger signals = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable endDrain = () -> { // a second signal: the operator will not wait out the drain
+            err.println("tickwork: a second signal: closing the connections still draining now");
+            stopping.endDrainNow();
+        };
         Runnable onSignal = () -> {
             if (signals.incrementAndGet() == 1) {
                 stop.countDown();
-            } else { // a second signal: the operator will not wait out the drain
-                err.println("tickwork: a second signal: closing the connections still draining now");
-                stopping.endDrainNow();
+            } else {
+                endDrain.run();
             }
         };
         if (worker) {
-            Signals.onWorkerTermination(onSignal); // the launcher's SIGTERMs only
+            Signals.onWorkerTermination(onSignal); // the launcher's SIGTERM
+            WorkerLauncher.onLauncherGone(stop::countDown, endDrain); // and its second signal
         } else {
             Signals.onTermination(onSignal);
-        }
-        if (worker) {
-            WorkerLauncher.onLauncherGone(stop::countDown);
         }
         HttpServer side = statsServer;
         Thread hook = new Thread(

@@ -25,8 +25,9 @@ final class Signals {
     }
 
     /**
-     * A worker of {@code --processes}: stops on SIGTERM only, which its launcher sends (and sends
-     * again for a second stop signal); SIGINT and SIGHUP are ignored once this is called, since a
+     * A worker of {@code --processes}: stops on SIGTERM only, which its launcher sends (a second
+     * stop signal comes through standard input: {@code WorkerLauncher.onLauncherGone}); SIGINT and
+     * SIGHUP are ignored once this is called, since a
      * terminal's Ctrl-C or hang-up reaches the whole process group, and counted beside the
      * launcher's SIGTERM it would read as a second signal and cut the drain short. Before this
      * call (while the JVM starts) they still end the worker, as the launcher expects.

@@ -159,6 +159,34 @@ final class WorkerLauncher {
     private final List<Process> workers = new CopyOnWriteArrayList<>();
     /** {@link #stopAll} has begun sending the workers their SIGTERM: a later signal is passed on. */
     private volatile boolean stopping;
+    /** Set once {@link #endWorkersDrains} has told the workers. */
+    private final java.util.concurrent.atomic.AtomicBoolean drainsEnded =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * A second stop signal, passed on: each worker is told through its standard input (a byte,
+     * which {@link #onLauncherGone} reads) to close the connections it still drains. Not a second
+     * SIGTERM: Linux merges a signal sent while the same one is still pending, so a second SIGTERM
+     * sent just after the first would often be lost. Once; any thread.
+     */
+    private void endWorkersDrains() {
+        if (!drainsEnded.compareAndSet(false, true)) {
+            return;
+        }
+        for (Process p : workers) {
+            try {
+                java.io.OutputStream in = p.getOutputStream();
+                in.write(END_DRAIN);
+                in.flush();
+            } catch (IOException gone) {
+                // the worker has exited: nothing left to drain
+            }
+        }
+    }
+
+    /** The byte that tells a worker to end its drain now ({@link #endWorkersDrains}). */
+    static final int END_DRAIN = 'x';
+
     /** Stop signals this launcher has received. */
     private final java.util.concurrent.atomic.AtomicInteger signals = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -185,11 +213,12 @@ final class WorkerLauncher {
         }
         warnIfDescriptorsShort();
         Signals.onTermination(() -> {
-            if (signals.incrementAndGet() == 1) {
+            int n = signals.incrementAndGet();
+            if (stopping) { // the workers drain already (a stop asked, or a worker died): end that now
+                endWorkersDrains();
+            } else if (n == 1) {
                 events.add(STOP);
-            } else if (stopping) { // a second signal: passed on, so the workers end their drains now
-                workers.forEach(p -> p.toHandle().destroy());
-            } // else stopAll has not sent its SIGTERM yet: it sends a second one (it reads the count)
+            } // else stopAll has not begun: it ends the drains itself (it reads the count)
         });
         // other ways this JVM may end (System.exit, a signal ignored at start and so not handled):
         // SIGTERM to the workers still running
@@ -395,7 +424,7 @@ final class WorkerLauncher {
         stopping = true;
         workers.forEach(p -> p.toHandle().destroy());
         if (signals.get() >= 2) { // a second signal came before the first SIGTERM went: pass it on too
-            workers.forEach(p -> p.toHandle().destroy());
+            endWorkersDrains();
         }
         long stopSeconds = (options.drainTimeout.toMillis() + 999) / 1000 + STOP_SLACK_SECONDS;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(stopSeconds);
@@ -564,22 +593,27 @@ final class WorkerLauncher {
     }
 
     /**
-     * Runs {@code action} once this worker's launcher is gone: standard input is a pipe only the
-     * launcher writes to (it never does), so end-of-file there means the launcher's end closed,
-     * however it ended. A daemon thread blocks on the read.
+     * Watches this worker's standard input, a pipe only the launcher writes to: {@code endDrain}
+     * runs when the launcher writes {@link #END_DRAIN} (a second stop signal, passed on), and
+     * {@code gone} once the launcher is gone (end-of-file: the launcher's end closed, however it
+     * ended). A daemon thread blocks on the read.
      */
-    static void onLauncherGone(Runnable action) {
+    static void onLauncherGone(Runnable gone, Runnable endDrain) {
         Thread t = new Thread(
                 () -> {
                     byte[] b = new byte[64];
                     try {
-                        while (System.in.read(b) >= 0) {
-                            // the launcher writes nothing; anything read is ignored
+                        for (int n; (n = System.in.read(b)) >= 0; ) {
+                            for (int i = 0; i < n; i++) {
+                                if (b[i] == END_DRAIN) {
+                                    endDrain.run();
+                                }
+                            }
                         }
                     } catch (IOException closed) {
                         // gone as well
                     }
-                    action.run();
+                    gone.run();
                 },
                 "tickwork-launcher-watch");
         t.setDaemon(true);

@@ -321,6 +321,36 @@ class MainTest {
     }
 
     /**
+     * A worker dies, so the launcher stops the other, which drains a client that never reads
+     * (60 s): the operator's Ctrl-C then ends that drain at once. The workers leave SIGINT to the
+     * launcher, and the launcher passes it on although it had no signal before.
+     */
+    @Test
+    void aCtrlCWhileTheLauncherStopsAfterAWorkerDiedEndsTheDrain() throws Exception {
+        try (StalledClient s = new StalledClient(2, "60s")) {
+            assertTrue(s.busy >= 0, "no worker served the client");
+            long idle = s.workerPids.get(1 - s.busy);
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-KILL", Long.toString(idle))
+                            .start()
+                            .waitFor());
+            String line;
+            while ((line = s.out.readLine()) != null && !line.contains("tickwork: stopping: draining ")) {
+                // the launcher reports the death and stops the other worker, which drains
+            }
+            assertTrue(line != null, "the drain was never reported");
+            long t0 = System.nanoTime();
+            s.signal("-INT", true);
+            String rest = s.rest();
+            long tookMs = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(tookMs < 30_000, "the drain went on " + tookMs + " ms after Ctrl-C: " + rest);
+            assertTrue(rest.contains("a second signal: closing the connections still draining now"), rest);
+            assertEquals(1, s.process.exitValue(), "a worker died: " + rest);
+        }
+    }
+
+    /**
      * The server ({@code --processes N}, one selector loop each, the given drain timeout) with one
      * client that has pipelined more than the sockets hold and reads nothing: once this returns,
      * the server has answered some of it and holds the rest.
@@ -328,6 +358,11 @@ class MainTest {
     private static final class StalledClient implements AutoCloseable {
         final Process process;
         final BufferedReader out;
+        /** With {@code --processes}: the workers' pids, and which of them serves the stalled client. */
+        final List<Long> workerPids = new ArrayList<>();
+
+        int busy = -1;
+        private final List<URI> statsUris = new ArrayList<>();
         private final Socket stalled = new Socket();
 
         StalledClient(int processes, String drainTimeout) throws Exception {
@@ -344,10 +379,10 @@ class MainTest {
             assertTrue(m.matches(), line);
             URI base = URI.create(m.group(1));
             // each process's own counters: the workers' private stats listeners, or the one server's
-            List<URI> statsUris = new ArrayList<>();
-            Matcher each = Pattern.compile("stats=(http://[^ ,]+)").matcher(line);
+            Matcher each = Pattern.compile("pid=(\\d+) stats=(http://[^ ,]+)").matcher(line);
             while (each.find()) {
-                statsUris.add(URI.create(each.group(1)));
+                workerPids.add(Long.parseLong(each.group(1)));
+                statsUris.add(URI.create(each.group(2)));
             }
             if (statsUris.isEmpty()) {
                 statsUris.add(base.resolve("/stats"));
@@ -375,11 +410,17 @@ class MainTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (true) {
                 long requests = 0;
-                for (URI u : statsUris) {
-                    String stats = c.send(HttpRequest.newBuilder(u).build(), HttpResponse.BodyHandlers.ofString())
+                for (int i = 0; i < statsUris.size(); i++) {
+                    String stats = c.send(
+                                    HttpRequest.newBuilder(statsUris.get(i)).build(),
+                                    HttpResponse.BodyHandlers.ofString())
                             .body();
                     Matcher n = Pattern.compile("\"requests\":(\\d+)").matcher(stats);
-                    requests += n.find() ? Long.parseLong(n.group(1)) : 0;
+                    long r = n.find() ? Long.parseLong(n.group(1)) : 0;
+                    if (r > 0) {
+                        busy = i;
+                    }
+                    requests += r;
                 }
                 if (requests >= 50) {
                     break;
