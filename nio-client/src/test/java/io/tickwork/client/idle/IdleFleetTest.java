@@ -249,7 +249,28 @@ class IdleFleetTest {
         for (long v = 1; v <= 1000; v++) {
             latency.recordValue(v * 1000);
         }
-        IdleResult r = new IdleResult(
+        IdleResult r = sampleResult(latency, new IdleMemory(52L << 20, 5L << 20, -1, null));
+        IdleConfig cfg = IdleTest.config("127.0.0.1:9");
+        IdleResult back = FleetReport.childResult(JsonReader.parseObject(FleetReport.childJson(r, cfg)));
+        assertEquals(r.toJson(cfg), back.toJson(cfg), "every reported figure, the latency percentiles included");
+        String v6 = r.toJson(IdleTest.config("[::1]:9"));
+        assertTrue(v6.contains("\"targets\":\"[0:0:0:0:0:0:0:1]:9\""), "an IPv6 target in brackets: " + v6);
+        assertEquals(latency, back.latency());
+        // a client RSS that shrank between the readings has no cost per connection: null, as the
+        // text says, where the live heap that grew has one
+        IdleResult shrunk = sampleResult(latency, new IdleMemory(48L << 20, 5L << 20, -1, null));
+        JsonNode client = Cli.json(shrunk.toJson(cfg)).get("memory").get("client");
+        assertTrue(client.get("rss_per_conn").isNull(), client.toString());
+        assertEquals(-(2L << 20), client.get("rss_delta").asLong(), client.toString());
+        assertEquals((1L << 20) / 95, client.get("live_heap_per_conn").asLong(), client.toString());
+    }
+
+    /**
+     * A child's result with every figure set, its memory at the ramp's end {@code atRamp} (before
+     * the ramp: 50 MiB RSS, 4 MiB live heap; 95 connections at the peak).
+     */
+    private static IdleResult sampleResult(Histogram latency, IdleMemory atRamp) {
+        return new IdleResult(
                 100,
                 90,
                 95,
@@ -266,47 +287,12 @@ class IdleFleetTest {
                 7,
                 latency,
                 new IdleMemory(50L << 20, 4L << 20, -1, null),
-                new IdleMemory(52L << 20, 5L << 20, -1, null),
+                atRamp,
                 new SystemMemory(8L << 30, 300, 1L << 20),
                 7L << 30,
                 3L << 30,
                 true,
                 2.5);
-        IdleConfig cfg = IdleTest.config("127.0.0.1:9");
-        IdleResult back = FleetReport.childResult(JsonReader.parseObject(FleetReport.childJson(r, cfg)));
-        assertEquals(r.toJson(cfg), back.toJson(cfg), "every reported figure, the latency percentiles included");
-        String v6 = r.toJson(IdleTest.config("[::1]:9"));
-        assertTrue(v6.contains("\"targets\":\"[0:0:0:0:0:0:0:1]:9\""), "an IPv6 target in brackets: " + v6);
-        assertEquals(latency, back.latency());
-        // a client RSS that shrank between the readings has no cost per connection: null, as the
-        // text says, where the live heap that grew has one
-        IdleResult shrunk = new IdleResult(
-                100,
-                90,
-                95,
-                120,
-                Map.of(),
-                null,
-                null,
-                null,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                latency,
-                new IdleMemory(50L << 20, 4L << 20, -1, null),
-                new IdleMemory(48L << 20, 5L << 20, -1, null),
-                new SystemMemory(8L << 30, 300, 1L << 20),
-                7L << 30,
-                3L << 30,
-                true,
-                2.5);
-        JsonNode client = Cli.json(shrunk.toJson(cfg)).get("memory").get("client");
-        assertTrue(client.get("rss_per_conn").isNull(), client.toString());
-        assertEquals(-(2L << 20), client.get("rss_delta").asLong(), client.toString());
-        assertEquals((1L << 20) / 95, client.get("live_heap_per_conn").asLong(), client.toString());
     }
 
     /**
