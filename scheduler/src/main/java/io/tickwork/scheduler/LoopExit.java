@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import kilim.Task;
 
 /**
@@ -30,6 +31,8 @@ final class LoopExit {
     private final LoopOwner scheduler;
     private final LoopInbox inbox;
     private final String loopName;
+    /** Takes a reported task out of its home loop's resident count (it never runs there again). */
+    private final Consumer<Task<?>> leave;
     /** Guarded by {@code this}: the loop has left its run loop and no longer reads its inbox. */
     private boolean exited;
     /**
@@ -38,10 +41,11 @@ final class LoopExit {
      */
     private final Set<Task<?>> late = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    LoopExit(LoopOwner scheduler, LoopInbox inbox, String loopName) {
+    LoopExit(LoopOwner scheduler, LoopInbox inbox, String loopName, Consumer<Task<?>> leave) {
         this.scheduler = scheduler;
         this.inbox = inbox;
         this.loopName = loopName;
+        this.leave = leave;
     }
 
     /**
@@ -118,6 +122,7 @@ final class LoopExit {
      */
     private void report(List<Task<?>> tasks, boolean stopped) {
         for (Task<?> t : tasks) {
+            leave.accept(t); // before the report, so a logger that prints the scheduler sees it gone
             if (stopped) {
                 scheduler.dropped(t);
             } else {
@@ -130,7 +135,7 @@ final class LoopExit {
         try {
             scheduler.rejected(
                     task,
-                    new RejectedExecutionException("task " + task.id() + " woken after " + loopName
+                    new RejectedExecutionException("task " + task.id() + " started or woken after " + loopName
                             + (scheduler.state() == LoopOwner.STOPPED
                                     ? " was stopped (shutdownNow, or a loop failed)"
                                     : " terminated")));

@@ -55,7 +55,7 @@ interface LoopOwner {
     /** {@code task} ended by throwing {@code failure}; called on the loop thread that ran it. */
     void taskFailed(Task<?> task, Throwable failure);
 
-    /** {@code task} was woken after its loop had terminated. */
+    /** {@code task} was started or woken too late: after its loop had ended, or from outside the loops after {@code shutdownNow}. */
     void rejected(Task<?> task, Throwable why);
 
     /** {@code task} was runnable but is not run because of {@code shutdownNow}. */

@@ -44,6 +44,25 @@ final class LoopTimer extends Timer {
         }
     }
 
+    private static final VarHandle ENDED;
+
+    static {
+        try {
+            ENDED = MethodHandles.lookup().findVarHandle(LoopTimer.class, "ended", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * True for the one call that takes the task out of its home's resident count: the home loop
+     * ending it, or a loop's exit dropping or refusing it (a task dropped while it waited on a
+     * timer and then woken is reported twice, by two threads).
+     */
+    boolean leaveResidents() {
+        return !ended && ENDED.compareAndSet(this, false, true);
+    }
+
     /** Kilim's Task.onEvent marks a timer that fired with this execution time. */
     static final long FIRED = -2;
 
@@ -163,8 +182,12 @@ final class LoopTimer extends Timer {
     /** The most doublings of the wakes a move needs: 2^6 = 64 in a row. */
     static final int MAX_MOVE_SHIFT = 6;
 
-    /** Home loop thread only: the task has ended and left its home's resident count. */
-    boolean ended;
+    /**
+     * The task has left its home's resident count: it ended (set by the home loop's thread), or,
+     * once its loop had left, it was dropped or refused (set by whichever thread reported it).
+     * Set once, by {@link #leaveResidents}.
+     */
+    private boolean ended;
     /** Handle in the home loop's timer queue while pending, 0 when not queued. */
     long handle;
     /** A stray resumption of the task's TaskSleep sleep was held; fire() runs the task. */

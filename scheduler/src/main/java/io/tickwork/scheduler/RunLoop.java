@@ -157,7 +157,7 @@ final class RunLoop implements Runnable {
         this.batch = batch;
         this.idleSpins = idleSpins;
         this.thread = new LoopThread(this, threadName);
-        this.exit = new LoopExit(scheduler, inbox, threadName);
+        this.exit = new LoopExit(scheduler, inbox, threadName, this::endResident);
         thread.setDaemon(daemon);
     }
 
@@ -498,10 +498,12 @@ final class RunLoop implements Runnable {
         endResident(task); // it never runs again either way
     }
 
-    /** {@code task} has ended: it no longer counts as resident here (once, even if scheduled again). */
-    private void endResident(Task<?> task) {
-        if (countResidents && task.timer instanceof LoopTimer && !((LoopTimer) task.timer).ended) {
-            ((LoopTimer) task.timer).ended = true;
+    /**
+     * {@code task} has ended, or was dropped or refused once this loop had left: it no longer
+     * counts as resident here (once, even if scheduled or reported again). Any thread.
+     */
+    void endResident(Task<?> task) {
+        if (countResidents && task.timer instanceof LoopTimer t && t.leaveResidents()) {
             addResidents(-1);
         }
     }
@@ -762,11 +764,6 @@ final class RunLoop implements Runnable {
     static RunLoop onCurrentThread() {
         Thread t = Thread.currentThread();
         return t instanceof LoopThread ? ((LoopThread) t).loop : null;
-    }
-
-    /** Whether {@code q} is this loop's timer queue (the scheduler refuses one queue for two loops). */
-    boolean usesTimers(TimerQueue<Timer> q) {
-        return timers == q;
     }
 
     boolean ownedBy(LoopOwner o) {

@@ -154,7 +154,7 @@ import kilim.timerservice.Timer;
  *
  * <p><b>Thread safety:</b> all public methods may be called from any thread.
  */
-public final class RunLoopScheduler extends Scheduler {
+public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
 
     /** How a task that was never scheduled before picks its loop. */
     public enum Spread {
@@ -205,21 +205,26 @@ public final class RunLoopScheduler extends Scheduler {
     private final Owner owner = new Owner();
 
     private RunLoopScheduler(Builder b) {
+        List<TimerQueue<Timer>> queues = new ArrayList<>(b.threads);
+        for (int i = 0; i < b.threads; i++) {
+            TimerQueue<Timer> timers = Objects.requireNonNull(b.timers.get(), "timer supplier returned null");
+            for (int j = 0; j < i; j++) {
+                if (queues.get(j) == timers) { // one thread per queue: two loops would share it
+                    throw new IllegalArgumentException("the timer supplier returned the same queue for loops " + j
+                            + " and " + i + "; it must return a new queue per call");
+                }
+            }
+            queues.add(timers);
+        }
+        // numbered once the build can no longer fail for a bad option, so the numbers have no gaps
         this.threadName = b.name != null ? b.name : "tickwork-" + UNNAMED.incrementAndGet() + "-loop";
         this.spread = b.spread;
         this.failureHandler = b.failureHandler;
         this.loops = new RunLoop[b.threads];
         this.ended = new CountDownLatch(b.threads);
         for (int i = 0; i < loops.length; i++) {
-            TimerQueue<Timer> timers = Objects.requireNonNull(b.timers.get(), "timer supplier returned null");
-            for (int j = 0; j < i; j++) {
-                if (loops[j].usesTimers(timers)) { // one thread per queue: two loops would share it
-                    throw new IllegalArgumentException("the timer supplier returned the same queue for loops " + j
-                            + " and " + i + "; it must return a new queue per call");
-                }
-            }
-            loops[i] =
-                    new RunLoop(owner, i, b.threads > 1, timers, b.batch, b.idleSpins, threadName + "-" + i, b.daemon);
+            loops[i] = new RunLoop(
+                    owner, i, b.threads > 1, queues.get(i), b.batch, b.idleSpins, threadName + "-" + i, b.daemon);
         }
         for (int i = 0; i < loops.length; i++) {
             try {
@@ -264,6 +269,7 @@ public final class RunLoopScheduler extends Scheduler {
      *     Kilim's own {@code Task.start()} hands to this scheduler
      */
     public <T extends Task<?>> T start(T task) {
+        Objects.requireNonNull(task, "task");
         refuseStarted(task);
         refuseIfEnding(task);
         task.setScheduler(this);
@@ -283,6 +289,7 @@ public final class RunLoopScheduler extends Scheduler {
      *     the scheduler has terminated
      */
     public <T extends Task<?>> T start(T task, int loopIndex) {
+        Objects.requireNonNull(task, "task");
         if (loopIndex < 0 || loopIndex >= loops.length) {
             throw new IllegalArgumentException("loopIndex must be in [0, " + loops.length + "): " + loopIndex);
         }
@@ -387,6 +394,17 @@ public final class RunLoopScheduler extends Scheduler {
         }
     }
 
+    /**
+     * {@link #idledown()}, for try-with-resources: an orderly shutdown, then waits until every
+     * loop has ended; returns early, with the thread's interrupt status set, if interrupted.
+     *
+     * @throws IllegalStateException if called from one of this scheduler's loops (a task)
+     */
+    @Override
+    public void close() {
+        idledown();
+    }
+
     private void refuseWaitOnLoop(String call) {
         if (currentLoop() != null) {
             throw new IllegalStateException(call + " called from a task on "
@@ -476,7 +494,8 @@ public final class RunLoopScheduler extends Scheduler {
     /**
      * One line: the thread name prefix, the loops, the spread and the state; with more than one
      * loop, also the tasks homed on each loop and not finished (started or moved there; a count
-     * the loops keep anyway to balance moves), e.g. {@code RunLoopScheduler[tickwork-1-loop,
+     * the loops keep anyway to balance moves; a task dropped by {@link #shutdownNow()}, or a start
+     * or wake-up refused once the loops ended, leaves it), e.g. {@code RunLoopScheduler[tickwork-1-loop,
      * threads=2, spread=BLOCKS, running, unfinished tasks per loop [120, 118]]}. Each count is read
      * once, as other threads change it.
      */
@@ -806,9 +825,10 @@ public final class RunLoopScheduler extends Scheduler {
          * {@link #timers(TimerKind)} by name, as {@link TimerKind#parse} reads it ("wheel-ring").
          *
          * @throws IllegalArgumentException if no kind has that name
+         * @throws NullPointerException if {@code kindName} is null
          */
         public Builder timers(String kindName) {
-            return timers(TimerKind.parse(kindName));
+            return timers(TimerKind.parse(Objects.requireNonNull(kindName, "kindName")));
         }
 
         /**

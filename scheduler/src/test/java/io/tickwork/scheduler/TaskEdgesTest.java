@@ -301,6 +301,7 @@ class TaskEdgesTest {
                 .build();
         try {
             assertThrows(IllegalArgumentException.class, () -> s.start(new Runs(), 5));
+            assertThrows(NullPointerException.class, () -> s.start(null, 5)); // the null first
             Runs r = new Runs();
             r.setScheduler(s);
             assertThrows(IllegalArgumentException.class, () -> s.schedule(5, r));
@@ -479,6 +480,84 @@ class TaskEdgesTest {
         }
     }
 
+    /**
+     * A task the stop dropped, and a start refused once the loops ended, leave their loop's count
+     * (they never run there again); a task abandoned on a mailbox with no timeout stays in it. The
+     * refused start is logged as one.
+     */
+    @Test
+    void tasksDroppedOrRefusedLeaveTheCountOfUnfinishedTasks() throws InterruptedException {
+        RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        ConcurrentLinkedQueue<Object> logged = new ConcurrentLinkedQueue<>();
+        s.setLogger((src, obj) -> logged.add(obj));
+        SleepThen sleeper = s.start(new SleepThen(TimeUnit.HOURS.toMillis(1)), 0); // queued or on a timer: dropped
+        SleepThenWait abandoned = s.start(new SleepThenWait(), 1); // on a mailbox alone: abandoned
+        assertTrue(abandoned.waiting.await(AWAIT_S, TimeUnit.SECONDS));
+        assertTrue(s.toString().endsWith(", running, unfinished tasks per loop [1, 1]]"), s::toString);
+        stop(s);
+        assertEquals(List.of(sleeper), s.droppedTasks());
+        Runs late = new Runs();
+        late.setScheduler(s).start(); // Kilim's own start: refused through the logger
+        assertEquals(1, s.rejectedCount());
+        assertTrue(s.toString().endsWith(", terminated, unfinished tasks per loop [0, 1]]"), s::toString);
+        assertEquals(1, logged.size(), logged::toString);
+        String why = String.valueOf(logged.peek());
+        assertTrue(why.contains("task " + late.id() + " started or woken after tickwork-"), why);
+        assertEquals(1, late.done.getCount());
+    }
+
+    /** try-with-resources: close() is an orderly shutdown that waits for the loops to end. */
+    @Test
+    void closeEndsTheLoopsAfterTheirTasks() throws InterruptedException {
+        SleepThen sleeper;
+        RunLoopScheduler closed;
+        try (RunLoopScheduler s = RunLoopScheduler.builder()
+                .threads(2)
+                .timers(TimerKind.WHEEL_LIST)
+                .build()) {
+            closed = s;
+            sleeper = s.start(new SleepThen(20));
+        }
+        assertTrue(closed.isTerminated());
+        assertEquals(0, sleeper.slept.getCount(), "the sleeper woke and ran to its end first");
+        assertTrue(sleeper.isDone());
+    }
+
+    /**
+     * A build that fails takes no number from the default names: the next scheduler built without
+     * a name follows the last one built.
+     */
+    @Test
+    void aFailedBuildTakesNoNumberFromTheDefaultNames() throws InterruptedException {
+        RunLoopScheduler before = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        assertThrows(
+                NullPointerException.class,
+                () -> RunLoopScheduler.builder().threads(1).timers(() -> null).build());
+        RunLoopScheduler after = RunLoopScheduler.builder()
+                .threads(1)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+        try {
+            int n = number(before);
+            assertEquals(n + 1, number(after), before + " then " + after); // test classes run one at a time
+        } finally {
+            stop(before);
+            stop(after);
+        }
+    }
+
+    private static int number(RunLoopScheduler s) {
+        String t = s.toString(); // RunLoopScheduler[tickwork-N-loop, ...
+        int from = t.indexOf("tickwork-") + "tickwork-".length();
+        return Integer.parseInt(t.substring(from, t.indexOf("-loop", from)));
+    }
+
     @Test
     void theBuilderRefusesBadOptions() {
         assertThrows(
@@ -509,6 +588,9 @@ class TaskEdgesTest {
                 NullPointerException.class, () -> RunLoopScheduler.builder().name(null));
         assertThrows(
                 NullPointerException.class, () -> RunLoopScheduler.builder().timers((TimerKind) null));
+        NullPointerException noName = assertThrows(
+                NullPointerException.class, () -> RunLoopScheduler.builder().timers((String) null));
+        assertEquals("kindName", noName.getMessage());
     }
 
     /**
