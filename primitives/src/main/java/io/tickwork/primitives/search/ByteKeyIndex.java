@@ -517,6 +517,9 @@ public final class ByteKeyIndex {
      * Copies key {@code i}'s original bytes into {@code dst} at {@code dstOff}.
      *
      * @return the number of bytes copied, {@link #keyLength(int)}
+     * @throws IndexOutOfBoundsException if {@code i} is not in {@code [0, size())}, or the key does
+     *     not fit in {@code dst} from {@code dstOff} (nothing is copied then)
+     * @throws NullPointerException if {@code dst} is null
      */
     public int copyKey(int i, byte[] dst, int dstOff) {
         int len = keyLength(i);

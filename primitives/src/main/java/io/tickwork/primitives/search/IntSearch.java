@@ -16,9 +16,9 @@ import java.util.Objects;
  * than {@code key}, or {@code a.length} if none. Either way the answer gives the rank of
  * {@code key}, the number of keys less than it: {@code i >= 0 ? i : -i - 1}; the number of keys
  * less than or equal to it is the rank of {@code key + 1} (all keys when {@code key} is
- * {@link Integer#MAX_VALUE}, where {@code key + 1} would wrap). The comparison layouts (Eytzinger, B+ tree) store
- * the keys in another order and map the answer back to the index in {@code a}; the directories
- * keep the sorted array beside their directory. All {@code int} values,
+ * {@link Integer#MAX_VALUE}, where {@code key + 1} would wrap). Eytzinger stores the keys in
+ * another order and maps the answer back to the index in {@code a}; the B+ tree's leaf level is
+ * the sorted array, and the directories keep it beside their directory. All {@code int} values,
  * including {@link Integer#MIN_VALUE} and {@link Integer#MAX_VALUE}, are valid keys and queries.
  *
  * <p><b>Which one.</b> {@link #of(int[])} picks a fast variant for the keys it is given;
@@ -102,8 +102,11 @@ public interface IntSearch {
      * ({@link IntSearchKind#EYTZINGER}, {@link IntSearchKind#STATIC_BPLUS_TREE}) walk groups of 16
      * queries in lockstep, one level of the structure for every query of the group before the
      * next, so the cache misses of independent queries overlap instead of waiting on each other
-     * down a chain of 11 to 21 levels. The other variants loop over {@link #indexOf(int)}: their
-     * lookups are two or three loads long, and the CPU already overlaps consecutive ones. Neither
+     * down a chain of levels (11 to 21 for Eytzinger, 3 to 6 nodes for the B+ tree). The other
+     * variants loop over {@link #indexOf(int)}: the directories' lookups are two or three loads
+     * long, and the CPU already overlaps consecutive ones; {@link IntSearchKind#BRANCHLESS}'s
+     * log2(n) dependent loads and {@link IntSearchKind#RADIX_SPLINE}'s longer chain overlap only as
+     * far as the CPU reaches ahead. Neither
      * sorts or reorders the queries. {@code out} may be {@code queries} itself (each answer replaces its query).
      * Elements of {@code out} outside the range are not touched. On an exception nothing has been
      * written.

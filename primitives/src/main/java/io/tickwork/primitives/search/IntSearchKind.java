@@ -1,5 +1,7 @@
 package io.tickwork.primitives.search;
 
+import java.util.Objects;
+
 /**
  * The {@link IntSearch} variants, each a factory from a sorted array. All of them copy the input
  * (later changes to the caller's array do not affect the search) and reject unsorted input with an
@@ -63,7 +65,7 @@ public enum IntSearchKind {
     EYTZINGER {
         @Override
         public IntSearch build(int[] sorted) {
-            EytzingerIntSearch.requireFits(sorted.length); // before the copy
+            EytzingerIntSearch.requireFits(Objects.requireNonNull(sorted, "sorted").length); // before the copy
             return new EytzingerIntSearch(copySorted(sorted));
         }
     },
@@ -87,16 +89,18 @@ public enum IntSearchKind {
 
     /**
      * The sorted array plus a one-level radix directory, the radix layer of learned indexes
-     * (Kipf et al., "RadixSpline", 2020): the key range {@code [min, max]} is cut into 2^k equal
-     * buckets (the largest power of two up to n/2, at least one), and {@code dir[b]} holds the index of the first key in bucket
-     * {@code b} or later. A lookup computes the bucket with a subtraction and a shift, reads two
+     * (Kipf et al., "RadixSpline", 2020): the key range {@code [min, max]} is cut into buckets
+     * of one width, the narrowest power of two that makes at most n/2 of them (so between n/4 and
+     * n/2, unless the range is narrower), and {@code dir[b]} holds the index of the first key in
+     * bucket {@code b} or later. A lookup computes the bucket with a subtraction and a shift, reads two
      * adjacent directory slots, and searches only that bucket: with at most 8 keys, two
      * branch-free steps over a fixed window; longer buckets fall back to branchless binary search.
      * So a lookup touches two cache lines (directory, keys) however large n is. Not a
      * hash: order is kept, so it answers insertion points and ranges like the others.
      * <b>Distribution-sensitive</b>: uniform keys give 2-4 keys per bucket; heavily clustered keys
      * crowd a few buckets and degrade towards one binary search over the crowded bucket (never
-     * worse than O(log n)). Build: O(n). Memory: n + 8 + (n/4 .. n/2) + 1 ints.
+     * worse than O(log n)). Build: O(n). Memory: n + 8 + (n/4 .. n/2) + 1 ints: 5 to 6 + 36/n
+     * bytes per key.
      */
     RADIX_DIRECTORY {
         @Override
@@ -194,7 +198,7 @@ public enum IntSearchKind {
      * copy.
      */
     static int[] copySorted(int[] a) {
-        requireFits(a.length); // before the copy
+        requireFits(Objects.requireNonNull(a, "sorted").length); // before the copy
         int[] c = a.clone();
         for (int i = 0; i + 1 < c.length; i++) {
             if (c[i] > c[i + 1]) {

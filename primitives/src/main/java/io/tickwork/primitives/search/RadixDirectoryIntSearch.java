@@ -20,8 +20,8 @@ final class RadixDirectoryIntSearch implements IntSearch {
         this.a = WindowSearch.withSentinels(sorted);
         this.min = n == 0 ? 0 : sorted[0];
         this.max = n == 0 ? -1 : sorted[n - 1];
-        int buckets = buckets(n);
         this.shift = n == 0 ? 0 : shift(min, max, n);
+        int buckets = n == 0 ? 1 : (int) ((((long) max - min) >>> shift) + 1);
         this.dir = new int[buckets + 1];
         for (int i = 0; i < n; i++) {
             dir[bucket(sorted[i]) + 1]++;
@@ -31,20 +31,27 @@ final class RadixDirectoryIntSearch implements IntSearch {
         }
     }
 
-    /** Between n/4 and n/2 buckets: on uniform keys 2-4 keys per bucket, under 2 % above WINDOW. */
-    static int buckets(int n) {
-        return Integer.highestOneBit(Math.max(1, n / 2));
-    }
-
-    /** The shift that maps {@code key - min} to one of {@link #buckets}(n) buckets over [min, max]. */
+    /**
+     * The shift for n keys over [min, max]: buckets as narrow as a power of two allows with at
+     * most n/2 of them, so between n/4 and n/2 (fewer only when the range itself is narrower); on
+     * uniform keys 2-4 keys per bucket, under 2 % of them above WINDOW, wherever the range ends.
+     */
     static int shift(int min, int max, int n) {
-        return shiftFor(min, max, buckets(n));
+        return shiftFor(min, max, Math.max(1, n / 2));
     }
 
-    /** The shift that maps {@code key - min} to one of {@code buckets} (a power of 2) over [min, max]. */
+    /**
+     * The smallest shift that maps {@code key - min} over [min, max] to at most {@code buckets}
+     * buckets ({@code >= 1}): the buckets are counted from the range's width, not from its bit
+     * length, so a range just past a power of two does not leave half of them empty.
+     */
     static int shiftFor(int min, int max, int buckets) {
-        int spanBits = 64 - Long.numberOfLeadingZeros((long) max - min);
-        return Math.max(0, spanBits - Integer.numberOfTrailingZeros(buckets));
+        long span = (long) max - min;
+        int shift = 0;
+        while ((span >>> shift) >= buckets) { // (span >>> shift) + 1 buckets in use
+            shift++;
+        }
+        return shift;
     }
 
     private int bucket(int key) {

@@ -336,6 +336,11 @@ class ByteKeyIndexTest {
         byte[] dst = new byte[10];
         assertEquals(6, ix.copyKey(2, dst, 4));
         assertArrayEquals(utf8("中文"), Arrays.copyOfRange(dst, 4, 10));
+        byte[] before = dst.clone();
+        assertThrows(IndexOutOfBoundsException.class, () -> ix.copyKey(2, dst, 5)); // 6 bytes from 5 of 10
+        assertArrayEquals(before, dst, "nothing copied");
+        assertThrows(IndexOutOfBoundsException.class, () -> ix.copyKey(3, dst, 0));
+        assertThrows(NullPointerException.class, () -> ix.copyKey(1, null, 0));
         assertEquals(0, ix.find(new byte[0]));
         byte[] image = ix.toByteArray();
         assertArrayEquals(utf8("héllo"), Arrays.copyOfRange(image, ix.keyPosition(1), ix.keyPosition(1) + 6));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,50 @@ class IntSearchChoiceTest {
         }
         int[] sequential = IntStream.range(0, 10_000).map(i -> 3 * i).toArray();
         assertEquals(IntSearchKind.RADIX_DIRECTORY, IntSearchChoice.fastest(sequential));
+    }
+
+    /**
+     * Evenly spread keys whose range ends just past a power of two, or anywhere between two: the
+     * buckets are cut from the range's width, so none of these leaves half of them empty and
+     * crowds the rest (ids drawn from [1, 10,000,000], say).
+     */
+    @Test
+    void evenlySpreadKeysGetTheOneLevelDirectoryWhereverTheirRangeEnds() {
+        int n = 200_000;
+        for (long end : new long[] {1L << 24, (1L << 24) + 1, 10_000_000, 12_000_000, 3L << 23, 1L << 25}) {
+            int[] keys = new SplittableRandom(3)
+                    .ints(1, (int) end)
+                    .distinct()
+                    .limit(n - 2)
+                    .toArray();
+            keys = Arrays.copyOf(keys, n);
+            keys[n - 2] = 0;
+            keys[n - 1] = (int) end; // the range is [0, end]
+            Arrays.sort(keys);
+            double share = IntSearchChoice.crowdedShare(keys);
+            assertTrue(share < 0.05, "range [0, " + end + "]: " + share + " of the keys in crowded buckets");
+            assertEquals("RADIX_DIRECTORY[n=" + n + "]", IntSearch.of(keys).toString(), "range [0, " + end + "]");
+            assertEquals(
+                    "RADIX_DIRECTORY[n=" + n + "]", IntSearch.compactOf(keys).toString(), "range [0, " + end + "]");
+        }
+    }
+
+    /** The directory's buckets: at most n/2, at least n/4 unless the range is narrower. */
+    @Test
+    void theOneLevelDirectoryCutsItsRangeIntoAQuarterToAHalfOfNBuckets() {
+        SplittableRandom r = new SplittableRandom(5);
+        for (int i = 0; i < 10_000; i++) {
+            int n = 1 + r.nextInt(1 << 20);
+            int min = r.nextInt();
+            int max = (int) Math.min(Integer.MAX_VALUE, min + (r.nextLong(1L << r.nextInt(33))));
+            int shift = RadixDirectoryIntSearch.shift(min, max, n);
+            long buckets = (((long) max - min) >>> shift) + 1;
+            String at = "n=" + n + " [" + min + ", " + max + "] shift " + shift;
+            assertTrue(buckets <= Math.max(1, n / 2), at);
+            if (shift > 0) {
+                assertTrue(buckets > n / 4, at);
+            }
+        }
     }
 
     @Test

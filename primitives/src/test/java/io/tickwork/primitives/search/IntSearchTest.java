@@ -182,7 +182,9 @@ class IntSearchTest {
                 e.getMessage());
         assertThrows(
                 IllegalArgumentException.class, () -> kind.build(new int[] {Integer.MAX_VALUE, Integer.MIN_VALUE}));
-        assertThrows(NullPointerException.class, () -> kind.build(null));
+        assertEquals(
+                "sorted",
+                assertThrows(NullPointerException.class, () -> kind.build(null)).getMessage());
     }
 
     @ParameterizedTest
