@@ -97,7 +97,8 @@ import java.util.function.Consumer;
  *       as many cancels and schedules in a row, each of the same slot). Each queue starts its
  *       generations at a value of its own, at or above 2^30, and another queue's handle is
  *       refused with {@code false} unless one slot has been recycled at least about 2^27 / k times
- *       more in one queue than in the other, k being the queues the JVM has made.</li>
+ *       more in one queue than in the other, k being the queues the JVM has made (up to about
+ *       10^8 queues).</li>
  *   <li><b>Time going backwards</b> ({@code now} smaller than in an earlier call) is ignored: the
  *       call expires nothing it would not have expired at the larger, earlier {@code now}.</li>
  *   <li><b>Re-entrancy.</b> The consumer passed to {@code expire} may schedule, reschedule and
@@ -109,9 +110,11 @@ import java.util.function.Consumer;
  *       {@code false}, so a periodic timer schedules itself again and keeps the new handle.
  *       {@link #nextDeadline()} and {@link #size()} may be called too; while the consumer has
  *       scheduled timers at or before {@code now} (placed when the call returns),
- *       {@code nextDeadline()} answers a time at or before {@code now}, even if they were cancelled
- *       since (unless nothing at all is pending then: {@link #NO_DEADLINE}); ask again after
- *       {@code expire} returns.</li>
+ *       {@code nextDeadline()} answers a time that is already due, even if they were cancelled
+ *       since (unless nothing at all is pending then: {@link #NO_DEADLINE}): at or before
+ *       {@code now} on the tree; on a wheel, the end of the tick the call stands at, which may lie
+ *       past {@code now} (the timers' tick has begun, and they fire once a call reaches it); ask
+ *       again after {@code expire} returns.</li>
  *   <li><b>Out of memory.</b> A queue allocates only as it grows, with the timers pending (those
  *       a consumer schedules while {@code expire} runs included), not with the calls made. A
  *       {@code schedule} that throws
@@ -144,7 +147,13 @@ import java.util.function.Consumer;
  */
 public interface TimerQueue<T> {
 
-    /** What {@link #nextDeadline()} answers when no timer is pending. */
+    /**
+     * What {@link #nextDeadline()} answers when no timer is pending: {@link Long#MAX_VALUE}, the
+     * same value as a deadline at the end of time. A loop on a virtual clock that calls
+     * {@code expire(nextDeadline(), ..)} must test for it first: with nothing pending, that call
+     * would be {@code expire(Long.MAX_VALUE, ..)}, which ends the queue's time (see the class
+     * comment).
+     */
     long NO_DEADLINE = Long.MAX_VALUE;
 
     /**
@@ -176,9 +185,10 @@ public interface TimerQueue<T> {
      * its old tick comes up; an earlier one unlinks it, amortised O(1) where slots keep copies);
      * O(log f) for a timer in a wheel's overflow heap of f timers; O(log d) on the tree.
      *
-     * @return {@code true} if the timer was pending and now fires at {@code deadline};
-     *         {@code false} if it already fired, was cancelled, or the handle is unknown (nothing
-     *         is scheduled then)
+     * @return {@code true} if the timer was pending and now fires at {@code deadline} (by the
+     *         rules of the class comment: on a wheel whose drain to {@code Long.MAX_VALUE} ran to
+     *         the end, only at the next such drain); {@code false} if it already fired, was
+     *         cancelled, or the handle is unknown (nothing is scheduled then)
      */
     boolean reschedule(long handle, long deadline);
 

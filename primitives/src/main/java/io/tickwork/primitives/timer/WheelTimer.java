@@ -310,8 +310,10 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     /**
      * The generation a queue's ids start at: even, in [2^30, 2^31), and different for each queue:
-     * the k-th queue of the JVM takes the top bits of {@code k} times the golden ratio (Fibonacci
-     * hashing), so any k queues start more than 2^28 / k apart. A handle is therefore never a
+     * the k-th queue of the JVM takes the top 30 bits of {@code k} times the golden ratio's 64-bit
+     * fraction (Fibonacci hashing), so any k queues start more than 2^28 / k apart, up to about
+     * 10^8 queues (the three-gap theorem: the closest two of the first k multiples of the golden
+     * ratio modulo 1 are about 0.45 / k apart; a 32-bit fraction keeps that only to 75,000). A handle is therefore never a
      * number in [0, 2^32) ({@link #WRAPPED_GENERATION} keeps it so), and one queue's handle can name a timer of another only once one id
      * has been reused at least about 2^27 / k times more in one queue than in the other (twice
      * that on the tree, whose generations move on once per use): a number that is not a handle, or another
@@ -319,7 +321,12 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
      * costs nothing per timer.
      */
     static int firstGeneration() {
-        int spread = (QUEUES.incrementAndGet() * 0x9E3779B9) >>> 2;
+        return firstGeneration(QUEUES.incrementAndGet());
+    }
+
+    /** The first generation of the {@code k}-th queue. */
+    static int firstGeneration(long k) {
+        int spread = (int) ((k * 0x9E3779B97F4A7C15L) >>> 34);
         return (spread & ~1) | 0x4000_0000;
     }
 

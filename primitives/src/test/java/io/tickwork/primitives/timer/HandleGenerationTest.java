@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -82,6 +84,33 @@ class HandleGenerationTest {
             long[] fired = new long[1];
             assertEquals(1, q.expire(7, p -> fired[0] = p));
             assertEquals(2, fired[0]);
+        }
+    }
+
+    /**
+     * Queues start their generations far apart, so one queue's handle names no timer of another
+     * until a slot has been recycled about 2^27 / k times more in one than in the other: the first
+     * k queues' starts are even, in [2^30, 2^31), and more than 2^28 / k apart, from 2 queues to a
+     * million (past 75,000, where a 32-bit golden-ratio fraction no longer spaces them so).
+     */
+    @Test
+    void theFirstMillionQueuesStartTheirGenerationsFarApart() {
+        int most = 1 << 20;
+        int[] first = new int[most];
+        for (int k = 1; k <= most; k++) {
+            int g = WheelTimer.firstGeneration(k);
+            assertEquals(0, g & 1, "queue " + k + " starts odd: " + g);
+            assertTrue(g >= 1 << 30, "queue " + k + " starts below 2^30: " + g); // an int: below 2^31
+            first[k - 1] = g;
+        }
+        for (int k : new int[] {2, 3, 100, 1_000, 75_026, 100_000, 1 << 18, 986_271, most}) {
+            int[] sorted = Arrays.copyOf(first, k);
+            Arrays.sort(sorted);
+            long closest = Long.MAX_VALUE;
+            for (int i = 1; i < k; i++) {
+                closest = Math.min(closest, (long) sorted[i] - sorted[i - 1]);
+            }
+            assertTrue(closest > (1L << 28) / k, "the first " + k + " queues: two start " + closest + " apart");
         }
     }
 }
