@@ -393,6 +393,11 @@ final class Worker {
                     return;
                 }
                 visitedSinceHandBack = 0; // the pool will not take us back: keep working here
+            } else if (!onPool && visitedSinceHandBack >= budget) {
+                // a thread draining in place never gives itself back: hand the counts over
+                // anyway, so stats() lags by at most about a budget here too
+                flushTaskCounts();
+                visitedSinceHandBack = 0;
             }
         }
     }

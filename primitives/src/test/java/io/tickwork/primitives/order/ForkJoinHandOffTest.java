@@ -281,6 +281,30 @@ class ForkJoinHandOffTest {
     }
 
     /**
+     * A producer that drains keys in its own thread (a direct executor) never gives a pool thread
+     * back, and still hands its counts over within about a budget: 10,000 keys made ready by one
+     * task and run in place after it, then one more whose task reads stats().
+     */
+    @Test
+    void countsReachStatsWithinABudgetFromAProducerDrainingInPlace() {
+        KeyedSerialExecutor<Integer> keyed =
+                KeyedSerialExecutor.builder(Runnable::run).fairnessBudget(64).<Integer>build();
+        AtomicInteger ran = new AtomicInteger();
+        long[] lag = {-1};
+        int n = 10_000;
+        keyed.execute(0, () -> {
+            for (int k = 1; k <= n; k++) {
+                keyed.execute(k, ran::incrementAndGet); // queued: this thread is draining already
+            }
+            keyed.execute(n + 1, () -> lag[0] = ran.get() - keyed.stats().completedTasks());
+        });
+        keyed.close();
+        assertEquals(n, ran.get());
+        assertTrue(lag[0] >= 0 && lag[0] < 1_000, "tasks run but not yet in stats(): " + lag[0] + " (budget 64)");
+        assertEquals(n + 2, keyed.stats().completedTasks());
+    }
+
+    /**
      * A leaving worker finds the limit reached by a producer's reservation and leaves; the pool then
      * refuses the producer's worker while the other worker is busy. The producer drains the key
      * itself instead of leaving it behind the busy worker.

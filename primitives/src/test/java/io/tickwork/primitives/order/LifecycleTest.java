@@ -10,8 +10,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -85,6 +88,28 @@ class LifecycleTest {
         assertTrue(keyed.isTerminated());
         keyed.close(); // idempotent
         assertTrue(keyed.toString().startsWith("KeyedSerialExecutor[terminated,"), keyed::toString);
+    }
+
+    /** toString names the pool's class; an anonymous one by its full name, not an empty one. */
+    @Test
+    void toStringNamesThePoolEvenAnAnonymousOne() {
+        Executor direct = new Executor() {
+            @Override
+            public void execute(Runnable command) {
+                command.run();
+            }
+        };
+        KeyedSerialExecutor<String> keyed = KeyedSerialExecutor.create(direct);
+        keyed.close();
+        assertTrue(keyed.toString().endsWith(", " + direct.getClass().getName() + "]"), keyed::toString);
+        ThreadPoolExecutor named = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+        try {
+            KeyedSerialExecutor<String> onPool = KeyedSerialExecutor.create(named);
+            onPool.close();
+            assertTrue(onPool.toString().endsWith(", workers 0 of 1, ThreadPoolExecutor]"), onPool::toString);
+        } finally {
+            named.shutdown();
+        }
     }
 
     @Test

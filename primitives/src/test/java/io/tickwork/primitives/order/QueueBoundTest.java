@@ -129,7 +129,7 @@ class QueueBoundTest {
             assertTrue(
                     e.getMessage()
                             .contains("(its toString() threw java.lang."
-                                    + (error ? "AssertionError" : "IllegalStateException") + ") has 1 tasks waiting"),
+                                    + (error ? "AssertionError" : "IllegalStateException") + ") has 1 task waiting"),
                     e.getMessage());
             assertEquals(1, keyed.stats().rejectedTasks());
             release.countDown();
