@@ -148,7 +148,8 @@ import kilim.timerservice.Timer;
  * {@code RegistrationTask} is not supported.
  *
  * <p>Usage: {@code RunLoopScheduler.builder().threads(n).timers("wheel-linked-array").build()}, then
- * {@code scheduler.start(task)} (or {@code task.setScheduler(scheduler).start()}). Tasks must be
+ * {@code scheduler.start(task)} (or {@code task.setScheduler(scheduler).start()}); {@link #close()}
+ * (as {@link #idledown()}) ends it once its tasks have, so it fits a try-with-resources. Tasks must be
  * woven, and the weaver refuses some code that {@code javac} accepts (records, sealed types, some
  * frame merges over {@code String}): see the package comment.
  *
