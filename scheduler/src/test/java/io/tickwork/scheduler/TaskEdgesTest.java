@@ -31,6 +31,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TaskEdgesTest {
     private static final long AWAIT_S = 30;
 
+    /** A scheduler of two loops on list wheels, its loops named by default. */
+    private static RunLoopScheduler twoLoops() {
+        return RunLoopScheduler.builder()
+                .threads(2)
+                .timers(TimerKind.WHEEL_LIST)
+                .build();
+    }
+
     private static void stop(RunLoopScheduler s) throws InterruptedException {
         s.shutdownNow();
         assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
@@ -136,10 +144,7 @@ class TaskEdgesTest {
         Runs elsewhere = new Runs();
         elsewhere.start(); // Kilim's default scheduler
         assertTrue(elsewhere.done.await(AWAIT_S, TimeUnit.SECONDS));
-        RunLoopScheduler s = RunLoopScheduler.builder()
-                .threads(2)
-                .timers(TimerKind.WHEEL_LIST)
-                .build();
+        RunLoopScheduler s = twoLoops();
         try {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.start(elsewhere, 0));
             assertTrue(e.getMessage().contains("has already run to its end"), e.getMessage());
@@ -159,10 +164,7 @@ class TaskEdgesTest {
      */
     @Test
     void aTaskWhoseClassWasNotWovenIsRefused() throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder()
-                .threads(2)
-                .timers(TimerKind.WHEEL_LIST)
-                .build();
+        RunLoopScheduler s = twoLoops();
         try {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.start(new NeverWoven()));
             assertTrue(e.getMessage().contains(NeverWoven.class.getName() + " was not woven"), e.getMessage());
@@ -263,14 +265,8 @@ class TaskEdgesTest {
      */
     @Test
     void unnamedSchedulersNameTheirLoopsApart() throws Exception {
-        RunLoopScheduler a = RunLoopScheduler.builder()
-                .threads(2)
-                .timers(TimerKind.WHEEL_LIST)
-                .build();
-        RunLoopScheduler b = RunLoopScheduler.builder()
-                .threads(2)
-                .timers(TimerKind.WHEEL_LIST)
-                .build();
+        RunLoopScheduler a = twoLoops();
+        RunLoopScheduler b = twoLoops();
         RunLoopScheduler named = RunLoopScheduler.builder()
                 .threads(1)
                 .timers(TimerKind.WHEEL_LIST)
@@ -295,10 +291,7 @@ class TaskEdgesTest {
     /** A loop index out of range is refused by schedule as by start, not wrapped onto another loop. */
     @Test
     void aLoopIndexOutOfRangeIsRefused() throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder()
-                .threads(2)
-                .timers(TimerKind.WHEEL_LIST)
-                .build();
+        RunLoopScheduler s = twoLoops();
         try {
             assertThrows(IllegalArgumentException.class, () -> s.start(new Runs(), 5));
             assertThrows(NullPointerException.class, () -> s.start(null, 5)); // the null first
@@ -315,10 +308,7 @@ class TaskEdgesTest {
     /** Wake-ups after a shutdownNow termination are rejected, and the dropped list stays what the stop left. */
     @Test
     void wakeUpsAfterAShutdownNowTerminationAreRejected() throws Exception {
-        RunLoopScheduler s = RunLoopScheduler.builder()
-                .threads(2)
-                .timers(TimerKind.WHEEL_LIST)
-                .build();
+        RunLoopScheduler s = twoLoops();
         ConcurrentLinkedQueue<Object> logged = new ConcurrentLinkedQueue<>();
         s.setLogger((src, obj) -> logged.add(obj));
         int n = 100;
@@ -462,10 +452,7 @@ class TaskEdgesTest {
     /** With two loops, toString counts the unfinished tasks homed on each. */
     @Test
     void toStringCountsTheUnfinishedTasksOfEachLoop() throws InterruptedException {
-        RunLoopScheduler s = RunLoopScheduler.builder()
-                .threads(2)
-                .timers(TimerKind.WHEEL_LIST)
-                .build();
+        RunLoopScheduler s = twoLoops();
         try {
             List<SleepThenWait> tasks = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
@@ -487,10 +474,7 @@ class TaskEdgesTest {
      */
     @Test
     void tasksDroppedOrRefusedLeaveTheCountOfUnfinishedTasks() throws InterruptedException {
-        RunLoopScheduler s = RunLoopScheduler.builder()
-                .threads(2)
-                .timers(TimerKind.WHEEL_LIST)
-                .build();
+        RunLoopScheduler s = twoLoops();
         ConcurrentLinkedQueue<Object> logged = new ConcurrentLinkedQueue<>();
         s.setLogger((src, obj) -> logged.add(obj));
         SleepThen sleeper = s.start(new SleepThen(TimeUnit.HOURS.toMillis(1)), 0); // queued or on a timer: dropped
