@@ -116,5 +116,8 @@ public class LateWakeUpVersusLoopExit {
         public int residents(int loop) {
             return 0;
         }
+
+        @Override
+        public void residentLeft(int loop) {}
     }
 }

@@ -78,4 +78,11 @@ interface LoopOwner {
 
     /** Tasks whose home is loop {@code loop} and that have not ended: a hint for placement only. */
     int residents(int loop);
+
+    /**
+     * A task whose home is loop {@code loop} has ended, or was dropped or refused by another loop
+     * (one it was sent to by a thread that read its old home): one fewer resident there. Any
+     * thread.
+     */
+    void residentLeft(int loop);
 }

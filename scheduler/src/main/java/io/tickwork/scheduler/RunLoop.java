@@ -48,8 +48,9 @@ import kilim.timerservice.Timer;
  * to the inbox, then reads its {@code parked} flag; the loop sets the flag, then re-checks the inbox
  * before parking; one of the two always sees the other.
  *
- * <p><b>Thread safety:</b> {@link #submitRemote} may be called from any thread; everything else
- * runs on the loop's own thread.
+ * <p><b>Thread safety:</b> submission ({@link #submit}, {@link #submitRemote}) and the resident
+ * count ({@link #residents}, {@link #addResidents}, {@link #endResident}) may be used from any
+ * thread; everything else runs on the loop's own thread.
  */
 final class RunLoop implements Runnable {
     /** The thread of a loop: lets {@code schedule} find "the loop I am on" without a ThreadLocal. */
@@ -500,11 +501,19 @@ final class RunLoop implements Runnable {
 
     /**
      * {@code task} has ended, or was dropped or refused once this loop had left: it no longer
-     * counts as resident here (once, even if scheduled or reported again). Any thread.
+     * counts as resident at its home (once, even if scheduled or reported again). Its home is
+     * this loop, except for a task sent here by a thread that read its old home, before this loop
+     * passed it on; the reporting thread moved it or received it, so it reads the current home.
+     * Any thread.
      */
     void endResident(Task<?> task) {
         if (countResidents && task.timer instanceof LoopTimer t && t.leaveResidents()) {
-            addResidents(-1);
+            int home = t.homeIn(scheduler);
+            if (home == index || home < 0) {
+                addResidents(-1);
+            } else {
+                scheduler.residentLeft(home);
+            }
         }
     }
 

@@ -528,6 +528,11 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
 
     // ------------------------------------------------------------------------------ internals
 
+    /** Loop {@code index}, for tests. */
+    RunLoop loop(int index) {
+        return loops[index];
+    }
+
     /** The loop threads, for tests. */
     List<Thread> loopThreads() {
         List<Thread> ts = new ArrayList<>();
@@ -754,6 +759,11 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         @Override
         public int residents(int loop) {
             return loops[loop].residents();
+        }
+
+        @Override
+        public void residentLeft(int loop) {
+            loops[loop].addResidents(-1);
         }
     }
 

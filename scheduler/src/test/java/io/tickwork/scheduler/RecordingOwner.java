@@ -84,4 +84,7 @@ class RecordingOwner implements LoopOwner {
     public int residents(int loop) {
         return 0;
     }
+
+    @Override
+    public void residentLeft(int loop) {}
 }

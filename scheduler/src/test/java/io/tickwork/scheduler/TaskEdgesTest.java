@@ -493,6 +493,24 @@ class TaskEdgesTest {
         assertEquals(1, late.done.getCount());
     }
 
+    /**
+     * A task woken through a loop that is no longer its home (a thread read its old home before a
+     * move), after that loop has left: the refusal takes it out of its home's count, not out of
+     * the loop that refused it.
+     */
+    @Test
+    void aTaskRefusedByALoopThatIsNotItsHomeLeavesItsHomesCount() throws InterruptedException {
+        RunLoopScheduler s = twoLoops();
+        s.setLogger((src, obj) -> {});
+        SleepThenWait waiter = s.start(new SleepThenWait(), 1); // on a mailbox alone: abandoned by the stop
+        assertTrue(waiter.waiting.await(AWAIT_S, TimeUnit.SECONDS));
+        stop(s);
+        assertTrue(s.toString().endsWith(", unfinished tasks per loop [0, 1]]"), s::toString);
+        s.loop(0).submitRemote(waiter); // as a waker that read the task's home as loop 0
+        assertEquals(1, s.rejectedCount());
+        assertTrue(s.toString().endsWith(", unfinished tasks per loop [0, 0]]"), s::toString);
+    }
+
     /** try-with-resources: close() is an orderly shutdown that waits for the loops to end. */
     @Test
     void closeEndsTheLoopsAfterTheirTasks() throws InterruptedException {

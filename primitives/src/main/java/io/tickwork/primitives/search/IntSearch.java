@@ -72,8 +72,8 @@ public interface IntSearch {
     /**
      * A variant never larger than {@link #of(int[])}'s, and smaller where the keys allow it, at a
      * cost in time only there: {@link IntSearchKind#RADIX_DIRECTORY} on keys spread evenly over
-     * their range (the same test and the same variant as {@code of}; its directory is at most n/2 +
-     * 1 ints, so about 6 bytes per key with the array, plus 36 bytes of padding and bounds); on
+     * their range (the same test and the same variant as {@code of}; its directory is at most
+     * max(1, n/2) + 1 ints, so about 6 bytes per key with the array, plus 36 bytes of padding and bounds); on
      * other keys {@link IntSearchKind#RADIX_SPLINE}, whose knots grow with the keys' irregularity
      * (see its cost in {@link IntSearchKind}), unless {@code of}'s directory has fewer bytes of
      * arrays (short runs of consecutive keys can cost the spline more knots than the two-level
