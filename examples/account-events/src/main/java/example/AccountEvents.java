@@ -22,7 +22,8 @@ import java.util.stream.IntStream;
 
 /**
  * An event router of the kind tickwork's primitives are made for. One dispatch thread reads
- * account events ("carol-0042 +17" at a time in milliseconds), as a network reader would:
+ * account events ("CAROL-0042 17", "CAROL-0042 -5": a name in any ASCII case and an amount, at a
+ * time in milliseconds), as a network reader would:
  *
  * <ul>
  *   <li>it finds the account from the name's bytes with a {@link ByteKeyIndex}, without building a
