@@ -136,7 +136,8 @@ final class ServerOptions {
             paramLabel = "OPTS",
             converter = JvmOptions.class,
             description = "with --processes: more JVM options for every worker, separated by spaces, after"
-                    + " the defaults so they win (defaults " + WorkerLauncher.DEFAULT_JVM_OPTS + ")")
+                    + " the defaults so they win; defaults:%n"
+                    + WorkerLauncher.DEFAULT_JVM_OPTS_HELP)
     String workerJvmOpts;
 
     /** Set by {@link WorkerLauncher} on the command lines of its workers: this worker's number. */

@@ -81,6 +81,13 @@ final class WorkerLauncher {
             "-XX:+UseSerialGC -Xms8m -Xmx128m -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=64m";
 
     /**
+     * {@link #DEFAULT_JVM_OPTS} one a line, for {@code --help}: its column would otherwise wrap
+     * inside an option ("-XX:" then "MaxMetaspaceSize=64m"), which reads as two options.
+     */
+    static final String DEFAULT_JVM_OPTS_HELP =
+            "  -XX:+UseSerialGC%n  -Xms8m%n  -Xmx128m%n  -XX:ReservedCodeCacheSize=64m%n  -XX:MaxMetaspaceSize=64m";
+
+    /**
      * Added to {@link #DEFAULT_JVM_OPTS} above {@link #C2_WORKERS_PER_CORE} workers a core: C1 code
      * only. Each worker then sees a small share of the requests, so C2 reaches its thresholds late
      * and N workers compile the same methods N times over; C1 compiles cheaply and early. On 2
