@@ -87,7 +87,7 @@ final class PingPongClient {
                                             : errors > 0
                                                     ? errors + " of " + connections + " connections ended in an"
                                                             + " error (closed or reset by the server, or a reply"
-                                                            + " other than Pong)"
+                                                            + " other than one Pong per ping)"
                                                     : "the time limit (--duration) passed")
                             : "");
         }
@@ -122,10 +122,11 @@ final class PingPongClient {
         long deadline = System.nanoTime() + timeLimitNanos;
         List<Loop> loops = new ArrayList<>();
         CountDownLatch connected = new CountDownLatch(threads);
+        int first = 0; // the loop's first connection, counted over all loops
         for (int i = 0; i < threads; i++) {
             int conns = connections / threads + (i < connections % threads ? 1 : 0);
-            long share = pings / threads + (i < pings % threads ? 1 : 0);
-            loops.add(new Loop(conns, share, deadline, connected));
+            loops.add(new Loop(conns, share(pings, connections, first, conns), deadline, connected));
+            first += conns;
         }
         running = loops; // then the stop flag, read by every loop before each turn: no stop is missed
         List<Thread> ts = new ArrayList<>();
@@ -147,8 +148,18 @@ final class PingPongClient {
         if (failure != null) {
             throw failure;
         }
-        long started = loops.get(0).startedAt;
-        double elapsed = started == 0 ? 0 : (System.nanoTime() - started) / 1e9; // 0: stopped while connecting
+        // from the first loop's first ping to the last loop's end: closing the connections after
+        // the last pong is not measured (at 19,000 connections it takes as long as the pings)
+        long started = 0;
+        long ended = 0;
+        for (Loop l : loops) {
+            if (l.startedAt != 0) {
+                started = started == 0 || l.startedAt - started < 0 ? l.startedAt : started;
+                long end = l.endedAt != 0 ? l.endedAt : System.nanoTime();
+                ended = ended == 0 || end - ended > 0 ? end : ended;
+            }
+        }
+        double elapsed = started == 0 ? 0 : (ended - started) / 1e9; // 0: stopped while connecting
         Histogram all = LatencyRange.histogram();
         long done = 0;
         long errors = 0;
@@ -158,6 +169,18 @@ final class PingPongClient {
             errors += l.errors;
         }
         return new Result(done, pings, errors, elapsed, all, connections, threads, stopped);
+    }
+
+    /**
+     * The pings of the loop that owns {@code conns} connections from connection {@code first}
+     * on: {@code pings} spread evenly over all {@code connections} (the first {@code pings %
+     * connections} connections one more), so a loop's share follows its connections and no loop
+     * runs alone at the end.
+     */
+    static long share(long pings, int connections, int first, int conns) {
+        long perConnection = pings / connections;
+        long extra = pings % connections; // connections [0, extra) take one more
+        return perConnection * conns + Math.max(0, Math.min(extra, first + conns) - first);
     }
 
     /** Whether a loop is inside a blocking connect now (for tests). */
@@ -233,6 +256,8 @@ final class PingPongClient {
         long errors;
         int open;
         long startedAt;
+        /** When the selector loop ended (last pong, time limit, stop or failure); 0 if it never ran. */
+        long endedAt;
         /** Published for {@link #stop}, which also reads the flag the loop checks every turn. */
         volatile ClientSelectorLoop loop;
         /** The blocking connect under way, if any, which {@link #stop} cuts short. */
@@ -335,7 +360,11 @@ final class PingPongClient {
             for (SelectionKey k : sel.keys()) {
                 sendPing(k, startedAt);
             }
-            sel.run();
+            try {
+                sel.run();
+            } finally {
+                endedAt = System.nanoTime(); // before the connections close
+            }
         }
 
         @Override
@@ -393,7 +422,9 @@ final class PingPongClient {
                 c.word = (c.word << 8) | (readBuf.get() & 0xff);
                 if (++c.have == 4) {
                     c.have = 0;
-                    if (c.word != PONG) {
+                    if (c.word != PONG || !c.inflight || readBuf.hasRemaining()) {
+                        // not a pong, a pong with no ping in flight, or bytes after it that came
+                        // before the next ping was sent: a reply nobody asked for
                         fail(k);
                         return;
                     }

@@ -244,7 +244,7 @@ public final class PingPongCommand implements Callable<Integer> {
             Duration duration = run.duration();
             List<PingPongModel> models = model.equalsIgnoreCase("all")
                     ? List.of(PingPongModel.values())
-                    : List.of(PingPongModel.parse(model));
+                    : List.of(PingPongModel.parse(model, true));
             RunControl control = new RunControl();
             // Ctrl-C or SIGTERM: the model running ends early with its report, the rest do not start
             return ReportOnSignal.run("pingpong", control::stop, () -> {
@@ -316,7 +316,7 @@ public final class PingPongCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws IOException, InterruptedException {
-            PingPongModel m = PingPongModel.parse(model);
+            PingPongModel m = PingPongModel.parse(model, false);
             int threads = intInRange("--server-threads", serverThreads, 1, 256);
             int listen = intInRange("--port", port, 0, 65535);
             Duration duration = run.duration();

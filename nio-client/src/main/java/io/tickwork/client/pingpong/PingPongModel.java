@@ -70,13 +70,15 @@ enum PingPongModel {
         };
     }
 
-    static PingPongModel parse(String s) {
+    /** One model by its id; {@code orAll} says whether the command also takes "all" (the error says so). */
+    static PingPongModel parse(String s, boolean orAll) {
         for (PingPongModel m : values()) {
             if (m.id().equals(s.toLowerCase(Locale.ROOT))) {
                 return m;
             }
         }
-        throw new UsageException("--model must be one of nio, threads, virtual, kilim (or all): " + s);
+        throw new UsageException(
+                "--model must be one of nio, threads, virtual, kilim" + (orAll ? " (or all)" : "") + ": " + s);
     }
 
     static List<PingPongModel> available() {

@@ -292,9 +292,16 @@ class PingPongTest {
     private static final class CountingPongServer implements AutoCloseable {
         final ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         final java.util.concurrent.CountDownLatch answered;
+        /** What it writes for each ping: one Pong, or a broken server's two. */
+        final byte[] reply;
 
         CountingPongServer(int answers) throws IOException {
+            this(answers, 1);
+        }
+
+        CountingPongServer(int answers, int pongsPerPing) throws IOException {
             answered = new java.util.concurrent.CountDownLatch(answers);
+            reply = "Pong".repeat(pongsPerPing).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             Thread acceptor = new Thread(() -> {
                 try {
                     while (true) {
@@ -316,7 +323,7 @@ class PingPongTest {
                 byte[] ping = new byte[4];
                 while (true) {
                     c.getInputStream().readNBytes(ping, 0, 4);
-                    c.getOutputStream().write(new byte[] {'P', 'o', 'n', 'g'});
+                    c.getOutputStream().write(reply);
                     answered.countDown();
                 }
             } catch (IOException closed) {
@@ -331,6 +338,42 @@ class PingPongTest {
         @Override
         public void close() throws IOException {
             listener.close();
+        }
+    }
+
+    /**
+     * A server that answers each ping with two pongs: the second is a reply nobody asked for, an
+     * error on its connection, never a round trip (nor the answer to the next ping).
+     */
+    @Test
+    void aPongNobodyAskedForIsAnErrorNotARoundTrip() throws Exception {
+        try (CountingPongServer server = new CountingPongServer(0, 2)) {
+            PingPongClient client = new PingPongClient(Targets.hostPort("at", server.target()), 4, 1);
+            PingPongClient.Result r = client.run(2_000, TimeUnit.SECONDS.toNanos(30));
+            assertEquals(4, r.errors(), r.toText("broken"));
+            assertTrue(r.pings() <= 4, r.toText("broken")); // at most each connection's first
+            assertTrue(r.toText("broken").contains("a reply other than one Pong per ping"), r.toText("broken"));
+        }
+    }
+
+    /** A loop's share of the pings follows its connections: three over two loops is two to one. */
+    @Test
+    void eachLoopPingsInProportionToItsConnections() {
+        assertEquals(66_667, PingPongClient.share(100_000, 3, 0, 2));
+        assertEquals(33_333, PingPongClient.share(100_000, 3, 2, 1));
+        for (int connections : new int[] {1, 3, 7, 19_000}) {
+            for (long pings : new long[] {connections, connections + 1L, 1_000_003, Long.MAX_VALUE / 2}) {
+                long sum = 0;
+                int first = 0;
+                for (int threads = Math.min(4, connections), i = 0; i < threads; i++) {
+                    int conns = connections / threads + (i < connections % threads ? 1 : 0);
+                    long share = PingPongClient.share(pings, connections, first, conns);
+                    assertTrue(share >= conns, "every connection pings at least once");
+                    sum += share;
+                    first += conns;
+                }
+                assertEquals(pings, sum, connections + " connections, " + pings + " pings");
+            }
         }
     }
 
