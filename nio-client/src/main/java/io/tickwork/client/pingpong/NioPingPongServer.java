@@ -123,8 +123,14 @@ final class NioPingPongServer implements PingPongServer {
                 }
                 try {
                     selector.close();
-                } catch (IOException ignored) {
-                    // closing
+                } catch (IOException | RuntimeException | Error closing) {
+                    // out of descriptors, the close itself may fail (a class it loads opens a file):
+                    // the failure that ended the loop says why, this one goes with it
+                    if (failure != null) {
+                        failure.addSuppressed(closing);
+                    } else if (running) {
+                        failure = closing;
+                    }
                 }
             }
         }
