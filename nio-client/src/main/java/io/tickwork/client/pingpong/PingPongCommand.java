@@ -138,6 +138,11 @@ public final class PingPongCommand implements Callable<Integer> {
                     throw new IOException("the warm-up got no ping answered: " + w.errors() + " of " + connections
                             + " connections ended in an error (is " + Targets.text(target) + " a pingpong server?)");
                 }
+                if (w.pings() == 0 && !w.stopped()) {
+                    // a server that accepts and never answers: the measured run would only wait as long again
+                    throw new IOException("the warm-up got no ping answered in its time limit (--duration "
+                            + Fmt.duration(duration) + "; is " + Targets.text(target) + " a pingpong server?)");
+                }
             }
             return control.start(new PingPongClient(target, connections, threads, spin))
                     .run(pings, duration.toNanos());

@@ -170,6 +170,19 @@ class PingPongTest {
         }
     }
 
+    /** A server that accepts and never answers: the warm-up's time limit ends the run, with why. */
+    @Test
+    void aWarmUpThatGetsNoAnswerInItsTimeLimitEndsTheRun() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), silent.getLocalPort());
+            IOException e = assertThrows(
+                    IOException.class,
+                    () -> new PingPongCommand.Workload(2, 1, 10, 10)
+                            .measure(at, Duration.ofMillis(300), false, new PingPongCommand.RunControl()));
+            assertTrue(e.getMessage().contains("the warm-up got no ping answered in its time limit"), e.getMessage());
+        }
+    }
+
     /** A server that closes every connection: the report blames the connections, not the time limit. */
     @Test
     void aRunWhoseConnectionsAllFailSaysSo() throws Exception {
