@@ -59,12 +59,13 @@ final class PingPongClient {
         String toText(String label) {
             return String.format(
                             Locale.ROOT,
-                            "%s: %d pings over %d connections (%d client thread%s) "
+                            "%s: %d pings over %d connection%s (%d client thread%s) "
                                     + "in %.3fs: %s us/ping, %.0f pings/s, errors %d%n"
                                     + "  round trip p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n",
                             label,
                             pings,
                             connections,
+                            connections == 1 ? "" : "s",
                             threads,
                             threads == 1 ? "" : "s",
                             elapsedSeconds,
@@ -75,7 +76,7 @@ final class PingPongClient {
                             p(90),
                             p(99),
                             p(99.9),
-                            Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getMaxValue()))
+                            rtt.getTotalCount() == 0 ? "-" : Fmt.nanos(rtt.getMaxValue()))
                     + (pings < asked
                             ? String.format(
                                     Locale.ROOT,
@@ -93,7 +94,7 @@ final class PingPongClient {
         }
 
         private String p(double q) {
-            return Fmt.nanos(rtt.getTotalCount() == 0 ? 0 : rtt.getValueAtPercentile(q));
+            return rtt.getTotalCount() == 0 ? "-" : Fmt.nanos(rtt.getValueAtPercentile(q)); // nothing measured
         }
     }
 

@@ -22,7 +22,7 @@ import java.util.concurrent.ThreadFactory;
  * </ul>
  */
 enum PingPongModel {
-    NIO("one selector thread, non-blocking"),
+    NIO("selector threads (--server-threads), non-blocking"),
     THREADS("a platform thread per connection, blocking I/O"),
     VIRTUAL("a virtual thread per connection, blocking I/O (JDK 21+)"),
     KILIM("a Kilim coroutine per connection on tickwork's RunLoopScheduler, one I/O selector");

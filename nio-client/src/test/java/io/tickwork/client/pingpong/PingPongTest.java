@@ -167,6 +167,8 @@ class PingPongTest {
                     r.toText("x").contains("incomplete: 0 of 10 pings answered: the time limit (--duration) passed"),
                     r.toText("x"));
             assertTrue(r.toText("x").contains(": - us/ping, 0 pings/s"), r.toText("x")); // not NaN
+            assertTrue(r.toText("x").contains("0 pings over 2 connections"), r.toText("x"));
+            assertTrue(r.toText("x").contains("round trip p50 -  p90 -  p99 -  p99.9 -  max -"), r.toText("x"));
         }
     }
 
