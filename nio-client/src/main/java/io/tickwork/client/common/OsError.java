@@ -20,11 +20,11 @@ public enum OsError {
     EADDRNOTAVAIL(
             "no free local port (ephemeral ports exhausted)",
             "widen the range: sysctl -w net.ipv4.ip_local_port_range=\"1024 65535\", or spread over "
-                    + "more source addresses (--sources); loopback has all of 127.0.0.0/8",
+                    + "more source addresses (idle: --sources); loopback has all of 127.0.0.0/8",
             true),
     EADDRINUSE(
             "no free local port on this source address",
-            "add source addresses (--sources) or widen net.ipv4.ip_local_port_range",
+            "add source addresses (idle: --sources) or widen net.ipv4.ip_local_port_range",
             true),
     ECONNREFUSED(
             "connection refused",
@@ -33,8 +33,8 @@ public enum OsError {
             true),
     ETIMEDOUT(
             "connect timed out",
-            "the server is not accepting fast enough (accept backlog full, SYNs dropped): slow the "
-                    + "ramp (--step) or raise the backlog and net.core.somaxconn / tcp_max_syn_backlog",
+            "the server is not accepting fast enough (accept backlog full, SYNs dropped): connect more "
+                    + "slowly (idle: --step) or raise the backlog and net.core.somaxconn / tcp_max_syn_backlog",
             false),
     ECONNRESET("connection reset by peer", "the server closed the connection abortively", false),
     ENOMEM(

@@ -38,6 +38,9 @@ public final class StubHttpServer implements AutoCloseable {
     private final ServerSocket server;
     private final Behaviour behaviour;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    /** Guarded by {@link #sockets}: set by {@link #close}, after which an accepted socket is closed at once. */
+    private boolean closed;
+
     private final Thread acceptor;
 
     public StubHttpServer(Behaviour behaviour) throws IOException {
@@ -82,7 +85,13 @@ public final class StubHttpServer implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
-                sockets.add(s);
+                synchronized (sockets) {
+                    if (closed) { // accepted just before the listener closed: it goes with the rest
+                        s.close();
+                        return;
+                    }
+                    sockets.add(s);
+                }
                 connections.incrementAndGet();
                 Thread t = new Thread(() -> serve(s), "stub-conn");
                 t.setDaemon(true);
@@ -165,9 +174,12 @@ public final class StubHttpServer implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        server.close();
-        for (Socket s : sockets) {
-            s.close();
+        synchronized (sockets) { // no socket the accept loop holds outlives this
+            closed = true;
+            server.close();
+            for (Socket s : sockets) {
+                s.close();
+            }
         }
     }
 }
