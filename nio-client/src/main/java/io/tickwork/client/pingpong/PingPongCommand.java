@@ -192,7 +192,8 @@ public final class PingPongCommand implements Callable<Integer> {
                 paramLabel = "TIME",
                 defaultValue = "60s",
                 converter = DurationConverter.class,
-                description = "bound on each run, and the server's lifetime (default ${DEFAULT-VALUE})")
+                description = "run, client: bound on the warm-up and on the measured run, each; server: its"
+                        + " lifetime (default ${DEFAULT-VALUE})")
         Duration duration;
 
         Duration duration() {
@@ -205,7 +206,11 @@ public final class PingPongCommand implements Callable<Integer> {
             name = "run",
             sortOptions = false,
             abbreviateSynopsis = true,
-            description = {"server and client in this process, for one model or all", ""})
+            description = {
+                "server and client in this process, for one model or all; exit 1 when a run is short of its"
+                        + " pings (connection errors, or --duration passed)",
+                ""
+            })
     static final class Run implements Callable<Integer> {
         @Option(
                 names = {"-m", "--model"},
@@ -353,7 +358,11 @@ public final class PingPongCommand implements Callable<Integer> {
             name = "client",
             sortOptions = false,
             abbreviateSynopsis = true,
-            description = {"client only, against a pingpong server at HOST:PORT", ""})
+            description = {
+                "client only, against a pingpong server at HOST:PORT; exit 1 when the run is short of its"
+                        + " pings (connection errors, or --duration passed)",
+                ""
+            })
     static final class Client implements Callable<Integer> {
         @Parameters(paramLabel = "HOST:PORT", description = "the server (any host, e.g. 127.0.0.1:9400)")
         String target;
