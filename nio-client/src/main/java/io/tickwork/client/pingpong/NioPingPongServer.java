@@ -125,11 +125,18 @@ final class NioPingPongServer implements PingPongServer {
                     selector.close();
                 } catch (IOException | RuntimeException | Error closing) {
                     // out of descriptors, the close itself may fail (a class it loads opens a file):
-                    // the failure that ended the loop says why, this one goes with it
-                    if (failure != null) {
-                        failure.addSuppressed(closing);
-                    } else if (running) {
-                        failure = closing;
+                    // the server's failure says why, this one goes with it
+                    Throwable first = failure;
+                    if (first == null) {
+                        if (running) {
+                            failure = closing;
+                        }
+                    } else if (first != closing) {
+                        try {
+                            first.addSuppressed(closing);
+                        } catch (RuntimeException | Error noRoom) {
+                            // out of memory as well: the first failure alone is reported
+                        }
                     }
                 }
             }

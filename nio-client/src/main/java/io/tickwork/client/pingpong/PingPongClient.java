@@ -150,7 +150,7 @@ final class PingPongClient {
             throw failure;
         }
         // from the first loop's first ping to the last loop's end: closing the connections after
-        // the last pong is not measured (at 19,000 connections it takes as long as the pings)
+        // the last pong is not measured (with thousands of connections it takes as long as the pings)
         long started = 0;
         long ended = 0;
         for (Loop l : loops) {

@@ -141,7 +141,9 @@ public final class PingPongCommand implements Callable<Integer> {
                 if (w.pings() == 0 && !w.stopped()) {
                     // a server that accepts and never answers: the measured run would only wait as long again
                     throw new IOException("the warm-up got no ping answered in its time limit (--duration "
-                            + Fmt.duration(duration) + "; is " + Targets.text(target) + " a pingpong server?)");
+                            + Fmt.duration(duration) + ", which opening the " + connections
+                            + " connections uses too): is " + Targets.text(target)
+                            + " a pingpong server, or the limit too short?");
                 }
             }
             return control.start(new PingPongClient(target, connections, threads, spin))
