@@ -149,15 +149,14 @@ final class PingPongClient {
         if (failure != null) {
             throw failure;
         }
-        // from the first loop's first ping to the last loop's end: closing the connections after
-        // the last pong is not measured (with thousands of connections it takes as long as the pings)
-        long started = 0;
-        long ended = 0;
+        // every loop starts its clock once all are connected; the run ends with the last loop's
+        // end, before its connections close (with thousands of them that takes as long as the pings)
+        long started = loops.get(0).startedAt;
+        long ended = started;
         for (Loop l : loops) {
             if (l.startedAt != 0) {
-                started = started == 0 || l.startedAt - started < 0 ? l.startedAt : started;
-                long end = l.endedAt != 0 ? l.endedAt : System.nanoTime();
-                ended = ended == 0 || end - ended > 0 ? end : ended;
+                long end = l.endedAt != 0 ? l.endedAt : System.nanoTime(); // still running past the join's bound
+                ended = end - ended > 0 ? end : ended;
             }
         }
         double elapsed = started == 0 ? 0 : (ended - started) / 1e9; // 0: stopped while connecting
