@@ -39,8 +39,11 @@
  * {@code Scheduler.setDefaultScheduler(scheduler)} made this one the default.
  *
  * <p>On JDK 24 and later the JVM prints a warning the first time a scheduler is built: the loops'
- * inboxes are JCTools queues, which use {@code sun.misc.Unsafe} (JEP 471 and 498); nothing else
- * changes.
+ * inboxes are JCTools queues, which use {@code sun.misc.Unsafe} (JEP 471 and 498), and so does
+ * Kilim's own {@code Task} (the flag in its timer), whatever the scheduler. Nothing else changes;
+ * {@code --sun-misc-unsafe-memory-access=allow} silences it. Under {@code =deny}, the default JEP
+ * 498 plans for a later release, building a scheduler throws {@code ExceptionInInitializerError}
+ * (Temurin 25): this scheduler runs where Kilim runs.
  *
  * <p>An unwoven task calls {@code System.exit(0)} when run: this
  * module's build weaves its own classes and its tests with the kilim plugin at
