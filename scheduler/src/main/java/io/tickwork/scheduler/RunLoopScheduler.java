@@ -73,7 +73,8 @@ import kilim.timerservice.Timer;
  * task is never lost: it runs, or after termination it is reported through {@link Scheduler#log} (a
  * {@code RejectedExecutionException}) and counted in {@link #rejectedCount()}. A timer never
  * fires before its deadline: Kilim deadlines are {@code currentTimeMillis()} values, and a timer
- * fires once that clock has passed its deadline, so {@code sleep(d)} lasts at least {@code d} ms;
+ * fires once that clock has passed its deadline, so a sleep's timer fires at least {@code d} ms
+ * after {@code sleep(d)} (but see the Kilim caveats for {@code Task.sleep} woken early);
  * it fires typically within 1-2 ms after ({@link TaskSleep} takes its deadline from the loop's next
  * clock read, at most 16 task slices after the call, so a long slice in between adds its length).
  * Caveat: that clock is the wall clock, so a step of it (an NTP step, not a slew; a VM resumed)
@@ -144,7 +145,10 @@ import kilim.timerservice.Timer;
  * "timed out" from whole {@code currentTimeMillis()} steps whenever it wakes, so a message arriving
  * near the deadline can make it return null up to 1 ms early, leaving the message in the mailbox,
  * and so can a stray resumption (Kilim's {@code Task.resume()} does not check why the task paused),
- * before the message has come; use {@link TaskSleep} to sleep without a mailbox. Kilim's NIO
+ * before the message has come. Kilim's {@code Task.sleep(d)} is such a {@code get(d)} on a mailbox
+ * of its own, so a stray resumption ends it up to 1 ms early (measured: 44 µs into
+ * {@code Task.sleep(1)}); use {@link TaskSleep} to sleep without a mailbox: the loop holds its
+ * stray resumption until its timer fired. Kilim's NIO
  * {@code RegistrationTask} is not supported.
  *
  * <p>Usage: {@code RunLoopScheduler.builder().threads(n).timers("wheel-linked-array").build()}, then
@@ -467,8 +471,11 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
      * {@link #shutdownNow()} (a task woken from outside the loops after it, a {@code start} that
      * raced with it), each also reported through {@code log}. A task that {@link #shutdownNow()} dropped while it waited on its timer and
      * that is woken later is counted here too: the wake-up is refused, and the task stays in
-     * {@link #droppedTasks()}. Kilim resumes a task once per pause, so a task already woken (one
-     * dropped from a run queue, or whose late wake-up was refused) is not counted again.
+     * {@link #droppedTasks()}. A task being handed from one loop to another as {@link #shutdownNow()}
+     * stops them (moving home to the loop that woke it, or passed on from a loop that is no longer
+     * its home) may be counted here, once, instead of listed as dropped. Kilim resumes a task once per
+     * pause, so a task already woken (one dropped from a run queue, or whose late wake-up was
+     * refused) is not counted again.
      */
     public long rejectedCount() {
         return rejections.sum();
