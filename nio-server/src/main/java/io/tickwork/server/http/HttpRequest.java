@@ -29,6 +29,8 @@ public final class HttpRequest {
     // set by the parser for the server, not visible to handlers
     int methodStart, methodEnd;
     boolean methodAllowed;
+    /** {@code OPTIONS}: answered by the server itself, 200 with {@code Allow}, not refused. */
+    boolean options;
     /** Whether the method is one HTTP defines (405 if not allowed), not an unknown one (501). */
     boolean methodKnown;
 

@@ -198,6 +198,7 @@ final class RequestParser {
         r.methodEnd = me;
         r.methodAllowed = r.head || (me - ms == 3 && b[ms] == 'G' && b[ms + 1] == 'E' && b[ms + 2] == 'T');
         r.methodKnown = r.methodAllowed || isKnownMethod(b, ms, me);
+        r.options = me - ms == 7 && equalsExactly(b, ms, "OPTIONS");
         return target(b, ts, te, r) < 0 ? ERROR : lf + 1;
     }
 

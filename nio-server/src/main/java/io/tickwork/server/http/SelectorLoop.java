@@ -496,9 +496,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             while (pos < len && !c.closeAfterWrite && c.inFlight < WorkerDispatch.MAX_IN_FLIGHT) {
                 int r = parser.parse(in, pos, len, request);
                 if (r == RequestParser.NEED_MORE) {
-                    if (request.expectContinue && !request.methodAllowed) {
+                    if (request.expectContinue && !request.methodAllowed && !request.options) {
                         // refused whatever its body: answered now, so the client need not send it
-                        // (RFC 9110 10.1.1); the connection closes, lingering over a body sent anyway
+                        // (RFC 9110 10.1.1); the connection closes, lingering over a body sent anyway.
+                        // OPTIONS is not refused: its body is awaited, as a GET's, and the connection kept
                         requests++;
                         c.continueSent = c.continueOwed = false;
                         if (!refuseWithoutBody(c)) {

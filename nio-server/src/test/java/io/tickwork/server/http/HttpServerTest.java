@@ -3,6 +3,7 @@ package io.tickwork.server.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tickwork.primitives.timer.TimerKind;
@@ -525,6 +526,26 @@ class HttpServerTest {
                 c.send("BREW /pot HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
                 assertEquals(501, c.read().status());
                 assertTrue(c.closedByServer());
+            }
+        }
+
+        /**
+         * OPTIONS is answered, not refused: with {@code Expect: 100-continue} its body is asked
+         * for, as a GET's, and the connection stays open after the 200.
+         */
+        @Test
+        void expectContinueOnOptionsAsksForTheBodyAndKeepsTheConnection() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("OPTIONS /echo/x HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
+                assertEquals(
+                        "HTTP/1.1 100 Continue\r\n\r\n", new String(c.in.readNBytes(25), StandardCharsets.ISO_8859_1));
+                c.send("hello" + get("/echo/after"));
+                RawClient.Response r = c.read();
+                assertEquals(200, r.status(), r.text());
+                assertEquals("GET, HEAD, OPTIONS", r.header("allow"));
+                assertNull(r.header("connection"), "kept open");
+                assertEquals("after", c.read().text());
             }
         }
 
