@@ -108,13 +108,13 @@ import java.util.function.Consumer;
  *       consumer before it was handed out is not handed out. The timer being handed out is no
  *       longer pending: {@code cancel} and {@code reschedule} of its own handle return
  *       {@code false}, so a periodic timer schedules itself again and keeps the new handle.
- *       {@link #nextDeadline()} and {@link #size()} may be called too; while the consumer has
- *       scheduled timers at or before {@code now} (placed when the call returns),
- *       {@code nextDeadline()} answers a time that is already due, even if they were cancelled
- *       since (unless nothing at all is pending then: {@link #NO_DEADLINE}): at or before
- *       {@code now} on the tree; on a wheel, the end of the tick the call stands at, which may lie
- *       past {@code now} (the timers' tick has begun, and they fire once a call reaches it); ask
- *       again after {@code expire} returns.</li>
+ *       {@link #nextDeadline()} and {@link #size()} may be called too; while timers the consumer
+ *       scheduled at or before {@code now} (placed when the call returns) are pending,
+ *       {@code nextDeadline()} answers a time that is already due: at or before {@code now}
+ *       ({@code Long.MIN_VALUE} on the tree; on a wheel, the start of the tick the call stands
+ *       at). Once the consumer has cancelled them it may still answer so, or the next deadline of
+ *       the timers left ({@link #NO_DEADLINE} if none): never later than the true one. Ask again
+ *       after {@code expire} returns.</li>
  *   <li><b>Out of memory.</b> A queue allocates only as it grows, with the timers pending (those
  *       a consumer schedules while {@code expire} runs included), not with the calls made. A
  *       {@code schedule} that throws

@@ -626,6 +626,37 @@ class TimerQueueEdgeCaseTest {
         assertEquals(1, q.size());
     }
 
+    /**
+     * Once a consumer has cancelled the due timers it scheduled, {@code nextDeadline} may still
+     * answer a due time or, where the queue has dropped them (the tree compacts its deferred list
+     * when it fills), the next deadline of the timers left: never later than that.
+     */
+    @ParameterizedTest
+    @EnumSource(TimerKind.class)
+    void nextDeadlineFromAConsumerAfterCancellingItsDueTimersIsNeverLate(TimerKind kind) {
+        TimerQueue<String> q = kind.create(1, 64);
+        q.schedule(10, "now");
+        q.schedule(1_000, "far");
+        long[] seen = new long[2];
+        q.expire(10, p -> {
+            long[] due = new long[8];
+            for (int i = 0; i < due.length; i++) {
+                due[i] = q.schedule(5, "due " + i);
+            }
+            for (long h : due) {
+                assertTrue(q.cancel(h));
+            }
+            seen[0] = q.nextDeadline();
+            q.schedule(2_000, "later"); // fills the tree's deferred list of 8: it drops the cancelled
+            seen[1] = q.nextDeadline();
+        });
+        for (long s : seen) {
+            assertTrue(s <= 10 || s == 1_000, kind + ": due, or the far timer's deadline: " + s);
+        }
+        assertEquals(1_000, q.nextDeadline());
+        assertEquals(2, q.size());
+    }
+
     /** The run-loop promise behind the ring and linked-array designs: a warm queue allocates nothing. */
     @ParameterizedTest
     @EnumSource(TimerKind.class)
