@@ -46,7 +46,7 @@ import java.util.Objects;
  * <p><b>How it searches.</b> Beside the offsets, the index stores each key's first 8 bytes
  * (case-folded when folding) as one big-endian {@code long}, and above that array a static B+ tree
  * of those longs with 64-byte nodes (8 longs, one cache line). A lookup computes the query's 8-byte
- * prefix once, descends {@code ceil(log8(n))} nodes with three branch-free halvings each, and
+ * prefix once, descends {@code max(1, ceil(log8(n)))} nodes with three branch-free halvings each, and
  * lands on the first key whose prefix is not smaller. Only keys whose first 8
  * bytes equal the query's are compared byte by byte (usually one key; a run of keys sharing 8 bytes
  * is galloped and binary-searched). So a lookup touches about {@code log8(n)} cache lines of the
@@ -386,6 +386,7 @@ public final class ByteKeyIndex {
      * advances the position by {@link #serializedSize()}; {@code dst}'s byte order is irrelevant.
      *
      * @throws java.nio.BufferOverflowException if fewer bytes remain
+     * @throws java.nio.ReadOnlyBufferException if {@code dst} is read-only
      */
     public void writeTo(ByteBuffer dst) {
         dst.put(buf.duplicate().clear().limit(serializedSize));

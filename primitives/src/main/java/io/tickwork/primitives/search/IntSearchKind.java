@@ -73,7 +73,7 @@ public enum IntSearchKind {
     /**
      * Static B+ tree (an "S+ tree", after Algorithmica's "Static B-Trees"): the sorted array
      * padded to 16-int (64-byte, one cache line) nodes is the leaf level, and above it each level
-     * holds the largest key of every node below. A lookup descends ceil(log16(n)) nodes, counting in
+     * holds the largest key of every node below. A lookup descends max(1, ceil(log16(n))) nodes, counting in
      * each, without branches, how many of its 16 keys are smaller than the key; so it touches about
      * log16(n) cache lines instead of binary search's log2(n). Build: O(n). Memory: about
      * n * 16/15 ints plus padding, under 7% over the sorted array from about 65,000 keys; each

@@ -271,6 +271,18 @@ class ByteKeyIndexTest {
     // ---------------------------------------------------------------------------------------
     // building
 
+    /** {@code writeTo}'s documented failures, each leaving the buffer's position where it was. */
+    @Test
+    void writeToAShortOrReadOnlyBufferThrowsAndWritesNothing() {
+        ByteKeyIndex index = ByteKeyIndex.build(List.of(utf8("apple"), utf8("pear")), false);
+        ByteBuffer shortOne = ByteBuffer.allocate(index.serializedSize() - 1);
+        assertThrows(java.nio.BufferOverflowException.class, () -> index.writeTo(shortOne));
+        assertEquals(0, shortOne.position());
+        ByteBuffer readOnly = ByteBuffer.allocate(index.serializedSize()).asReadOnlyBuffer();
+        assertThrows(java.nio.ReadOnlyBufferException.class, () -> index.writeTo(readOnly));
+        assertEquals(0, readOnly.position());
+    }
+
     @Test
     void rejectsUnsortedKeysNamingIndexAndKeys() {
         List<byte[]> keys = List.of(utf8("apple"), utf8("pear"), utf8("fig"));
