@@ -147,7 +147,7 @@ import kilim.timerservice.Timer;
  * and so can a stray resumption (Kilim's {@code Task.resume()} does not check why the task paused),
  * before the message has come. Kilim's {@code Task.sleep(d)} is such a {@code get(d)} on a mailbox
  * of its own, so a stray resumption in its last millisecond ends it up to 1 ms early
- * ({@code Task.sleep(1)} may return at once); use {@link TaskSleep} to sleep without a mailbox: the loop holds its
+ * ({@code Task.sleep(1)} may return within microseconds); use {@link TaskSleep} to sleep without a mailbox: the loop holds its
  * stray resumption until its timer fired. Kilim's NIO
  * {@code RegistrationTask} is not supported.
  *
