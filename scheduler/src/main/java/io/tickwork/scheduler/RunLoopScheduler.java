@@ -27,7 +27,7 @@ import kilim.timerservice.Timer;
  *
  * <pre>{@code
  * RunLoopScheduler scheduler = RunLoopScheduler.builder() // a loop per core by default
- *         .timers(TimerKind.WHEEL_LIST) // one millisecond queue per loop, on Kilim's clock
+ *         .timers(TimerKind.WHEEL_LIST) // the default: one millisecond queue per loop, on Kilim's clock
  *         .build();
  * scheduler.start(new Ticker());  // a kilim.Task, woven (see the package comment); I/O stays on your threads
  * // ...
@@ -244,7 +244,7 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         }
     }
 
-    /** A builder; {@link Builder#timers} is required. */
+    /** A builder; every option has a default ({@code build()} alone gives a loop per core). */
     public static Builder builder() {
         return new Builder();
     }
@@ -783,7 +783,7 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         public static final int MAX_THREADS = 4096;
 
         private int threads = Runtime.getRuntime().availableProcessors();
-        private Supplier<? extends TimerQueue<Timer>> timers;
+        private Supplier<? extends TimerQueue<Timer>> timers = millisecondQueues(TimerKind.WHEEL_LIST);
         /** Null until {@link #name} is called: {@link #build} then numbers the default prefix. */
         private String name;
 
@@ -818,7 +818,7 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
          * must be the loops': Kilim's deadlines are {@code System.currentTimeMillis()} values, so
          * build it as {@code TimerQueue.builder(TimeUnit.MILLISECONDS, System.currentTimeMillis())};
          * a queue on another clock (nanoseconds, say) fires its timers at the wrong time, or never.
-         * {@link #timers(TimerKind)} builds the right one.
+         * {@link #timers(TimerKind)} builds the right one. Default: {@code timers(TimerKind.WHEEL_LIST)}.
          */
         public Builder timers(Supplier<? extends TimerQueue<Timer>> timers) {
             this.timers = Objects.requireNonNull(timers, "timers");
@@ -831,12 +831,15 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
          * sleeps and timeouts up to 4 s stay on the wheel and longer ones wait in its overflow heap.
          */
         public Builder timers(TimerKind kind) {
-            Objects.requireNonNull(kind, "kind");
-            return timers(() -> TimerQueue.builder(TimeUnit.MILLISECONDS, System.currentTimeMillis())
+            return timers(millisecondQueues(Objects.requireNonNull(kind, "kind")));
+        }
+
+        private static Supplier<TimerQueue<Timer>> millisecondQueues(TimerKind kind) {
+            return () -> TimerQueue.builder(TimeUnit.MILLISECONDS, System.currentTimeMillis())
                     .kind(kind)
                     .tick(Duration.ofMillis(1))
                     .span(Duration.ofSeconds(4))
-                    .<Timer>build());
+                    .<Timer>build();
         }
 
         /**
@@ -908,14 +911,10 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         /**
          * Starts the loops.
          *
-         * @throws IllegalStateException if no {@link #timers} was given
          * @throws IllegalArgumentException if the timer supplier returned one queue for two loops
          * @throws NullPointerException if it returned null
          */
         public RunLoopScheduler build() {
-            if (timers == null) {
-                throw new IllegalStateException("timers(...) is required");
-            }
             return new RunLoopScheduler(this);
         }
     }

@@ -393,6 +393,23 @@ class SchedulerBasicsTest {
         });
     }
 
+    /** {@code builder().build()} alone: millisecond timer queues on Kilim's clock, so sleeps work. */
+    @Test
+    void aSchedulerBuiltWithEveryDefaultRunsSleepsOnTime() throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).build();
+        try {
+            ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
+            CountDownLatch done = new CountDownLatch(20);
+            for (int i = 0; i < 20; i++) {
+                s.start(new Sleeper(new long[] {1, 3, 5}, i % 2 == 0, early, done));
+            }
+            assertNoSleepEnded(done, early);
+        } finally {
+            s.shutdownNow();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        }
+    }
+
     /** Keeps its loop busy for {@code nanos} in one slice (a long computation, not a wait). */
     static final class Spinner extends Task<Object> {
         final long nanos;
