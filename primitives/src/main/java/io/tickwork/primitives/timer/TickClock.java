@@ -1,5 +1,7 @@
 package io.tickwork.primitives.timer;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * Converts between a clock's time and the ticks of a wheel: tick {@code k} starts at
  * {@code origin + k * tick}. Immutable.
@@ -18,17 +20,24 @@ package io.tickwork.primitives.timer;
 final class TickClock {
     final long origin;
     final long tick;
+    /** The clock's unit, for {@link #tickText}; null for a queue of raw ticks (no unit given). */
+    private final TimeUnit unit;
     /** {@code log2(tick)} when the tick is a power of 2, else -1. */
     private final int shift;
     /** {@code floor(2^64 / tick) + 1} for the reciprocal multiply when {@link #shift} is -1. */
     private final long reciprocal;
 
     TickClock(long origin, long tick) {
+        this(origin, tick, null);
+    }
+
+    TickClock(long origin, long tick, TimeUnit unit) {
         if (tick < 1) {
             throw new IllegalArgumentException("tick must be >= 1: " + tick);
         }
         this.origin = origin;
         this.tick = tick;
+        this.unit = unit;
         this.shift = Long.bitCount(tick) == 1 ? Long.numberOfTrailingZeros(tick) : -1;
         this.reciprocal = shift >= 0 ? 0 : Long.divideUnsigned(-1L, tick) + 1;
     }
@@ -112,5 +121,22 @@ final class TickClock {
             return hi < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
         return sum;
+    }
+
+    /** The tick with its unit ("1000000 ns"), so a clock fed in the wrong unit shows; raw ticks bare. */
+    String tickText() {
+        if (unit == null) {
+            return Long.toString(tick);
+        }
+        String u = switch (unit) {
+            case NANOSECONDS -> "ns";
+            case MICROSECONDS -> "us";
+            case MILLISECONDS -> "ms";
+            case SECONDS -> "s";
+            case MINUTES -> "min";
+            case HOURS -> "h";
+            case DAYS -> "d";
+        };
+        return tick + " " + u;
     }
 }

@@ -137,7 +137,8 @@ import java.util.function.Consumer;
  * {@link UnsupportedOperationException}.
  *
  * <p>{@code toString()} names the {@link TimerKind} and the pending count, and for a wheel its tick
- * (in the queue's unit), its ticks and how many timers wait beyond it in the overflow heap
+ * with the queue's unit ({@code tick=1000000 ns}; bare for the raw-tick factory's queues), its
+ * ticks and how many timers wait beyond it in the overflow heap
  * ({@code far}); for the tree, its distinct deadlines. Equality is identity.
  *
  * <p><b>Thread safety:</b> none. One thread owns a queue; handing one to another thread needs a

@@ -144,7 +144,7 @@ public final class TimerQueueBuilder {
     }
 
     private TickClock clock() {
-        return new TickClock(origin, unit.convert(tick));
+        return new TickClock(origin, unit.convert(tick), unit);
     }
 
     /** The power of two of ticks at or above {@code span / tick}. */

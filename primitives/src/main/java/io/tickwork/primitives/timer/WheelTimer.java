@@ -913,7 +913,7 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     @Override
     public String toString() {
-        return kind() + "[size=" + size + ", tick=" + clock.tick + ", ticksPerWheel=" + ticksPerWheel + ", far="
+        return kind() + "[size=" + size + ", tick=" + clock.tickText() + ", ticksPerWheel=" + ticksPerWheel + ", far="
                 + heap.size() + "]";
     }
 }

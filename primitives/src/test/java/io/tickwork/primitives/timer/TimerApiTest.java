@@ -435,7 +435,12 @@ class TimerApiTest {
         q.schedule(5_000_000L, "near");
         String expected = kind == TimerKind.RB_TREE
                 ? "RB_TREE[size=2, deadlines=2]"
-                : kind + "[size=2, tick=1000000, ticksPerWheel=64, far=1]";
+                : kind + "[size=2, tick=1000000 ns, ticksPerWheel=64, far=1]";
         assertEquals(expected, q.toString());
+        if (kind != TimerKind.RB_TREE) { // the raw-tick factory has no unit
+            assertEquals(
+                    kind + "[size=0, tick=7, ticksPerWheel=64, far=0]",
+                    kind.create(7, 64).toString());
+        }
     }
 }
