@@ -579,10 +579,6 @@ class TaskEdgesTest {
         assertThrows(
                 IllegalArgumentException.class, () -> RunLoopScheduler.builder().timers("no-such-kind"));
         assertThrows(
-                IllegalStateException.class,
-                () -> RunLoopScheduler.builder().threads(1).build(),
-                "no timers");
-        assertThrows(
                 NullPointerException.class, () -> RunLoopScheduler.builder().spread(null));
         assertThrows(
                 NullPointerException.class, () -> RunLoopScheduler.builder().onTaskFailure(null));
