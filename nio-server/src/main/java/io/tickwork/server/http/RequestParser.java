@@ -95,6 +95,7 @@ final class RequestParser {
         r.errorStatus = 0;
         r.errorDetail = null;
         r.expectContinue = false;
+        r.options = false;
         r.head = false; // until the request line says HEAD: an error before it answers with a body
         int fields = requestLine(b, start, end, r);
         return fields <= 0 ? fields : headerFields(b, start, r.methodStart, fields, end, r);
@@ -236,9 +237,7 @@ final class RequestParser {
         int ps;
         int pe;
         int qm;
-        if (te - ts == 1
-                && b[ts] == '*'
-                && !(r.methodEnd - r.methodStart == 7 && equalsExactly(b, r.methodStart, "OPTIONS"))) {
+        if (te - ts == 1 && b[ts] == '*' && !r.options) {
             return error(r, 400, "the request target '*' is for OPTIONS only"); // RFC 9112 3.2.4
         }
         if (b[ts] == '/' || (te - ts == 1 && b[ts] == '*')) {

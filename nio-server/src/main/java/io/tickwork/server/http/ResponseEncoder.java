@@ -103,7 +103,7 @@ final class ResponseEncoder {
                     request.methodStart,
                     request.methodEnd - request.methodStart,
                     StandardCharsets.ISO_8859_1);
-            if (method.equals("OPTIONS")) {
+            if (request.options) {
                 res.status(200).header("Allow", ALLOW);
                 res.contentType(ContentType.TEXT); // no content: Content-Length 0, as 9.3.7 requires
             } else if (request.methodKnown) {
