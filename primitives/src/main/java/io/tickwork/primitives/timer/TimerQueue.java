@@ -109,12 +109,15 @@ import java.util.function.Consumer;
  *       longer pending: {@code cancel} and {@code reschedule} of its own handle return
  *       {@code false}, so a periodic timer schedules itself again and keeps the new handle.
  *       {@link #nextDeadline()} and {@link #size()} may be called too; while timers the consumer
- *       scheduled at or before {@code now} (placed when the call returns) are pending,
- *       {@code nextDeadline()} answers a time that is already due: at or before {@code now}
- *       ({@code Long.MIN_VALUE} on the tree; on a wheel, the start of the tick the call stands
- *       at). Once the consumer has cancelled them it may still answer so, or the next deadline of
- *       the timers left ({@link #NO_DEADLINE} if none): never later than the true one. Ask again
- *       after {@code expire} returns.</li>
+ *       scheduled already due at {@code now} (placed when the call returns: a deadline at or
+ *       before {@code now} on the tree, at or before the start of {@code now}'s tick on a wheel)
+ *       are pending, {@code nextDeadline()} answers a time that is already due:
+ *       {@code Long.MIN_VALUE} on the tree, on a wheel the start of the tick the call stands at.
+ *       (On a wheel a deadline later in {@code now}'s tick is not due yet: it waits for the next
+ *       tick, whose start, past {@code now}, is what {@code nextDeadline()} answers for it.) Once
+ *       the consumer has cancelled its due timers it may still answer a due time, or the next
+ *       deadline of the timers left ({@link #NO_DEADLINE} if none): never later than the true one.
+ *       Ask again after {@code expire} returns.</li>
  *   <li><b>Out of memory.</b> A queue allocates only as it grows, with the timers pending (those
  *       a consumer schedules while {@code expire} runs included), not with the calls made. A
  *       {@code schedule} that throws
