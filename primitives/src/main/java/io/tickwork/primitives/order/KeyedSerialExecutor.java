@@ -52,7 +52,7 @@ import java.util.concurrent.atomic.LongAdder;
  *       none runs (anything its {@code execute} throws but a {@link VirtualMachineError}), or its
  *       {@code isShutdown()} throws. "None runs" counts slots: a worker that has just given its
  *       slot back may hold its pool thread a moment longer, so a pool with no spare thread or
- *       queue room ({@code AbortPolicy} over a {@code SynchronousQueue}, say) can refuse then. When the pool refuses that first worker, and on a pool that
+ *       queue room ({@code AbortPolicy} over a {@code SynchronousQueue}, say) can refuse then. When the pool refuses a first worker, and on a pool that
  *       runs tasks in the caller ({@code CallerRunsPolicy}, a direct executor), the calling thread
  *       drains every key that is ready, other producers' keys included, until none is: one
  *       {@code execute} may then run for as long as the others keep it busy. The same when the
@@ -100,8 +100,9 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li><b>Interrupts.</b> Each task starts with its thread's interrupt flag clear: an interrupt
  *       left by one task never reaches the next, of its key or another. An interrupt found before
  *       a task (left by a task, or sent by the pool's {@code shutdownNow}) is set again when the
- *       executor gives the pool thread back, so the pool's next task of its own starts interrupted
- *       on a pool that does not clear the flag between tasks (JDK 17's {@code ForkJoinPool}; a
+ *       executor gives the pool thread back, so the pool's next task of its own may start
+ *       interrupted on a pool that does not clear the flag between tasks (JDK 17's
+ *       {@code ForkJoinPool}, when its thread takes that task without parking first; a
  *       {@code ThreadPoolExecutor}, unless stopping, and JDK 25's {@code ForkJoinPool} clear it); a thread that runs the runnables a pool's
  *       {@code shutdownNow()} returned is a pool thread here, and may end with its flag set. A
  *       producer that runs tasks in its own thread (a
