@@ -393,9 +393,9 @@ class SchedulerBasicsTest {
         });
     }
 
-    /** {@code builder().build()} alone: millisecond timer queues on Kilim's clock, so sleeps work. */
+    /** No {@code timers(..)} given: millisecond queues on Kilim's clock, so sleeps are never early and end. */
     @Test
-    void aSchedulerBuiltWithEveryDefaultRunsSleepsOnTime() throws Exception {
+    void aSchedulerWithDefaultTimersRunsSleepsNeverEarly() throws Exception {
         RunLoopScheduler s = RunLoopScheduler.builder().threads(2).build();
         try {
             ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
