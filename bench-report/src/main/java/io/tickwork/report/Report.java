@@ -4,6 +4,9 @@ import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -270,6 +273,11 @@ public final class Report {
                 }
             });
             String rowKey = row.length() == 0 ? "-" : row.toString();
+            String unit = g.unit();
+            if (!g.cells.isEmpty() && !unit.equals(r.unit)) {
+                throw new IllegalArgumentException(r.benchmark + " (" + r.mode + ") in " + unit + " and in " + r.unit
+                        + ": a report compares one unit; run every input with the same -tu");
+            }
             g.variants.add(variant);
             JmhResult before =
                     g.cells.computeIfAbsent(rowKey, k -> new LinkedHashMap<>()).putIfAbsent(variant, r);
@@ -376,14 +384,19 @@ public final class Report {
         return g.higherIsBetter() ? a.central() / b.central() : b.central() / a.central();
     }
 
-    /** "won", "lost", "level" (error intervals overlap) or "no error" (either side has none). */
+    /**
+     * "won", "lost", "level" or "no error" (either side has none). Level when the error intervals
+     * overlap, and also when they are apart but the means order the two the other way from the
+     * medians' {@code ratio} (bimodal forks): the evidence then disagrees with itself.
+     */
     static String verdict(double ratio, JmhResult ours, JmhResult peer) {
         if (Double.isNaN(ours.error) || Double.isNaN(peer.error)) {
             return "no error";
         }
         boolean overlap = ours.score - ours.error <= peer.score + peer.error
                 && peer.score - peer.error <= ours.score + ours.error;
-        return overlap ? "level" : ratio > 1 ? "won" : "lost";
+        boolean meansSayOurs = "thrpt".equals(ours.mode) ? ours.score > peer.score : ours.score < peer.score;
+        return overlap || meansSayOurs != (ratio > 1) ? "level" : ratio > 1 ? "won" : "lost";
     }
 
     private static JmhResult better(Group g, JmhResult current, JmhResult candidate) {
@@ -405,26 +418,37 @@ public final class Report {
         return "?";
     }
 
-    /** Three significant digits with an SI suffix: 12.3M, 456k, 7.89, 0.0123. */
+    /**
+     * Three significant digits, never in exponent form, with an SI suffix from 1,000 on: 12.3M,
+     * 9.47k, 456, 7.89, 0.0000400. Rounded before the suffix is chosen, so 999,700 is 1.00M.
+     */
     static String fmt(double v) {
-        if (Double.isNaN(v)) {
-            return "NaN";
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return Double.toString(v);
         }
-        double a = Math.abs(v);
-        if (a >= 1e9) {
-            return String.format(Locale.ROOT, "%.3gG", v / 1e9);
-        }
-        if (a >= 1e6) {
-            return String.format(Locale.ROOT, "%.3gM", v / 1e6);
-        }
-        if (a >= 1e4) {
-            return String.format(Locale.ROOT, "%.3gk", v / 1e3);
-        }
-        if (a == 0) {
+        if (v == 0) {
             return "0";
         }
-        return String.format(Locale.ROOT, "%.3g", v);
+        BigDecimal b = new BigDecimal(v).round(THREE_DIGITS);
+        double a = b.abs().doubleValue();
+        String suffix = "";
+        if (a >= 1e9) {
+            b = b.movePointLeft(9);
+            suffix = "G";
+        } else if (a >= 1e6) {
+            b = b.movePointLeft(6);
+            suffix = "M";
+        } else if (a >= 1e3) {
+            b = b.movePointLeft(3);
+            suffix = "k";
+        }
+        if (b.precision() < 3) { // 12 prints as 12.0, as three digits
+            b = b.setScale(b.scale() + 3 - b.precision());
+        }
+        return b.toPlainString() + suffix;
     }
+
+    private static final MathContext THREE_DIGITS = new MathContext(3, RoundingMode.HALF_UP);
 
     // ---------------------------------------------------------------- charts
 

@@ -129,11 +129,31 @@ class ReportTest {
         assertEquals("won", Report.verdict(101.0 / 50, ours, far));
         assertEquals("lost", Report.verdict(50.0 / 101, far, ours));
         assertEquals("no error", Report.verdict(2, ours, noError));
+        // intervals apart, but the medians order the two the other way from the means: level
+        JmhResult bimodal = new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 6, 0.5, 10, "ops/s", 0, 0);
+        JmhResult steady = new JmhResult("a.B.c", "thrpt", java.util.Map.of(), 8, 0.5, 8, "ops/s", 0, 0);
+        assertEquals("level", Report.verdict(10.0 / 8, bimodal, steady));
+        JmhResult slowMean = new JmhResult("a.B.c", "avgt", java.util.Map.of(), 12, 0.5, 6, "ns/op", 0, 0);
+        JmhResult fastMean = new JmhResult("a.B.c", "avgt", java.util.Map.of(), 8, 0.5, 8, "ns/op", 0, 0);
+        assertEquals("level", Report.verdict(8.0 / 6, slowMean, fastMean));
+        JmhResult slow = new JmhResult("a.B.c", "avgt", java.util.Map.of(), 12, 0.5, 12, "ns/op", 0, 0);
+        assertEquals("won", Report.verdict(12.0 / 8, fastMean, slow), "lower is better in avgt");
         assertEquals(
                 50.0,
                 JmhResult.median(new com.fasterxml.jackson.databind.ObjectMapper()
                         .valueToTree(new double[][] {{10, 50, 70}, {40, 60}})),
                 1e-9);
+    }
+
+    @Test
+    void resultsOfOneBenchmarkInTwoUnitsAreRefused() {
+        JmhResult perMs =
+                new JmhResult("a.U.run", "thrpt", java.util.Map.of("impl", "keyed"), 2_000, 10, 2_000, "ops/ms", 0, 0);
+        JmhResult perS =
+                new JmhResult("a.U.run", "thrpt", java.util.Map.of("impl", "peer"), 1.5e6, 1e4, 1.5e6, "ops/s", 0, 0);
+        Report report = new Report(List.of(perMs, perS), Pattern.compile("keyed"), "impl");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, report::groups);
+        assertTrue(e.getMessage().contains("ops/ms") && e.getMessage().contains("ops/s"), e.getMessage());
     }
 
     @Test
@@ -206,5 +226,14 @@ class ReportTest {
         assertEquals("45.7k", Report.fmt(45_678));
         assertEquals("7.89", Report.fmt(7.891));
         assertEquals("NaN", Report.fmt(Double.NaN));
+        // never an exponent: 1,000 to 9,999 take the k, tiny values stay plain
+        assertEquals("9.47k", Report.fmt(9_470));
+        assertEquals("1.12k", Report.fmt(1_123));
+        assertEquals("1.00M", Report.fmt(999_700), "rounded before the suffix is chosen");
+        assertEquals("1.00k", Report.fmt(999.7));
+        assertEquals("12.0", Report.fmt(12));
+        assertEquals("0.0000400", Report.fmt(0.00004));
+        assertEquals("-2.50k", Report.fmt(-2_500));
+        assertEquals("1230G", Report.fmt(1.234e12));
     }
 }
