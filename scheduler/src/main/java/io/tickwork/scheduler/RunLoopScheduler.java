@@ -267,18 +267,21 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
      * @throws NullPointerException if {@code task} is null
      * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdownNow()}, or if
      *     the scheduler has terminated (or its orderly shutdown found every loop idle)
-     * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}, or
-     *     has run to its end on any scheduler
+     * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler},
+     *     has run to its end on any scheduler, or belongs to another scheduler (started there, or
+     *     given it by {@code setScheduler}); nothing about the task changes then
      * @throws IllegalArgumentException if the task's class was not woven by Kilim (run, it would
      *     end the JVM with status 0, as Kilim does with an unwoven task); so does a task that
      *     Kilim's own {@code Task.start()} hands to this scheduler
      */
     public <T extends Task<?>> T start(T task) {
         Objects.requireNonNull(task, "task");
-        refuseStarted(task);
-        refuseIfEnding(task);
-        task.setScheduler(this);
-        task.start();
+        synchronized (task) { // as Kilim's setScheduler: two starts of one task run one after the other
+            refuseStarted(task);
+            refuseIfEnding(task);
+            task.setScheduler(this);
+            resumeOrRefuse(task);
+        }
         return task;
     }
 
@@ -288,8 +291,7 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
      *
      * @throws NullPointerException if {@code task} is null
      * @throws IllegalArgumentException if there is no such loop, or the task's class was not woven
-     * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler}, or
-     *     has run to its end on any scheduler
+     * @throws IllegalStateException as {@link #start(Task)}
      * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdownNow()}, or if
      *     the scheduler has terminated
      */
@@ -298,22 +300,41 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         if (loopIndex < 0 || loopIndex >= loops.length) {
             throw new IllegalArgumentException("loopIndex must be in [0, " + loops.length + "): " + loopIndex);
         }
-        refuseStarted(task);
-        refuseIfEnding(task);
-        task.setScheduler(this);
-        adopt(task, loopIndex);
-        task.resume();
+        synchronized (task) {
+            refuseStarted(task);
+            refuseIfEnding(task);
+            task.setScheduler(this);
+            adopt(task, loopIndex);
+            resumeOrRefuse(task);
+        }
         return task;
     }
 
-    /** A Kilim task runs once: one started here before, or run to its end anywhere, is refused. */
-    private static void refuseStarted(Task<?> task) {
+    /**
+     * A Kilim task runs once, on one scheduler: one started here before, run to its end anywhere,
+     * or started on (or given by {@code setScheduler}) another scheduler is refused, before anything
+     * changes. Kilim's own {@code resume} of a task that another scheduler is running returns
+     * quietly without running it, and would have switched its scheduler to this one.
+     */
+    private void refuseStarted(Task<?> task) {
         if (task.timer instanceof LoopTimer) {
             throw new IllegalStateException("task " + task.id() + " was already started on a RunLoopScheduler");
         }
         if (task.isDone()) {
             throw new IllegalStateException(
                     "task " + task.id() + " has already run to its end: a Kilim task runs once");
+        }
+        Scheduler other = task.getScheduler();
+        if (other != null && other != this) {
+            throw new IllegalStateException("task " + task.id() + " belongs to another scheduler (" + other
+                    + "), by setScheduler or a start there: a task runs on one scheduler");
+        }
+    }
+
+    /** Resumes a task the checks above let through; Kilim refuses only a task running or done. */
+    private static void resumeOrRefuse(Task<?> task) {
+        if (!task.resume()) {
+            throw new IllegalStateException("task " + task.id() + " is running already: a Kilim task starts once");
         }
     }
 

@@ -2,6 +2,7 @@ package io.tickwork.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -150,6 +151,50 @@ class TaskEdgesTest {
             assertTrue(e.getMessage().contains("has already run to its end"), e.getMessage());
             assertThrows(IllegalStateException.class, () -> s.start(elsewhere));
             assertTrue(s.toString().contains("unfinished tasks per loop [0, 0]"), s.toString());
+        } finally {
+            stop(s);
+        }
+    }
+
+    /** Waits on its mailbox, then notes the thread it ran on. */
+    static final class WaitsThenNotes extends Task<Object> {
+        final Mailbox<Integer> in = new Mailbox<>();
+        final CountDownLatch waiting = new CountDownLatch(1);
+        final CountDownLatch done = new CountDownLatch(1);
+        volatile String ranOn;
+
+        @Override
+        public void execute() throws Pausable {
+            waiting.countDown();
+            in.get();
+            ranOn = Thread.currentThread().getName();
+            done.countDown();
+        }
+    }
+
+    /**
+     * A task started on another scheduler (Kilim's default here) and not done is refused by both
+     * forms of start, running or paused, and stays that scheduler's: it counts on no loop, and its
+     * next wake-up runs it there. A task given this scheduler by {@code setScheduler} starts.
+     */
+    @Test
+    void aTaskOfAnotherSchedulerIsRefusedAndStaysThere() throws Exception {
+        WaitsThenNotes elsewhere = new WaitsThenNotes();
+        elsewhere.start(); // Kilim's default scheduler
+        assertTrue(elsewhere.waiting.await(AWAIT_S, TimeUnit.SECONDS));
+        RunLoopScheduler s = twoLoops();
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.start(elsewhere));
+            assertTrue(e.getMessage().contains("belongs to another scheduler"), e.getMessage());
+            assertThrows(IllegalStateException.class, () -> s.start(elsewhere, 1));
+            assertTrue(s.toString().contains("unfinished tasks per loop [0, 0]"), s.toString());
+            assertTrue(elsewhere.in.putnb(1));
+            assertTrue(elsewhere.done.await(AWAIT_S, TimeUnit.SECONDS));
+            assertFalse(elsewhere.ranOn.startsWith("tickwork-"), "ran on " + elsewhere.ranOn);
+            Runs given = new Runs();
+            given.setScheduler(s);
+            assertSame(given, s.start(given));
+            assertTrue(given.done.await(AWAIT_S, TimeUnit.SECONDS));
         } finally {
             stop(s);
         }
