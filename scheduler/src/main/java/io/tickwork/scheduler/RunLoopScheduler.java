@@ -343,10 +343,14 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
     /**
      * Makes a task runnable. The hot case, a task resuming itself at the end of its own slice
      * ({@code Task.yield()}), goes straight to the tail of the running loop's queue without touching
-     * anything but the loop. Kilim's NIO {@code RegistrationTask} is not supported here.
+     * anything but the loop. Kilim's NIO {@code RegistrationTask} is not supported here. Kilim calls
+     * it; use {@link #start(Task)} to start a task.
+     *
+     * @throws NullPointerException if {@code t} is null
      */
     @Override
     public void schedule(Task t) {
+        Objects.requireNonNull(t, "task");
         RunLoop loop = RunLoop.onCurrentThread();
         if (loop != null && loop.requeueIfRunning(t, owner)) {
             return;
@@ -356,11 +360,16 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
 
     /**
      * Makes a task runnable on its home loop; a task seen for the first time is given a home
-     * ({@code index} if {@code >= 0}, which pins it there, otherwise the {@link Spread}). Later, the
-     * home wins over {@code index}; only an unpinned task's home moves (see the class comment).
+     * ({@code index} if {@code >= 0}, which pins it there; any negative index means none, and the
+     * {@link Spread} picks). Later, the home wins over {@code index}; only an unpinned task's home
+     * moves (see the class comment).
+     *
+     * @throws NullPointerException if {@code t} is null
+     * @throws IllegalArgumentException if {@code t} has no home yet and {@code index >= numThreads()}
      */
     @Override
     public void schedule(int index, Task t) {
+        Objects.requireNonNull(t, "task");
         int home = homeIndex(t.timer);
         if (home >= 0) {
             // Kilim passes an index only for a pinned task (pinToThread, a kilim.ReentrantLock
@@ -374,8 +383,17 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         }
     }
 
+    /**
+     * Kilim's call to arm a task's timer ({@code Task.sleep}, a mailbox wait with a timeout): it
+     * goes to the timer queue of the task's home loop, or, for a timer of a task this scheduler
+     * never ran, of the calling loop (loop 0 from outside the loops). After the loops have ended
+     * it is dropped, as the task it would wake is. Not for direct use.
+     *
+     * @throws NullPointerException if {@code timer} is null
+     */
     @Override
     public void scheduleTimer(Timer timer) {
+        Objects.requireNonNull(timer, "timer");
         int home = homeIndex(timer);
         RunLoop loop;
         if (home >= 0) {
@@ -387,6 +405,7 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         loop.submitTimer(timer);
     }
 
+    /** Whether every loop is idle now: nothing runnable, nothing in its inbox (timers may wait). */
     @Override
     public boolean isEmptyish() {
         for (RunLoop loop : loops) {
@@ -397,6 +416,7 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         return true;
     }
 
+    /** The number of loops (threads), fixed at build. */
     @Override
     public int numThreads() {
         return loops.length;
@@ -471,8 +491,10 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
      * @throws IllegalStateException if called from one of this scheduler's loops (a task), which
      *     could never end while it waits
      * @throws NullPointerException if {@code unit} is null
+     * @throws InterruptedException if interrupted while waiting
      */
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
         refuseWaitOnLoop("awaitTermination");
         return ended.await(timeout, unit);
     }
@@ -504,7 +526,7 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
 
     /**
      * Tasks that {@link #shutdownNow()} (or a loop's failure) kept from running: runnable ones and
-     * ones waiting on a timer, each once.
+     * ones waiting on a timer, each once. A copy, empty unless a stop dropped tasks.
      */
     public List<Task<?>> droppedTasks() {
         return new ArrayList<>(dropped);
@@ -795,7 +817,10 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         }
     }
 
-    /** Configures a {@link RunLoopScheduler}. Not thread safe. */
+    /**
+     * Configures a {@link RunLoopScheduler}. Not thread safe. Every option has a default; a setter
+     * given null throws {@link NullPointerException} naming the parameter.
+     */
     public static final class Builder {
         /**
          * The most loops a scheduler has: a loop is a thread meant for a core of its own, and tasks
@@ -930,7 +955,9 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         }
 
         /**
-         * Starts the loops.
+         * Starts the loops. What the timer supplier throws is rethrown, before any loop exists; a
+         * loop thread that cannot start (out of threads) stops those already started, and what
+         * {@code Thread.start} threw is rethrown.
          *
          * @throws IllegalArgumentException if the timer supplier returned one queue for two loops
          * @throws NullPointerException if it returned null

@@ -28,5 +28,9 @@ public interface TaskFailureHandler {
         }
     };
 
+    /**
+     * Called on the loop thread that ran {@code task}, once, after it ended by throwing
+     * {@code failure}; threading and what a handler that throws does: see the interface comment.
+     */
     void failed(Task<?> task, Throwable failure);
 }

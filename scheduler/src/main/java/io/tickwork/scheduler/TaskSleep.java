@@ -25,6 +25,12 @@ import kilim.timerservice.Timer;
  * it may end up to 1 ms early, as {@code Task.sleep} does (their timer service fires a timer in the
  * millisecond its deadline falls in), or earlier on a stray resumption.
  *
+ * <p><b>Interrupts and shutdown.</b> A thread interrupt does not end a sleep (a Kilim task has no
+ * interrupt; the loop clears the flag before each slice). An orderly {@code shutdown()},
+ * {@code idledown()} or {@code close()} waits for the sleep's timer, so a task sleeping an hour
+ * keeps the scheduler an hour; {@code shutdownNow()} drops the sleeping task, listed by
+ * {@code droppedTasks()} (see "Shutdown" in {@link RunLoopScheduler}).
+ *
  * <p>Not woven: the woven form {@link #sleep(long, Fiber)} is written by hand (see there).
  *
  * <p><b>Thread safety:</b> call only from inside a running Kilim task; it arms that task's own

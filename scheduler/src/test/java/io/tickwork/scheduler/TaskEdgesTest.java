@@ -156,6 +156,36 @@ class TaskEdgesTest {
         }
     }
 
+    /** Kilim's entry points and the wait refuse null with the parameter's name, and a loop that does not exist. */
+    @Test
+    void kilimsEntryPointsRefuseBadArguments() throws Exception {
+        RunLoopScheduler s = twoLoops();
+        try {
+            assertEquals(
+                    "task",
+                    assertThrows(NullPointerException.class, () -> s.schedule(null))
+                            .getMessage());
+            assertEquals(
+                    "task",
+                    assertThrows(NullPointerException.class, () -> s.schedule(0, null))
+                            .getMessage());
+            assertEquals(
+                    "timer",
+                    assertThrows(NullPointerException.class, () -> s.scheduleTimer(null))
+                            .getMessage());
+            assertEquals(
+                    "unit",
+                    assertThrows(NullPointerException.class, () -> s.awaitTermination(1, null))
+                            .getMessage());
+            Runs nowhere = new Runs();
+            nowhere.setScheduler(s);
+            assertThrows(IllegalArgumentException.class, () -> s.schedule(2, nowhere));
+            assertEquals(2, s.numThreads());
+        } finally {
+            stop(s);
+        }
+    }
+
     /** Waits on its mailbox, then notes the thread it ran on. */
     static final class WaitsThenNotes extends Task<Object> {
         final Mailbox<Integer> in = new Mailbox<>();

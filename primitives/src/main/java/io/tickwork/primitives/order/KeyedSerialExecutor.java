@@ -200,6 +200,7 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      *
      * @throws IllegalArgumentException if {@code pool} is a {@code ThreadPoolExecutor} that
      *     discards rejected tasks silently
+     * @throws NullPointerException if {@code pool} is null
      */
     public static <K> KeyedSerialExecutor<K> create(Executor pool) {
         return builder(pool).build();
@@ -214,6 +215,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
      *         .failureHandler((Long user, Runnable task, Throwable e) -> log.warning("user " + user + ": " + e))
      *         .build();
      * }</pre>
+     *
+     * @throws NullPointerException if {@code pool} is null
      */
     public static Builder<Object> builder(Executor pool) {
         return new Builder<>(Objects.requireNonNull(pool, "pool"));
@@ -694,6 +697,8 @@ public final class KeyedSerialExecutor<K> implements AutoCloseable {
         /**
          * Where tasks' failures go; default: the running thread's uncaught-exception handler.
          * Narrows the key type to what the handler accepts.
+         *
+         * @throws NullPointerException if {@code handler} is null
          */
         @SuppressWarnings("unchecked")
         public <K1 extends K> Builder<K1> failureHandler(TaskFailureHandler<? super K1> handler) {

@@ -528,7 +528,11 @@ public final class ByteKeyIndex {
         return len;
     }
 
-    /** Key {@code i} decoded as UTF-8 (allocates; for display and tests, not for searching). */
+    /**
+     * Key {@code i} decoded as UTF-8 (allocates; for display and tests, not for searching).
+     *
+     * @throws IndexOutOfBoundsException if {@code i} is not in {@code [0, size())}
+     */
     public String keyString(int i) {
         return new String(copyOfKey(i), StandardCharsets.UTF_8);
     }

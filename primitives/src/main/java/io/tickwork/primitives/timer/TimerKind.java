@@ -153,7 +153,7 @@ public enum TimerKind {
      * The kind named {@code name}, ignoring case and accepting {@code -} for {@code _}
      * ({@code "wheel-ring"}, {@code "WHEEL_RING"}).
      *
-     * @throws IllegalArgumentException listing the valid names if none matches
+     * @throws IllegalArgumentException listing the valid names if none matches (null included)
      */
     public static TimerKind parse(String name) {
         if (name != null) {

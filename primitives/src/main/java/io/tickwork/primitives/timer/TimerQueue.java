@@ -257,6 +257,8 @@ public interface TimerQueue<T> {
     /**
      * A builder of timer queues on a clock whose times are in {@code unit}, with ticks counted from
      * {@code origin} (usually the clock's reading now, e.g. {@code System.nanoTime()}).
+     *
+     * @throws NullPointerException if {@code unit} is null
      */
     static TimerQueueBuilder builder(TimeUnit unit, long origin) {
         return new TimerQueueBuilder(unit, origin);
