@@ -259,7 +259,9 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
      * loops' end (see "Shutdown" in the class comment) may instead be reported through
      * {@link Scheduler#log} (a {@code RejectedExecutionException}) and counted in
      * {@link #rejectedCount()} without running, as any wake-up then: on an idle scheduler, start
-     * before {@code shutdown()}, not after. A task started by a plain {@code Task.start()} runs on
+     * before {@code shutdown()}, not after. That report runs in the calling thread, which holds
+     * the task's monitor during a start (as Kilim's {@code setScheduler} takes it), so two starts
+     * of one task run one after the other. A task started by a plain {@code Task.start()} runs on
      * the task's scheduler, which is Kilim's default unless set ({@code setScheduler}, or
      * {@code Scheduler.setDefaultScheduler(this)} for every new task), so a child a task starts
      * that way runs outside this scheduler and its shutdown.
@@ -303,12 +305,38 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         synchronized (task) {
             refuseStarted(task);
             refuseIfEnding(task);
+            if (!WOVEN.get(task.getClass())) {
+                throw notWoven(task.getClass());
+            }
             task.setScheduler(this);
-            adopt(task, loopIndex);
-            resumeOrRefuse(task);
+            // the home is given where the resume schedules the task, so only if this resume is
+            // the one that starts it: Kilim's own start() of the task, racing, may win instead
+            Pin pin = new Pin(task, loopIndex);
+            PIN.set(pin);
+            try {
+                resumeOrRefuse(task);
+            } finally {
+                PIN.remove();
+            }
         }
         return task;
     }
+
+    /**
+     * A {@link #start(Task, int)} in progress on this thread: the loop its task's first schedule
+     * takes. A class, not a record: this module's classes go through Kilim's weaver.
+     */
+    private static final class Pin {
+        final Task<?> task;
+        final int loop;
+
+        Pin(Task<?> task, int loop) {
+            this.task = task;
+            this.loop = loop;
+        }
+    }
+
+    private static final ThreadLocal<Pin> PIN = new ThreadLocal<>();
 
     /**
      * A Kilim task runs once, on one scheduler: one started here before, run to its end anywhere,
@@ -376,6 +404,10 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
             // held): such a resumption must not move it
             loops[home].submit(t, index < 0);
         } else {
+            Pin pin = PIN.get(); // once per task: its first schedule
+            if (pin != null && pin.task == t) {
+                index = pin.loop;
+            }
             if (index >= loops.length) {
                 throw new IllegalArgumentException("loop index must be in [0, " + loops.length + "): " + index);
             }

@@ -156,6 +156,50 @@ class TaskEdgesTest {
         }
     }
 
+    /**
+     * {@code start(task, i)} racing Kilim's own {@code task.start()} on a task given this
+     * scheduler: one of them starts it, once; a refused {@code start(task, i)} gives it no home, so
+     * every loop's count of unfinished tasks is back at 0 once all have ended.
+     */
+    @Test
+    void aPinnedStartRacingKilimsStartLeavesNoCountBehind() throws Exception {
+        RunLoopScheduler s = twoLoops();
+        int n = 20_000;
+        Runs[] tasks = new Runs[n];
+        for (int i = 0; i < n; i++) {
+            tasks[i] = new Runs();
+            tasks[i].setScheduler(s);
+        }
+        java.util.concurrent.CyclicBarrier both = new java.util.concurrent.CyclicBarrier(2);
+        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        Thread pinned = new Thread(() -> {
+            try {
+                for (Runs t : tasks) {
+                    both.await();
+                    try {
+                        s.start(t, 1);
+                    } catch (IllegalStateException e) {
+                        refused.incrementAndGet();
+                    }
+                }
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        pinned.start();
+        for (Runs t : tasks) {
+            both.await(AWAIT_S, TimeUnit.SECONDS);
+            t.start();
+        }
+        pinned.join(TimeUnit.SECONDS.toMillis(AWAIT_S));
+        for (Runs t : tasks) {
+            assertTrue(t.done.await(AWAIT_S, TimeUnit.SECONDS), "a task never ran");
+        }
+        s.shutdown();
+        assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+        assertTrue(s.toString().contains("unfinished tasks per loop [0, 0]"), s + ", refused " + refused);
+    }
+
     /** Kilim's entry points and the wait refuse null with the parameter's name, and a loop that does not exist. */
     @Test
     void kilimsEntryPointsRefuseBadArguments() throws Exception {
