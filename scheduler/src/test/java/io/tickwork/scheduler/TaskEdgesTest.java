@@ -137,26 +137,6 @@ class TaskEdgesTest {
     }
 
     /**
-     * A task that ran to its end on another scheduler (Kilim's default here) is refused by both
-     * forms of start, and counts on no loop: Kilim would not run it again.
-     */
-    @Test
-    void aTaskThatRanToItsEndElsewhereIsRefused() throws Exception {
-        Runs elsewhere = new Runs();
-        elsewhere.start(); // Kilim's default scheduler
-        assertTrue(elsewhere.done.await(AWAIT_S, TimeUnit.SECONDS));
-        RunLoopScheduler s = twoLoops();
-        try {
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.start(elsewhere, 0));
-            assertTrue(e.getMessage().contains("has already run to its end"), e.getMessage());
-            assertThrows(IllegalStateException.class, () -> s.start(elsewhere));
-            assertTrue(s.toString().contains("unfinished tasks per loop [0, 0]"), s.toString());
-        } finally {
-            stop(s);
-        }
-    }
-
-    /**
      * {@code start(task, i)} racing Kilim's own {@code task.start()} on a task given this
      * scheduler: one of them starts it, once; a refused {@code start(task, i)} gives it no home, so
      * every loop's count of unfinished tasks is back at 0 once all have ended.
@@ -200,27 +180,19 @@ class TaskEdgesTest {
         assertTrue(s.toString().contains("unfinished tasks per loop [0, 0]"), s + ", refused " + refused);
     }
 
+    private static String npeMessage(org.junit.jupiter.api.function.Executable call) {
+        return assertThrows(NullPointerException.class, call).getMessage();
+    }
+
     /** Kilim's entry points and the wait refuse null with the parameter's name, and a loop that does not exist. */
     @Test
     void kilimsEntryPointsRefuseBadArguments() throws Exception {
         RunLoopScheduler s = twoLoops();
         try {
-            assertEquals(
-                    "task",
-                    assertThrows(NullPointerException.class, () -> s.schedule(null))
-                            .getMessage());
-            assertEquals(
-                    "task",
-                    assertThrows(NullPointerException.class, () -> s.schedule(0, null))
-                            .getMessage());
-            assertEquals(
-                    "timer",
-                    assertThrows(NullPointerException.class, () -> s.scheduleTimer(null))
-                            .getMessage());
-            assertEquals(
-                    "unit",
-                    assertThrows(NullPointerException.class, () -> s.awaitTermination(1, null))
-                            .getMessage());
+            assertEquals("task", npeMessage(() -> s.schedule(null)));
+            assertEquals("task", npeMessage(() -> s.schedule(0, null)));
+            assertEquals("timer", npeMessage(() -> s.scheduleTimer(null)));
+            assertEquals("unit", npeMessage(() -> s.awaitTermination(1, null)));
             Runs nowhere = new Runs();
             nowhere.setScheduler(s);
             assertThrows(IllegalArgumentException.class, () -> s.schedule(2, nowhere));
@@ -247,9 +219,10 @@ class TaskEdgesTest {
     }
 
     /**
-     * A task started on another scheduler (Kilim's default here) and not done is refused by both
-     * forms of start, running or paused, and stays that scheduler's: it counts on no loop, and its
-     * next wake-up runs it there. A task given this scheduler by {@code setScheduler} starts.
+     * A task started on another scheduler (Kilim's default here) is refused by both forms of start,
+     * paused there or run to its end (Kilim would not run it again), and stays that scheduler's:
+     * it counts on no loop, and its next wake-up runs it there. A task given this scheduler by
+     * {@code setScheduler} starts.
      */
     @Test
     void aTaskOfAnotherSchedulerIsRefusedAndStaysThere() throws Exception {
@@ -265,6 +238,13 @@ class TaskEdgesTest {
             assertTrue(elsewhere.in.putnb(1));
             assertTrue(elsewhere.done.await(AWAIT_S, TimeUnit.SECONDS));
             assertFalse(elsewhere.ranOn.startsWith("tickwork-"), "ran on " + elsewhere.ranOn);
+            while (!elsewhere.isDone()) {
+                Thread.onSpinWait(); // Kilim marks it done just after its last line
+            }
+            e = assertThrows(IllegalStateException.class, () -> s.start(elsewhere, 0));
+            assertTrue(e.getMessage().contains("has already run to its end"), e.getMessage());
+            assertThrows(IllegalStateException.class, () -> s.start(elsewhere));
+            assertTrue(s.toString().contains("unfinished tasks per loop [0, 0]"), s.toString());
             Runs given = new Runs();
             given.setScheduler(s);
             assertSame(given, s.start(given));
