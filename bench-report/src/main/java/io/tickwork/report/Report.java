@@ -419,8 +419,9 @@ public final class Report {
     }
 
     /**
-     * Three significant digits, never in exponent form, with an SI suffix from 1,000 on: 12.3M,
-     * 9.47k, 456, 7.89, 0.0000400. Rounded before the suffix is chosen, so 999,700 is 1.00M.
+     * Three significant digits with an SI suffix from 1,000 on: 12.3M, 9.47k, 456, 7.89,
+     * 0.0000400; in exponent form only outside [1e-6, 1e12), where no benchmark figure falls.
+     * Rounded before the suffix is chosen, so 999,700 is 1.00M.
      */
     static String fmt(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
@@ -431,6 +432,9 @@ public final class Report {
         }
         BigDecimal b = new BigDecimal(v).round(THREE_DIGITS);
         double a = b.abs().doubleValue();
+        if (a < 1e-6 || a >= 1e12) {
+            return String.format(Locale.ROOT, "%.2e", v);
+        }
         String suffix = "";
         if (a >= 1e9) {
             b = b.movePointLeft(9);

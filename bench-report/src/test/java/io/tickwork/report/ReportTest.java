@@ -234,6 +234,9 @@ class ReportTest {
         assertEquals("12.0", Report.fmt(12));
         assertEquals("0.0000400", Report.fmt(0.00004));
         assertEquals("-2.50k", Report.fmt(-2_500));
-        assertEquals("1230G", Report.fmt(1.234e12));
+        assertEquals("999G", Report.fmt(9.99e11));
+        assertEquals("1.23e+12", Report.fmt(1.234e12), "past what a benchmark measures: exponent form");
+        assertEquals("4.90e-324", Report.fmt(Double.MIN_VALUE));
+        assertEquals("0", Report.fmt(-0.0));
     }
 }
