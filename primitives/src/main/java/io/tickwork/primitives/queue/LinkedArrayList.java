@@ -20,7 +20,8 @@ import java.util.Objects;
  *
  * <p><b>Cost:</b> every operation is O(1) except {@link #clear}, which walks the list's chunks to
  * give them back (O(size / chunkSize + 1)); {@link #offer} takes a chunk from the pool (allocating
- * one only when the pool is empty) every {@code chunkSize} elements, {@link #poll} and
+ * one only when the pool is empty) every {@code chunkSize} elements, and into an empty list
+ * (which keeps no chunk), {@link #poll} and
  * {@link #removeLast} give one back. The pool keeps every chunk it was given: its memory is the
  * peak number of chunks in use at once.
  *
@@ -202,7 +203,7 @@ public final class LinkedArrayList implements LongQueue {
     }
 
     /**
-     * Removes and returns the newest element (undoes the last {@link #offer}).
+     * Removes and returns the newest element (undoes the last accepted {@link #offer}).
      *
      * @throws NoSuchElementException if the list is empty
      */

@@ -100,7 +100,7 @@ public final class RingQueue implements LongQueue {
     }
 
     /**
-     * Removes and returns the newest element (undoes the last {@link #offer}).
+     * Removes and returns the newest element (undoes the last accepted {@link #offer}).
      *
      * @throws NoSuchElementException if the queue is empty
      */
