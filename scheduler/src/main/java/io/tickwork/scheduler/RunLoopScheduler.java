@@ -278,13 +278,7 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
      */
     public <T extends Task<?>> T start(T task) {
         Objects.requireNonNull(task, "task");
-        synchronized (task) { // as Kilim's setScheduler: two starts of one task run one after the other
-            refuseStarted(task);
-            refuseIfEnding(task);
-            task.setScheduler(this);
-            resumeOrRefuse(task);
-        }
-        return task;
+        return startOn(task, -1);
     }
 
     /**
@@ -302,7 +296,12 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         if (loopIndex < 0 || loopIndex >= loops.length) {
             throw new IllegalArgumentException("loopIndex must be in [0, " + loops.length + "): " + loopIndex);
         }
-        synchronized (task) {
+        return startOn(task, loopIndex);
+    }
+
+    /** Both starts: on loop {@code loopIndex}, pinned, or where the {@link Spread} says if it is -1. */
+    private <T extends Task<?>> T startOn(T task, int loopIndex) {
+        synchronized (task) { // as Kilim's setScheduler: two starts of one task run one after the other
             refuseStarted(task);
             refuseIfEnding(task);
             if (!WOVEN.get(task.getClass())) {
@@ -311,8 +310,7 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
             task.setScheduler(this);
             // the home is given where the resume schedules the task, so only if this resume is
             // the one that starts it: Kilim's own start() of the task, racing, may win instead
-            Pin pin = new Pin(task, loopIndex);
-            PIN.set(pin);
+            PIN.set(new Pin(task, loopIndex));
             try {
                 resumeOrRefuse(task);
             } finally {
@@ -323,8 +321,8 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
     }
 
     /**
-     * A {@link #start(Task, int)} in progress on this thread: the loop its task's first schedule
-     * takes. A class, not a record: this module's classes go through Kilim's weaver.
+     * A start in progress on this thread: the loop its task's first schedule takes (-1: the
+     * {@link Spread}'s). A class, not a record: this module's classes go through Kilim's weaver.
      */
     private static final class Pin {
         final Task<?> task;
