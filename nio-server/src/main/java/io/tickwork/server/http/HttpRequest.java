@@ -50,6 +50,12 @@ public final class HttpRequest {
 
     boolean parseAgainOnLineFeed;
 
+    /**
+     * After {@link RequestParser#NEED_MORE} on a chunked body: its framing as read up to the end
+     * of {@link #buf}, to be fed the bytes that follow ({@link PendingInput}); else {@code null}.
+     */
+    ChunkedBody chunks;
+
     private byte[] scratch = new byte[1024];
     HttpServer server;
 

@@ -9,8 +9,9 @@ import java.util.Arrays;
  * <p>Cost: the array grows by doubling, so a request that arrives in many small reads costs
  * copies in proportion to its length, not to its length squared. A partial request also carries
  * the parser's word on when it is worth parsing again ({@link HttpRequest#parseAgainAt}), so a
- * head sent one byte per segment is parsed once per line and a body once it is complete, not
- * once per read: the server spends on a slow client what the client spends, not its square.
+ * head sent one byte per segment is parsed once per line and a body once it is complete (a
+ * chunked one is followed read by read, {@link ChunkedBody}), not once per read: the server
+ * spends on a slow client what the client spends, not its square.
  *
  * <p>Not thread safe: owned by the connection's loop.
  */
@@ -22,6 +23,9 @@ final class PendingInput {
 
     private boolean parseOnLineFeed;
 
+    /** A chunked body still arriving: fed each read's bytes, so it is parsed again once it ends. */
+    private ChunkedBody chunks;
+
     /** A copy of {@code src[from, to)}, to be parsed again with whatever comes next. */
     PendingInput(byte[] src, int from, int to) {
         this.bytes = Arrays.copyOfRange(src, from, to);
@@ -30,17 +34,26 @@ final class PendingInput {
 
     /**
      * The parser's {@link RequestParser#NEED_MORE} for these bytes: parse again once they reach
-     * {@code length} bytes, or a line feed arrives where {@code onLineFeed}.
+     * {@code length} bytes, or a line feed arrives where {@code onLineFeed}, or the chunked body
+     * {@code chunks} (if not {@code null}, read up to these bytes' end) ends or is refused.
      */
-    void parseAgainAt(int length, boolean onLineFeed) {
+    void parseAgainAt(int length, boolean onLineFeed, ChunkedBody chunks) {
         this.parseAt = length;
         this.parseOnLineFeed = onLineFeed;
+        this.chunks = chunks;
     }
 
-    /** Whether {@code src[from, from + n)}, appended, may complete or fail the request. */
+    /**
+     * Whether {@code src[from, from + n)}, appended, may complete or fail the request. Called once
+     * for each read's bytes, which are then appended if it answers {@code false}: a chunked body
+     * reads them here, once.
+     */
     boolean parseDue(byte[] src, int from, int n) {
         if (length + n >= parseAt) {
             return true;
+        }
+        if (chunks != null) {
+            return chunks.feed(src, from, from + n) != ChunkedBody.NEED_MORE;
         }
         return parseOnLineFeed && RequestParser.indexOf(src, from, from + n, (byte) '\n') >= 0;
     }

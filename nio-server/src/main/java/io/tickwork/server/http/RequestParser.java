@@ -12,7 +12,8 @@ package io.tickwork.server.http;
  * names are tokens with no space before the colon, no obs-fold, no bare CR (before the request line
  * included), the head's lines all ended alike (CRLF or bare LF), at most one Host and
  * one Content-Length value (repeated identical values are that one value, as a list or as
- * repeated lines: RFC 9110 8.6), never both Content-Length and Transfer-Encoding. Lenient where RFC
+ * repeated lines: RFC 9110 8.6), never both Content-Length and Transfer-Encoding, and of transfer
+ * codings only {@code chunked}, once ({@link ChunkedBody} checks its framing). Lenient where RFC
  * 9112 allows it: bare LF line ends, empty lines before the request line, absolute-form targets.
  *
  * <p>Thread safety: immutable (the limits); one instance may serve all loops.
@@ -96,6 +97,7 @@ final class RequestParser {
         r.errorDetail = null;
         r.expectContinue = false;
         r.options = false;
+        r.chunks = null;
         r.head = false; // until the request line says HEAD: an error before it answers with a body
         int fields = requestLine(b, start, end, r);
         return fields <= 0 ? fields : headerFields(b, start, r.methodStart, fields, end, r);
@@ -291,8 +293,9 @@ final class RequestParser {
      * body (&gt; 0), {@link #NEED_MORE}, or {@link #ERROR}: 400 (malformed field, obs-fold, bad or
      * conflicting Content-Length, Content-Length with Transfer-Encoding, missing or repeated Host),
      * 431 (head longer than {@link #maxHeadBytes} or more than {@link #maxHeaders} fields), 501
-     * (Transfer-Encoding), 413 (body longer than {@link #maxBody}), 417 (an {@code Expect} other
-     * than {@code 100-continue}). {@code r.expectContinue} tells the caller of a {@link #NEED_MORE}
+     * (a transfer coding other than chunked), 413 (body longer than {@link #maxBody}; a chunked
+     * one counted as sent), 417 (an {@code Expect} other than {@code 100-continue}); a chunked
+     * body's framing errors are 400 ({@link ChunkedBody}). {@code r.expectContinue} tells the caller of a {@link #NEED_MORE}
      * that the head is complete and valid and the client may be waiting for {@code 100 Continue}
      * before it sends the body (never while the head itself is still incomplete).
      */
@@ -301,6 +304,8 @@ final class RequestParser {
         long contentLength = -1;
         boolean chunkedOrOther = false;
         boolean chunkedLast = false;
+        int codings = 0; // transfer codings listed, over every Transfer-Encoding line
+        int chunkedCodings = 0;
         boolean close = false, keepAlive = false;
         boolean expect100 = false; // told to the caller only once the head is complete
         int hosts = 0;
@@ -366,6 +371,8 @@ final class RequestParser {
                 chunkedOrOther = true;
                 // RFC 9112 6.3: a request body whose last coding is not chunked cannot be framed
                 chunkedLast = endsWithToken(b, vstart, vend, "chunked");
+                codings += countElements(b, vstart, vend);
+                chunkedCodings += countToken(b, vstart, vend, "chunked");
             } else if (nlen == 10 && equalsIgnoreCase(b, ns, "connection")) {
                 close |= containsToken(b, vstart, vend, "close");
                 keepAlive |= containsToken(b, vstart, vend, "keep-alive");
@@ -415,8 +422,14 @@ final class RequestParser {
                             ? "Transfer-Encoding in an HTTP/1.0 request"
                             : "Transfer-Encoding whose last coding is not chunked");
         }
-        if (chunkedOrOther) {
-            return error(r, 501, "request bodies with Transfer-Encoding are not accepted");
+        if (chunkedCodings > 1) {
+            return error(r, 400, "chunked applied more than once"); // RFC 9112 6.1
+        }
+        if (codings > 1) {
+            // RFC 9112 6.1: a coding the server does not know (SHOULD be 501). The body could be
+            // framed and dropped, but no client sends more than chunked to a server it has not
+            // heard from, so the connection closes rather than carry on past it
+            return error(r, 501, "transfer codings other than chunked are not accepted");
         }
         if (hosts > 1 || (hosts == 0 && r.minorVersion == 1)) {
             return error(r, 400, hosts == 0 ? "HTTP/1.1 request without Host" : "more than one Host");
@@ -426,11 +439,35 @@ final class RequestParser {
         }
         r.contentLength = Math.max(contentLength, 0);
         r.keepAlive = r.minorVersion == 1 ? !close : keepAlive && !close;
+        if (chunkedOrOther) {
+            return chunkedBody(b, start, p, end, expect100, r);
+        }
         if (end - p < r.contentLength) {
             r.expectContinue = expect100; // a valid head whose body has not arrived
             return needMore(r, (int) (p + r.contentLength), false); // fits: contentLength <= maxBody
         }
         return (int) (p + r.contentLength - start);
+    }
+
+    /**
+     * The chunked body from {@code p} (just after the head of the request at {@code start}): the
+     * bytes the whole request occupies, {@link #NEED_MORE} with {@code r.chunks} to be fed what
+     * arrives next, or {@link #ERROR} (400, 413).
+     */
+    private int chunkedBody(byte[] b, int start, int p, int end, boolean expect100, HttpRequest r) {
+        ChunkedBody body = new ChunkedBody(maxBody, r.bareLf);
+        int e = body.feed(b, p, end);
+        if (e == ChunkedBody.ERROR) {
+            return error(r, body.errorStatus, body.errorDetail);
+        }
+        if (e == ChunkedBody.NEED_MORE) {
+            r.expectContinue = expect100; // a valid head whose body has not arrived
+            r.chunks = body;
+            // the body either ends or is refused (413) by the time it takes maxBody bytes
+            return needMore(r, p + maxBody, false);
+        }
+        r.contentLength = body.dataBytes();
+        return e - start;
     }
 
     private static int needMore(HttpRequest r, int parseAgainAt, boolean onLineFeed) {
@@ -643,7 +680,6 @@ final class RequestParser {
         return true;
     }
 
-    /** Whether the comma-separated list {@code b[from, to)} holds {@code token} (case-insensitive). */
     /** Whether the last non-empty element of the list {@code b[from, to)} is {@code token}, ignoring case. */
     static boolean endsWithToken(byte[] b, int from, int to, String token) {
         int e = to;
@@ -666,7 +702,14 @@ final class RequestParser {
         return i == from || b[i - 1] == ',';
     }
 
+    /** Whether the comma-separated list {@code b[from, to)} holds {@code token} (case-insensitive). */
     static boolean containsToken(byte[] b, int from, int to, String token) {
+        return countToken(b, from, to, token) > 0;
+    }
+
+    /** How many elements of the list {@code b[from, to)} are {@code token} (case-insensitive). */
+    static int countToken(byte[] b, int from, int to, String token) {
+        int n = 0;
         int i = from;
         while (i < to) {
             while (i < to && (b[i] == ' ' || b[i] == '\t' || b[i] == ',')) {
@@ -677,9 +720,25 @@ final class RequestParser {
                 i++;
             }
             if (i - s == token.length() && equalsIgnoreCase(b, s, token)) {
-                return true;
+                n++;
             }
         }
-        return false;
+        return n;
+    }
+
+    /** How many non-empty elements the comma-separated list {@code b[from, to)} has (RFC 9110 5.6.1). */
+    static int countElements(byte[] b, int from, int to) {
+        int n = 0;
+        boolean inElement = false;
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
+            if (c == ',') {
+                inElement = false;
+            } else if (c != ' ' && c != '\t' && !inElement) {
+                inElement = true;
+                n++;
+            }
+        }
+        return n;
     }
 }

@@ -569,7 +569,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 PendingInput pending = new PendingInput(in, pos, len);
                 c.pendingIn = pending;
                 if (needMore) {
-                    pending.parseAgainAt(request.parseAgainAt - pos, request.parseAgainOnLineFeed);
+                    pending.parseAgainAt(request.parseAgainAt - pos, request.parseAgainOnLineFeed, request.chunks);
                     if (!(continuing && pos == 0)) {
                         c.requestStart = now;
                     }

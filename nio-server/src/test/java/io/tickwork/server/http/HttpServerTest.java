@@ -351,7 +351,8 @@ class HttpServerTest {
                 {"GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "400"
                 },
                 {"GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 999999\r\n\r\n", "413"},
-                {"GET / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "501"},
+                {"GET / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", "501"},
+                {"GET / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcd\r\n", "400"},
                 {"GET / HTTP/3.0\r\nHost: t\r\n\r\n", "505"},
             };
             try (RawClient good = new RawClient(server.port())) {
@@ -457,6 +458,42 @@ class HttpServerTest {
                 c.send("GET /echo/a HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nGET /" + get("/echo/b"));
                 assertEquals("a", c.read().text());
                 assertEquals("b", c.read().text());
+            }
+        }
+
+        /**
+         * A chunked body (RFC 9112 7.1) is read to its end however it arrives, a byte at a time
+         * included, and dropped; the connection stays open for the request behind it.
+         */
+        @Test
+        void aChunkedBodyIsConsumedHoweverItArrives() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("POST /echo/a HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhel");
+                String rest = "lo\r\n1A\r\n" + "z".repeat(26) + "\r\n0\r\nTrailer: t\r\n\r\n";
+                for (char ch : rest.toCharArray()) {
+                    c.send(String.valueOf(ch));
+                }
+                RawClient.Response r = c.read();
+                assertEquals(405, r.status(), "POST is read to its end, then refused: " + r.text());
+                assertNull(r.header("connection"), "kept open");
+                c.send("GET /echo/b HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n" + "3\r\nabc\r\n0\r\n\r\n"
+                        + get("/echo/c"));
+                assertEquals("b", c.read().text());
+                assertEquals("c", c.read().text());
+            }
+        }
+
+        @Test
+        void expectContinueGets100BeforeAChunkedBody() throws IOException {
+            start(1);
+            try (RawClient c = new RawClient(server.port())) {
+                c.send("GET /echo/e HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n");
+                assertEquals(
+                        "HTTP/1.1 100 Continue\r\n\r\n", new String(c.in.readNBytes(25), StandardCharsets.ISO_8859_1));
+                c.send("2\r\nhi\r\n");
+                c.send("0\r\n\r\n");
+                assertEquals("e", c.read().text());
             }
         }
 

@@ -319,7 +319,7 @@ class RequestParserTest {
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\n folded\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\rb\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 3\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\nabc | 400",
-                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 501",
+                "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked, chunked\\r\\n\\r\\n | 400",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: gzip, Chunked ,\\r\\n\\r\\n | 501",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: gzip\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n | 501",
                 "GET / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: gzip\\r\\n\\r\\n | 400",
