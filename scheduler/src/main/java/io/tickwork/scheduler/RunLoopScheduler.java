@@ -36,7 +36,7 @@ import kilim.timerservice.Timer;
  * }</pre>
  *
  * <p><b>What it does.</b> Each of {@code threads} loops owns a FIFO run queue, an MPSC inbox and a
- * timer queue (see {@link RunLoop}). A task has one home loop at a time: it is assigned when first
+ * timer queue. A task has one home loop at a time: it is assigned when first
  * scheduled (by default in blocks of tasks started one after another, see {@link Spread}; or the
  * caller's loop, or an explicit index via
  * {@link #start(Task, int)}) and every resumption, from any thread, goes to the home loop. A task started

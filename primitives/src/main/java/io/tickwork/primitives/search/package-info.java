@@ -3,7 +3,8 @@
  * ({@link java.util.Arrays#binarySearch(int[], int)}'s, with the first of equal keys) over a set of
  * int-key variants that {@link io.tickwork.primitives.search.IntSearchKind} enumerates: a branchless
  * binary search, the Eytzinger layout, a static B+ tree with cache-line nodes, a sorted array with
- * a radix directory, the same with a second directory level over its crowded buckets (short
+ * a radix directory, the same on a logarithmic scale (for keys dense at the low end of their
+ * range), the same with a second directory level over its crowded buckets (short
  * lookups on skewed and clustered keys too), and RadixSpline, a learned index whose error-bounded
  * spline keeps the final search short on any distribution. {@code IntSearch.of(sorted)} picks one
  * from the keys; every variant answers one lookup or a batch. {@link io.tickwork.primitives.search.ByteKeyIndex}
