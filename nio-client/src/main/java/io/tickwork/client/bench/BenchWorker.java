@@ -40,7 +40,8 @@ import org.HdrHistogram.SingleWriterRecorder;
  * client's own connect phase.
  *
  * <p>Warm-up ({@code warmEndNs > startNs}): until then the same workload runs unmeasured. Each
- * request remembers whether it was sent in the measured phase; only those count toward the
+ * request remembers whether it belongs to the measured phase (closed loop: sent in it; open loop:
+ * intended in it, so a backlog the warm-up left is not charged to it); only those count toward the
  * result (latency in {@link #recorder}, completions, statuses, the {@code --requests} budget),
  * so requests still in flight at the boundary are not charged to it. Warm-up latencies go to
  * {@link #warmRecorder} for the progress lines only. The event counters (bytes, connects,
@@ -92,6 +93,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     private boolean measuring;
     private int inflight; // over all connections of this worker
     private long longestAnswer; // the longest latency of a measured response, ns
+    private boolean charged; // chargeUnfinished ran: at the end, or when stopped early
     private volatile boolean stop;
     /** What ended this worker's thread other than the end of the run; read after the join. */
     volatile Throwable failure;
@@ -167,6 +169,10 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             }
             nextHousekeeping = now + HOUSEKEEPING_NS;
             l.run();
+            if (started && measuring && !charged && !finished()) {
+                // stopped early (a signal, or the run gave up): what was owed is charged as at the end
+                chargeUnfinished(System.nanoTime());
+            }
         } catch (IOException e) {
             counters.inc(Counters.ERR_IO); // the selector itself failed: this worker's connections end
             failure = e; // so the run's figures are incomplete, and the command says so
@@ -195,7 +201,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             measuring = true;
         }
         if (now >= endNs || finished()) {
-            if (measuring && !finished()) {
+            if (measuring && !charged && !finished()) {
                 chargeUnfinished(now);
             }
             loop.stop();
@@ -268,6 +274,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
      * run counts like one in the middle; they are not counted as completed.
      */
     private void chargeUnfinished(long now) {
+        charged = true;
         // closed loop: a request in flight at the end of a healthy run has waited less than a
         // typical answer, and charging that part of a wait would pull the percentiles down; only a
         // wait already longer than every answer measured (a stall) is charged and counted
@@ -511,9 +518,12 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     private void send(BenchConnection c, long latencyBase, long now) {
         List<byte[]> requests = cfg.requests();
         c.out.put(requests.get(requests.size() == 1 ? 0 : random.nextInt(requests.size())));
-        c.queued(latencyBase, now, measuring);
+        // open loop: a request belongs to the phase of its intended time, so a backlog built up
+        // in the warm-up and sent after it is not charged to the measured phase
+        boolean measured = measuring && (ratePerNs <= 0 || latencyBase >= warmEndNs);
+        c.queued(latencyBase, now, measured);
         inflight++;
-        if (measuring) {
+        if (measured) {
             counters.inc(Counters.SENT);
             if (ratePerNs > 0) {
                 measuredIssued++;

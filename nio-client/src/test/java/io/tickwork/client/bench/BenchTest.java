@@ -715,6 +715,60 @@ class BenchTest {
         }
     }
 
+    /** A server that answers each request 50 ms after it arrives: 20 a second per connection. */
+    private static StubHttpServer fiftyMillisecondServer() throws IOException {
+        return new StubHttpServer((n, p) -> {
+            long until = System.nanoTime() + 50_000_000L;
+            while (System.nanoTime() < until) {
+                java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+            }
+            return StubHttpServer.ok("s");
+        });
+    }
+
+    /**
+     * Open loop past the server's pace, with a warm-up: the backlog the warm-up leaves (180 of its
+     * 200 requests) is sent after it but belongs to it, so no measured latency is older than the
+     * measured phase, and the requests intended in that phase, which the backlog kept from going
+     * out, are charged as unsent at the end.
+     */
+    @Test
+    void openLoopChargesTheWarmUpsBacklogToTheWarmUp() throws Exception {
+        try (StubHttpServer s = fiftyMillisecondServer()) {
+            BenchReport r = bench("-c", "1", "--rate", "200", "--warmup", "1s", "--duration", "1s", s.url("/"));
+            assertEquals(0, r.sent, "every send of the measured phase was of the warm-up's backlog: " + r.toText());
+            assertTrue(r.unsentAtEnd >= 150, r.toText());
+            long bound = (long) (r.elapsedSeconds * 1e9) + 200_000_000L; // a late turn at the end
+            assertTrue(r.latency.getMaxValue() <= bound, "charged from before the measured phase: " + r.toText());
+        }
+    }
+
+    /**
+     * A run stopped early (a signal) charges what it owes as at its end: the requests in flight
+     * and, in open loop, those due but not sent.
+     */
+    @Test
+    void aRunStoppedEarlyChargesWhatItOwes() throws Exception {
+        try (StubHttpServer s = fiftyMillisecondServer()) {
+            Bench bench = new Bench(config("-c", "2", "--rate", "200", "--duration", "60s", s.url("/")));
+            ExecutorService runner = Executors.newSingleThreadExecutor();
+            try {
+                var result = runner.submit(() -> bench.run(null));
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (s.requests.get() < 10 && System.nanoTime() < deadline) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L); // until the run is under way
+                }
+                bench.stop();
+                BenchReport r = result.get();
+                assertTrue(r.unsentAtEnd > 0, "the backlog is charged: " + r.toText());
+                assertTrue(r.unansweredAtEnd > 0, "the requests in flight are charged: " + r.toText());
+                assertEquals(r.completed + r.unansweredAtEnd + r.unsentAtEnd, r.latency.getTotalCount(), r.toText());
+            } finally {
+                runner.shutdownNow();
+            }
+        }
+    }
+
     @Test
     void jsonShapeForScripts() throws Exception {
         try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("json"))) {
