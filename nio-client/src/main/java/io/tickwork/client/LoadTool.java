@@ -115,7 +115,15 @@ public final class LoadTool implements Callable<Integer> {
             return 1;
         }
         OsError kind = OsError.classify(e);
-        err.println("error: " + (kind == OsError.OTHER ? e.toString() : kind.describe(e)));
+        err.println("error: " + (kind != OsError.OTHER ? kind.describe(e) : describe(e)));
         return 1;
+    }
+
+    /**
+     * An unclassified failure: an I/O failure by its message (the tools' own say what happened), else
+     * with its class too (a bug: the class is the first clue).
+     */
+    static String describe(Exception e) {
+        return e instanceof java.io.IOException && e.getMessage() != null ? e.getMessage() : e.toString();
     }
 }

@@ -29,6 +29,16 @@ class LoadToolTest {
         Cli.assertNoStackTrace(r);
     }
 
+    /** An unclassified failure: the tools' own I/O messages as they are, anything else with its class. */
+    @Test
+    void anIoFailureIsSaidByItsMessageAndABugByItsClass() {
+        assertEquals(
+                "the warm-up got no ping answered",
+                LoadTool.describe(new java.io.IOException("the warm-up got no ping answered")));
+        assertEquals("java.io.IOException", LoadTool.describe(new java.io.IOException()));
+        assertEquals("java.lang.IllegalStateException: x", LoadTool.describe(new IllegalStateException("x")));
+    }
+
     @Test
     void unknownOptionsAreNamed() {
         assertUsageError(Cli.run("bench", "--nope", URL), "--nope", "LoadTool bench --help");
@@ -54,7 +64,8 @@ class LoadToolTest {
         assertUsageError(Cli.run("bench", "--rate", "2e9", URL), "--rate must be in (0, 1000000000]: 2000000000");
         assertUsageError(Cli.run("idle", "127.0.0.1"), "HOST:PORT must be host:port with a numeric port: 127.0.0.1");
         assertUsageError(
-                Cli.run("bench", "--urls", "/nonexistent/urls.txt", URL), "--urls: cannot read /nonexistent/urls.txt");
+                Cli.run("bench", "--urls", "/nonexistent/urls.txt", URL),
+                "--urls: no such file: /nonexistent/urls.txt");
         assertUsageError(
                 Cli.run("bench", "127.0.0.1:9090/d/tree"),
                 "must be an http://host:port/path URL: 127.0.0.1:9090/d/tree");

@@ -45,6 +45,11 @@ import picocli.CommandLine.Parameters;
                     + " at a fixed request rate. A line per second; at the end req/s, MiB/s, errors by kind"
                     + " (connect, timeout, non-2xx by status, parse, closed, io) and latency percentiles"
                     + " (HdrHistogram, 3 significant digits). Any host; the host name is resolved once.",
+            "",
+            "Exit status: 0 a complete run (non-2xx responses included: they are counted); 1 after the report"
+                    + " when nothing was measured (no connection, no response completed), the server stopped"
+                    + " accepting connections, or a load thread failed; 2 a bad command line; 130, 143 ended by"
+                    + " SIGINT, SIGTERM (after the report).",
             ""
         })
 public final class BenchCommand implements Callable<Integer> {

@@ -2,8 +2,13 @@ package io.tickwork.client.bench;
 
 import io.tickwork.client.common.UsageException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,19 +47,44 @@ final class Words {
                             + "happy sad angry calm quick slow bright dark warm cold soft hard sweet bitter")
                     .split("\\s+");
 
-    /** The non-blank, non-comment lines of {@code file}, given as {@code option}, trimmed. */
+    /** The most bytes a {@code --urls} or {@code --word-file} file may hold: far more than 1,000,000 requests need. */
+    static final int MAX_FILE_BYTES = 64 << 20;
+
+    /**
+     * The non-blank, non-comment lines of {@code file}, given as {@code option}, trimmed. A file that
+     * is missing, unreadable, not UTF-8 text or over {@link #MAX_FILE_BYTES} (a device such as
+     * {@code /dev/zero} too) is refused with a {@link UsageException} saying so.
+     */
     static List<String> load(String option, Path file) {
-        List<String> out = new ArrayList<>();
-        try {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                String w = line.trim();
-                if (!w.isEmpty() && !w.startsWith("#")) {
-                    out.add(w);
-                }
-            }
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+        } catch (NoSuchFileException e) {
+            throw new UsageException(option + ": no such file: " + file);
+        } catch (AccessDeniedException e) {
+            throw new UsageException(option + ": cannot read " + file + ": permission denied");
         } catch (IOException e) {
             throw new UsageException(option + ": cannot read " + file + ": " + e.getMessage());
         }
+        if (bytes.length > MAX_FILE_BYTES) {
+            throw new UsageException(option + ": " + file + " is larger than " + (MAX_FILE_BYTES >> 20) + " MiB");
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new UsageException(option + ": " + file + " is not UTF-8 text");
+        }
+        List<String> out = new ArrayList<>();
+        text.lines().forEach(line -> {
+            String w = line.trim();
+            if (!w.isEmpty() && !w.startsWith("#")) {
+                out.add(w);
+            }
+        });
         if (out.isEmpty()) {
             throw new UsageException(option + ": " + file + " has no lines but blanks and # comments");
         }

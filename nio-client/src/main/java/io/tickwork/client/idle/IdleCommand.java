@@ -52,6 +52,11 @@ import picocli.CommandLine.Parameters;
                     + " --server-pid/--stats-url, server) memory per connection. With --processes N, N child JVMs"
                     + " share the run, each from its own source addresses (one process holds at most its open-file"
                     + " limit less " + FleetPlan.JVM_FILES + " connections), with one line a second and one report.",
+            "",
+            "Exit status: 0 a run that held what it could (a refusal by the OS or the memory guard included:"
+                    + " the report says which); 1 after the report when not one connect succeeded, or the"
+                    + " --workload got no response; 2 a bad command line; 130, 143 ended by SIGINT, SIGTERM"
+                    + " (after the report).",
             ""
         })
 public final class IdleCommand implements Callable<Integer> {

@@ -394,12 +394,14 @@ final class IdleFleet {
         long requests = 0;
         long closed = 0;
         Map<OsError, Long> failures = new EnumMap<>(OsError.class);
+        int reported = 0;
         for (int i = 0; i < latest.length; i++) {
             IdleProgress p = latest[i];
             if (p == null) {
                 ramping += ends[i] < 2 ? 1 : 0; // not started yet
                 continue;
             }
+            reported++;
             connected += holding(i) ? p.connected() : 0;
             pending += holding(i) ? p.pending() : 0;
             ramping += holding(i) && !p.rampDone() ? 1 : 0;
@@ -408,7 +410,15 @@ final class IdleFleet {
             closed += p.closedByServer();
             p.failures().forEach((k, v) -> failures.merge(k, v, Long::sum));
         }
-        if (progress != null) {
+        if (progress != null && reported == 0) {
+            // no child has said anything yet: zeros would read as nothing connected
+            progress.printf(
+                    Locale.ROOT,
+                    "%4ds  target %d  processes %d starting: no report yet%n",
+                    second,
+                    cfg.connections(),
+                    children.size());
+        } else if (progress != null) {
             long failed = failures.values().stream().mapToLong(Long::longValue).sum();
             StringBuilder line = new StringBuilder(String.format(
                     Locale.ROOT,

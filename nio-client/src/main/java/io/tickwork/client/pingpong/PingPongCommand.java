@@ -18,6 +18,7 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -128,8 +129,10 @@ public final class PingPongCommand implements Callable<Integer> {
         /**
          * Warm-up round trips (unmeasured), then the measured ones, against {@code target}; a
          * {@code control} stopped before or during the warm-up leaves the measured run empty.
+         * Connections the warm-up lost to an error are said on {@code notes}.
          */
-        PingPongClient.Result measure(InetSocketAddress target, Duration duration, boolean spin, RunControl control)
+        PingPongClient.Result measure(
+                InetSocketAddress target, Duration duration, boolean spin, RunControl control, PrintStream notes)
                 throws IOException, InterruptedException {
             if (warmup > 0) {
                 PingPongClient.Result w = control.start(new PingPongClient(target, connections, threads, spin))
@@ -144,6 +147,14 @@ public final class PingPongCommand implements Callable<Integer> {
                             + Fmt.duration(duration) + ", which opening the " + connections
                             + " connections uses too): is " + Targets.text(target)
                             + " a pingpong server, or the limit too short?");
+                }
+                if (w.errors() > 0) {
+                    // the measured run opens connections of its own, so these would show nowhere else
+                    notes.printf(
+                            Locale.ROOT,
+                            "warm-up: %d of %d connections ended in an error (the measured run opens its own)%n",
+                            w.errors(),
+                            connections);
                 }
             }
             return control.start(new PingPongClient(target, connections, threads, spin))
@@ -273,7 +284,7 @@ public final class PingPongCommand implements Callable<Integer> {
                         }
                         continue;
                     }
-                    PingPongClient.Result r = runModel(m, threads, w, duration, run.spin, control);
+                    PingPongClient.Result r = runModel(m, threads, w, duration, run.spin, control, out);
                     out.print(r.toText(m.id()));
                     out.flush();
                     if (r.pings() != w.pings()) {
@@ -393,7 +404,7 @@ public final class PingPongCommand implements Callable<Integer> {
             RunControl control = new RunControl();
             // Ctrl-C or SIGTERM: the run ends early and its report still comes out
             return ReportOnSignal.run("pingpong", control::stop, () -> {
-                PingPongClient.Result r = w.measure(at, duration, run.spin, control);
+                PingPongClient.Result r = w.measure(at, duration, run.spin, control, out);
                 out.print(r.toText("pingpong " + Targets.text(at)));
                 out.flush();
                 return r.pings() == w.pings() ? 0 : 1;
@@ -425,15 +436,24 @@ public final class PingPongCommand implements Callable<Integer> {
         }
     }
 
-    /** One model in this process: a fresh server on an ephemeral port, measured, then closed. */
+    /**
+     * One model in this process: a fresh server on an ephemeral port, measured, then closed; notes
+     * on the warm-up go to {@code out}.
+     */
     static PingPongClient.Result runModel(
-            PingPongModel m, int serverThreads, Workload w, Duration duration, boolean spin, RunControl control)
+            PingPongModel m,
+            int serverThreads,
+            Workload w,
+            Duration duration,
+            boolean spin,
+            RunControl control,
+            PrintStream out)
             throws IOException, InterruptedException {
         try (PingPongServer s = m.create(serverThreads, spin)) {
             InetSocketAddress at = s.start(new InetSocketAddress("127.0.0.1", 0));
             PingPongClient.Result r;
             try {
-                r = w.measure(at, duration, spin, control);
+                r = w.measure(at, duration, spin, control, out);
             } catch (IOException | RuntimeException clientFailed) {
                 // a refused or reset connection may be the server's failure seen from the client
                 if (s.failure() != null) {

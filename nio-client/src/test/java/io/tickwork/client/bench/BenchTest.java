@@ -875,6 +875,30 @@ class BenchTest {
         assertTrue(r.err().contains("--word-file gives the words --words appends: add --words"), r.err());
     }
 
+    /**
+     * A URL or word file that cannot serve is refused (exit 2) saying why: missing, not text, or
+     * endless; and the exit statuses are in the help.
+     */
+    @Test
+    void aFileThatCannotServeIsRefusedSayingWhy(@TempDir Path dir) throws IOException {
+        Run r = Cli.run("bench", "--urls", dir.resolve("nosuch.txt").toString(), "http://127.0.0.1:1/");
+        assertEquals(2, r.status(), r.err());
+        assertTrue(r.err().contains("--urls: no such file: "), r.err());
+        Path binary = dir.resolve("binary");
+        Files.write(binary, new byte[] {'/', 'a', (byte) 0xC3, (byte) 0x28, '\n'});
+        r = Cli.run("bench", "--words", "--word-file", binary.toString(), "http://127.0.0.1:1/d/");
+        assertEquals(2, r.status(), r.err());
+        assertTrue(r.err().contains(binary + " is not UTF-8 text"), r.err());
+        r = Cli.run("bench", "--urls", "/dev/zero", "http://127.0.0.1:1/");
+        assertEquals(2, r.status(), r.err());
+        assertTrue(r.err().contains("--urls: /dev/zero is larger than 64 MiB"), r.err());
+        Cli.assertNoStackTrace(r);
+        for (String command : new String[] {"bench", "idle"}) {
+            String help = Cli.run(command, "--help").out().replaceAll("\\s+", " ");
+            assertTrue(help.contains("Exit status: 0 ") && help.contains("130, 143"), command + ": " + help);
+        }
+    }
+
     /** Buffers that would not fit half the heap are refused up front, with the figures. */
     @Test
     void buffersThatCannotFitTheHeapAreRefusedUpFront() {

@@ -40,7 +40,8 @@ class PingPongTest {
                 new PingPongCommand.Workload(50, 1, 30_000, 0),
                 Duration.ofSeconds(60),
                 false,
-                new PingPongCommand.RunControl());
+                new PingPongCommand.RunControl(),
+                System.out);
         assertEquals(30_000, r.pings(), model.id());
         assertEquals(0, r.errors());
         assertEquals(30_000, r.rtt().getTotalCount());
@@ -55,7 +56,8 @@ class PingPongTest {
                 new PingPongCommand.Workload(64, 2, 20_001, 100),
                 Duration.ofSeconds(60),
                 false,
-                new PingPongCommand.RunControl());
+                new PingPongCommand.RunControl(),
+                System.out);
         assertEquals(20_001, r.pings());
         assertEquals(0, r.errors());
     }
@@ -180,7 +182,7 @@ class PingPongTest {
             IOException e = assertThrows(
                     IOException.class,
                     () -> new PingPongCommand.Workload(2, 1, 10, 10)
-                            .measure(at, Duration.ofMillis(300), false, new PingPongCommand.RunControl()));
+                            .measure(at, Duration.ofMillis(300), false, new PingPongCommand.RunControl(), System.out));
             assertTrue(e.getMessage().contains("the warm-up got no ping answered in its time limit"), e.getMessage());
         }
     }
@@ -258,7 +260,8 @@ class PingPongTest {
                 new PingPongCommand.Workload(20, 1, 10_000, 0),
                 Duration.ofSeconds(60),
                 true,
-                new PingPongCommand.RunControl());
+                new PingPongCommand.RunControl(),
+                System.out);
         assertEquals(10_000, r.pings());
         assertEquals(0, r.errors());
         assertEquals(10_000, r.rtt().getTotalCount());
@@ -371,6 +374,58 @@ class PingPongTest {
         }
     }
 
+    /**
+     * A connection the warm-up loses to an error is said, though the measured run, on connections
+     * of its own, goes well: the server that broke it is not passed off as sound.
+     */
+    @Test
+    void aWarmUpErrorIsSaid() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        Socket c = listener.accept();
+                        boolean broken = accepted.getAndIncrement() == 0; // the warm-up's first connection
+                        Thread t = new Thread(() -> {
+                            try (c) {
+                                byte[] ping = new byte[4];
+                                for (int i = 0; ; i++) {
+                                    c.getInputStream().readNBytes(ping, 0, 4);
+                                    c.getOutputStream()
+                                            .write((broken && i == 10 ? "PongPong" : "Pong")
+                                                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                                }
+                            } catch (IOException closed) {
+                                // the client closed
+                            }
+                        });
+                        t.setDaemon(true);
+                        t.start();
+                    }
+                } catch (IOException closed) {
+                    // the test closed the listener
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            var notes = new java.io.ByteArrayOutputStream();
+            PingPongClient.Result r = new PingPongCommand.Workload(4, 1, 2_000, 400)
+                    .measure(
+                            Targets.hostPort("at", "127.0.0.1:" + listener.getLocalPort()),
+                            Duration.ofSeconds(30),
+                            false,
+                            new PingPongCommand.RunControl(),
+                            new java.io.PrintStream(notes, true, java.nio.charset.StandardCharsets.UTF_8));
+            assertEquals(2_000, r.pings(), r.toText("measured"));
+            assertEquals(0, r.errors(), r.toText("measured"));
+            assertTrue(
+                    notes.toString(java.nio.charset.StandardCharsets.UTF_8)
+                            .contains("warm-up: 1 of 4 connections ended in an error"),
+                    notes.toString(java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
     /** A loop's share of the pings follows its connections: three over two loops is two to one. */
     @Test
     void eachLoopPingsInProportionToItsConnections() {
@@ -442,7 +497,12 @@ class PingPongTest {
             PingPongCommand.RunControl control = new PingPongCommand.RunControl();
             control.stop();
             PingPongClient.Result r = new PingPongCommand.Workload(2, 1, 1_000, 1_000)
-                    .measure(Targets.hostPort("at", server.target()), Duration.ofSeconds(60), false, control);
+                    .measure(
+                            Targets.hostPort("at", server.target()),
+                            Duration.ofSeconds(60),
+                            false,
+                            control,
+                            System.out);
             assertTrue(r.stopped());
             assertEquals(0, r.pings());
             assertEquals(1, server.answered.getCount(), "a ping was sent");
