@@ -13,8 +13,9 @@ package io.tickwork.server.http;
  * Any split of the same bytes over calls gives the same answer.
  *
  * <p><b>Strict</b> where a lax reading lets two parsers disagree on where a body ends (request
- * smuggling): a chunk size is hex digits only; an extension starts with {@code ;} after optional
- * blanks and holds no control byte; a chunk's data is followed at once by a line end; every line
+ * smuggling): a chunk size is hex digits only; extensions follow RFC 9112 7.1.1 to the byte
+ * ({@code ;} name, optionally {@code =} a token or a quoted string, blanks only around {@code ;}
+ * and {@code =}); a chunk's data is followed at once by a line end; every line
  * ends as the head's lines did (CRLF, or a bare LF in a head of bare LFs), so a bare CR, or a mix,
  * is 400. Trailer fields must be well-formed field lines (a token, a colon, no control byte in the
  * value) and are then ignored, as RFC 9112 7.1.2 allows. <b>Limit:</b> the body as sent, chunk
@@ -32,16 +33,24 @@ final class ChunkedBody {
 
     private static final int SIZE_FIRST = 0; // a chunk line's first byte: a hex digit
     private static final int SIZE = 1; // more hex digits, or what follows them
-    private static final int SIZE_BLANK = 2; // blanks after the size: then ';' or the line end
-    private static final int EXTENSION = 3; // after ';': any byte but a control one, to the line end
-    private static final int LINE_FEED = 4; // a CR was read: its LF
-    private static final int DATA = 5; // the chunk's data, skipped
-    private static final int DATA_END = 6; // the line end right after the data
-    private static final int TRAILER_START = 7; // a trailer field's name, or the empty line that ends the body
-    private static final int TRAILER_NAME = 8;
-    private static final int TRAILER_VALUE = 9;
-    private static final int DONE = 10;
-    private static final int FAILED = 11;
+    private static final int SIZE_BLANK = 2; // blanks after the size: a ';' must follow
+    private static final int EXT_NAME_START = 3; // after ';': blanks, then a token
+    private static final int EXT_NAME = 4;
+    private static final int EXT_AFTER_NAME = 5; // blanks after a name: '=' or ';' must follow
+    private static final int EXT_VALUE_START = 6; // after '=': blanks, then a token or a quoted string
+    private static final int EXT_TOKEN = 7;
+    private static final int EXT_QUOTED = 8;
+    private static final int EXT_QUOTED_PAIR = 9; // after a backslash in a quoted string
+    private static final int EXT_QUOTE_END = 10; // just after a quoted string's closing quote
+    private static final int EXT_AFTER_VALUE = 11; // blanks after a value: ';' must follow
+    private static final int LINE_FEED = 12; // a CR was read: its LF
+    private static final int DATA = 13; // the chunk's data, skipped
+    private static final int DATA_END = 14; // the line end right after the data
+    private static final int TRAILER_START = 15; // a trailer field's name, or the empty line that ends the body
+    private static final int TRAILER_NAME = 16;
+    private static final int TRAILER_VALUE = 17;
+    private static final int DONE = 18;
+    private static final int FAILED = 19;
 
     private final long maxBody;
     private final boolean bareLf;
@@ -107,7 +116,7 @@ final class ChunkedBody {
                     if (hex(c) >= 0) {
                         s = digit(c);
                     } else if (c == ';') {
-                        s = EXTENSION;
+                        s = EXT_NAME_START;
                     } else if (c == ' ' || c == '\t') {
                         s = SIZE_BLANK;
                     } else {
@@ -115,18 +124,37 @@ final class ChunkedBody {
                     }
                     break;
                 case SIZE_BLANK:
-                    if (c == ';') {
-                        s = EXTENSION;
-                    } else if (c != ' ' && c != '\t') {
-                        s = lineEnd(c, afterSize(), "chunk size followed by something other than an extension");
+                    s = c == ';'
+                            ? EXT_NAME_START
+                            : isBlank(c) ? s : fail(400, "blanks after a chunk size and no extension");
+                    break;
+                case EXT_NAME_START:
+                    s = RequestParser.isTchar(c) ? EXT_NAME : isBlank(c) ? s : badExtension();
+                    break;
+                case EXT_NAME:
+                case EXT_TOKEN:
+                    if (!RequestParser.isTchar(c)) {
+                        s = afterExtensionPart(c, s == EXT_NAME);
                     }
                     break;
-                case EXTENSION:
-                    if (c == '\r' || c == '\n') {
-                        s = lineEnd(c, afterSize(), null);
-                    } else if (isControl(c)) {
-                        s = fail(400, "control byte in a chunk extension");
-                    }
+                case EXT_AFTER_NAME:
+                    s = c == '=' ? EXT_VALUE_START : c == ';' ? EXT_NAME_START : isBlank(c) ? s : badExtension();
+                    break;
+                case EXT_VALUE_START:
+                    s = c == '"' ? EXT_QUOTED : RequestParser.isTchar(c) ? EXT_TOKEN : isBlank(c) ? s : badExtension();
+                    break;
+                case EXT_QUOTED:
+                    // qdtext: HTAB, SP, VCHAR but '"' and '\\', obs-text (RFC 9110 5.6.4)
+                    s = c == '"' ? EXT_QUOTE_END : c == '\\' ? EXT_QUOTED_PAIR : isControl(c) ? badExtension() : s;
+                    break;
+                case EXT_QUOTED_PAIR:
+                    s = isControl(c) ? badExtension() : EXT_QUOTED;
+                    break;
+                case EXT_QUOTE_END:
+                    s = afterExtensionPart(c, false);
+                    break;
+                case EXT_AFTER_VALUE:
+                    s = c == ';' ? EXT_NAME_START : isBlank(c) ? s : badExtension();
                     break;
                 case LINE_FEED:
                     s = c == '\n' ? afterLine : fail(400, "bare CR in a chunked body");
@@ -207,6 +235,31 @@ final class ChunkedBody {
             return bareLf ? next : fail(400, "bare LF in a chunked body after a head of CRLF line ends");
         }
         return fail(400, otherwise);
+    }
+
+    /**
+     * The byte after an extension's name ({@code name}) or token value: '=' (after a name), ';',
+     * blanks or the line end; anything else is malformed.
+     */
+    private int afterExtensionPart(byte c, boolean name) {
+        if (c == '\r' || c == '\n') {
+            return lineEnd(c, afterSize(), null);
+        }
+        if (c == ';') {
+            return EXT_NAME_START;
+        }
+        if (name && c == '=') {
+            return EXT_VALUE_START;
+        }
+        return isBlank(c) ? (name ? EXT_AFTER_NAME : EXT_AFTER_VALUE) : badExtension();
+    }
+
+    private int badExtension() {
+        return fail(400, "malformed chunk extension");
+    }
+
+    private static boolean isBlank(byte c) {
+        return c == ' ' || c == '\t';
     }
 
     private int fail(int status, String detail) {

@@ -44,7 +44,7 @@ public final class HttpRequest {
     /**
      * After {@link RequestParser#NEED_MORE}: the parse can answer otherwise only once the bytes
      * reach this index of {@link #buf}, or, where {@link #parseAgainOnLineFeed}, once a line feed
-     * arrives.
+     * arrives, or, where {@link #chunks} is set, once that body ends or is refused.
      */
     int parseAgainAt;
 

@@ -79,7 +79,9 @@ final class RequestParser {
      * The request is incomplete. {@link HttpRequest#parseAgainAt} and {@link
      * HttpRequest#parseAgainOnLineFeed} then say when parsing the same bytes with more after them
      * can answer otherwise: not before {@code end} reaches {@code parseAgainAt} unless, where
-     * {@code parseAgainOnLineFeed}, the new bytes hold a line feed.
+     * {@code parseAgainOnLineFeed}, the new bytes hold a line feed, or, where {@link
+     * HttpRequest#chunks} is set, that chunked body ends or is refused in the new bytes (fed to it
+     * read by read).
      */
     static final int NEED_MORE = 0;
 
