@@ -258,10 +258,15 @@ public final class BenchCommand implements Callable<Integer> {
                                             : r.elapsedSeconds == 0 ? " during the warm-up" : "")
                             : r.errors() > 0
                                     ? "the errors above say why"
-                                    : r.unansweredAtEnd > 0
-                                            ? r.unansweredAtEnd + " requests were still unanswered when the time"
-                                                    + " was up"
-                                            : "no request was answered")
+                                    : r.sent == 0 && r.unsentAtEnd > 0
+                                            ? "the " + r.unsentAtEnd + " requests intended in it were never sent: the"
+                                                    + " connections were busy with earlier ones, the server answering"
+                                                    + " fewer than --rate"
+                                            : r.unansweredAtEnd > 0
+                                                    ? r.unansweredAtEnd
+                                                            + " requests were still unanswered when the time"
+                                                            + " was up"
+                                                    : "no request was answered")
                     + ")");
             return 1;
         }
@@ -294,11 +299,7 @@ public final class BenchCommand implements Callable<Integer> {
         List<String> targets = new ArrayList<>();
         Targets.Url base;
         if (urlsFile != null) {
-            List<String> lines = Words.load("--urls", Path.of(urlsFile));
-            if (lines.size() > MAX_TARGETS) {
-                throw new UsageException("--urls gives " + lines.size() + " URLs, more than " + MAX_TARGETS
-                        + " held at once: use fewer");
-            }
+            List<String> lines = Words.load("--urls", Path.of(urlsFile)); // at most MAX_TARGETS
             Targets.Url first = null;
             for (String l : lines) {
                 if (l.startsWith("http://")) {

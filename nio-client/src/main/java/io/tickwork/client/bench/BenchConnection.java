@@ -10,8 +10,8 @@ import java.nio.channels.SocketChannel;
  * One {@code bench} connection's state: its channel and key (null between connections), the
  * response parser, the bytes of queued requests not yet written, and the requests in flight as a
  * ring of {@code depth} slots, oldest first (responses come back in request order), each with its
- * latency base (queued or intended send time), its write time and whether it was sent in the
- * measured phase. Memory: three arrays of {@code depth} and an output buffer of {@code depth}
+ * latency base (queued or intended send time), its write time and whether it belongs to the
+ * measured phase (see {@link BenchWorker}). Memory: three arrays of {@code depth} and an output buffer of {@code depth}
  * times the longest request, allocated once; nothing per request. Confined to its worker's
  * thread.
  */
@@ -88,7 +88,7 @@ final class BenchConnection {
         return n;
     }
 
-    /** How many of the requests in flight were sent in the measured phase. */
+    /** How many of the requests in flight belong to the measured phase. */
     int measuredInFlight() {
         int n = 0;
         for (int i = 0; i < inflight; i++) {

@@ -190,16 +190,21 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         }
     }
 
+    /** The warm-up ends at {@code warmEndNs}: from then on requests and events are measured. */
+    private void enterMeasuredPhaseBy(long now) {
+        if (!measuring && now >= warmEndNs) {
+            baseline = counters.snapshot();
+            measuring = true;
+        }
+    }
+
     /** Top of a turn: the warm-up boundary, the end, the next deadline (end, housekeeping, send). */
     @Override
     public long beforeSelect(long now) {
         if (!started) {
             return awaitStart(now);
         }
-        if (!measuring && now >= warmEndNs) {
-            baseline = counters.snapshot();
-            measuring = true;
-        }
+        enterMeasuredPhaseBy(now);
         if (now >= endNs || finished()) {
             if (measuring && !charged && !finished()) {
                 chargeUnfinished(now);
@@ -256,6 +261,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             return;
         }
         if (ratePerNs > 0) {
+            enterMeasuredPhaseBy(now); // the select may have waited past the boundary
             dispatchOpenLoop(now);
         }
         flushDirty(now);

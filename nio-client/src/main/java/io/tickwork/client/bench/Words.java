@@ -1,9 +1,11 @@
 package io.tickwork.client.bench;
 
 import io.tickwork.client.common.UsageException;
+import java.io.BufferedReader;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
+import java.io.InputStreamReader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -51,44 +53,77 @@ final class Words {
     static final int MAX_FILE_BYTES = 64 << 20;
 
     /**
-     * The non-blank, non-comment lines of {@code file}, given as {@code option}, trimmed. A file that
-     * is missing, unreadable, not UTF-8 text or over {@link #MAX_FILE_BYTES} (a device such as
-     * {@code /dev/zero} too) is refused with a {@link UsageException} saying so.
+     * The non-blank, non-comment lines of {@code file}, given as {@code option}, trimmed. Read as a
+     * stream, so memory follows the lines kept: a file that is missing, unreadable, not UTF-8 text,
+     * over {@link #MAX_FILE_BYTES} (a device such as {@code /dev/zero} too) or of more lines than a
+     * run holds ({@link BenchCommand#MAX_TARGETS}) is refused with a {@link UsageException} saying so.
      */
     static List<String> load(String option, Path file) {
-        byte[] bytes;
-        try (InputStream in = Files.newInputStream(file)) {
-            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+        List<String> out = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(
+                new InputStreamReader(new Bounded(Files.newInputStream(file)), StandardCharsets.UTF_8.newDecoder()))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                String w = line.trim();
+                if (!w.isEmpty() && !w.startsWith("#")) {
+                    if (out.size() == BenchCommand.MAX_TARGETS) {
+                        throw new UsageException(option + ": " + file + " has more than " + BenchCommand.MAX_TARGETS
+                                + " lines, more than a run holds");
+                    }
+                    out.add(w);
+                }
+            }
         } catch (NoSuchFileException e) {
             throw new UsageException(option + ": no such file: " + file);
         } catch (AccessDeniedException e) {
             throw new UsageException(option + ": cannot read " + file + ": permission denied");
+        } catch (CharacterCodingException e) {
+            throw new UsageException(option + ": " + file + " is not UTF-8 text");
+        } catch (Bounded.TooLarge e) {
+            throw new UsageException(option + ": " + file + " is larger than " + (MAX_FILE_BYTES >> 20) + " MiB");
         } catch (IOException e) {
             throw new UsageException(option + ": cannot read " + file + ": " + e.getMessage());
         }
-        if (bytes.length > MAX_FILE_BYTES) {
-            throw new UsageException(option + ": " + file + " is larger than " + (MAX_FILE_BYTES >> 20) + " MiB");
-        }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8
-                    .newDecoder()
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw new UsageException(option + ": " + file + " is not UTF-8 text");
-        }
-        List<String> out = new ArrayList<>();
-        text.lines().forEach(line -> {
-            String w = line.trim();
-            if (!w.isEmpty() && !w.startsWith("#")) {
-                out.add(w);
-            }
-        });
         if (out.isEmpty()) {
             throw new UsageException(option + ": " + file + " has no lines but blanks and # comments");
         }
         return out;
+    }
+
+    /** A stream that fails once more than {@link #MAX_FILE_BYTES} have been read from it. */
+    private static final class Bounded extends FilterInputStream {
+        static final class TooLarge extends IOException {
+            TooLarge() {
+                super("larger than " + MAX_FILE_BYTES + " bytes");
+            }
+        }
+
+        private long read;
+
+        Bounded(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int c = super.read();
+            count(c < 0 ? 0 : 1);
+            return c;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            count(Math.max(n, 0));
+            return n;
+        }
+
+        private void count(int n) throws TooLarge {
+            read += n;
+            if (read > MAX_FILE_BYTES) {
+                throw new TooLarge();
+            }
+        }
     }
 
     /** Percent-encodes everything but RFC 3986 unreserved characters. */
