@@ -301,10 +301,7 @@ class BenchTest {
             if (n == 1) {
                 return StubHttpServer.CLOSE;
             }
-            long until = System.nanoTime() + 20_000_000L; // a server that takes 20 ms to answer
-            while (System.nanoTime() < until) {
-                java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
-            }
+            takes(20_000_000L); // a server that takes 20 ms to answer
             return StubHttpServer.ok("slow");
         })) {
             BenchReport r = bench("-c", "2", "--duration", "1s", s.url("/"));
@@ -581,10 +578,7 @@ class BenchTest {
                 server.execute(() -> {
                     try {
                         // a server that starts accepting 300 ms late, after the client's first SYNs
-                        long until = System.nanoTime() + 300_000_000L;
-                        while (System.nanoTime() < until) {
-                            java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
-                        }
+                        takes(300_000_000L);
                         for (java.net.Socket f : queued) {
                             f.close();
                         }
@@ -648,10 +642,7 @@ class BenchTest {
     private static StubHttpServer stallingServer() throws IOException {
         return new StubHttpServer((n, p) -> {
             if (n == 20) {
-                long until = System.nanoTime() + 300_000_000L;
-                while (System.nanoTime() < until) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
-                }
+                takes(300_000_000L);
             }
             return StubHttpServer.ok("r");
         });
@@ -678,14 +669,19 @@ class BenchTest {
         }
     }
 
+    /** A stub server acting out a slow answer: returns {@code nanos} from now, parked meanwhile. */
+    private static void takes(long nanos) {
+        long until = System.nanoTime() + nanos;
+        while (System.nanoTime() < until) {
+            java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+        }
+    }
+
     /** A server that stalls 1 s before the first answer on every connection. */
     private static StubHttpServer slowFirstServer() throws IOException {
         return new StubHttpServer((n, p) -> {
             if (n == 0) {
-                long until = System.nanoTime() + 1_000_000_000L;
-                while (System.nanoTime() < until) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
-                }
+                takes(1_000_000_000L);
             }
             return StubHttpServer.ok("w");
         });
@@ -734,10 +730,7 @@ class BenchTest {
     /** A server that answers each request 50 ms after it arrives: 20 a second per connection. */
     private static StubHttpServer fiftyMillisecondServer() throws IOException {
         return new StubHttpServer((n, p) -> {
-            long until = System.nanoTime() + 50_000_000L;
-            while (System.nanoTime() < until) {
-                java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
-            }
+            takes(50_000_000L);
             return StubHttpServer.ok("s");
         });
     }
