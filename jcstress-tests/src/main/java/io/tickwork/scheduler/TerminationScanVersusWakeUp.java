@@ -18,8 +18,11 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * rejected after its slice, or abandoned if the slice paused on a mailbox); neither (0, 0) is a
  * task nobody runs or rejects.
  *
- * <p>Power check (by hand, see docs/results/scheduler.md): with the loop reading the state instead
- * of calling {@code leaveQuiescence} (the protocol without the epoch), this test reports (1, 1).
+ * <p>The scan is the scheduler's own ({@link SchedulerState#terminateIfQuiescent}), over one loop
+ * whose mark this test keeps as {@code RunLoop} does. Power check (by hand, see
+ * docs/results/scheduler.md): with the loop reading the state instead of calling {@code
+ * leaveQuiescence} (the protocol without the epoch), this test reports (1, 1); so it does with the
+ * scan reading the word after the loops' marks.
  */
 @JCStressTest
 @Description("termination scan + CAS vs a quiescent loop woken by a foreign start")
@@ -36,8 +39,22 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class TerminationScanVersusWakeUp {
     private final SchedulerState state = new SchedulerState();
-    /** The woken loop's quiescent flag, as the scan reads it. */
+    /** The woken loop's quiescent flag and wake-up count, as {@code RunLoop.quiescentMark} gives them. */
     private volatile boolean quiescent = true;
+
+    private volatile long wakeups;
+
+    private final SchedulerState.QuiescenceMarks marks = new SchedulerState.QuiescenceMarks() {
+        @Override
+        public int loops() {
+            return 1;
+        }
+
+        @Override
+        public long mark(int i) {
+            return quiescent ? wakeups : -1;
+        }
+    };
 
     public TerminationScanVersusWakeUp() {
         state.shutdown();
@@ -45,13 +62,13 @@ public class TerminationScanVersusWakeUp {
 
     @Actor
     public void terminator(II_Result r) {
-        long start = state.scanStart(); // before the scan looks at the loops
-        r.r1 = quiescent && state.terminate(start) ? 1 : 0;
+        r.r1 = state.terminateIfQuiescent(marks) ? 1 : 0;
     }
 
     @Actor
     public void wokenLoop(II_Result r) {
         quiescent = false;
+        wakeups = wakeups + 1; // the loop is its only writer
         r.r2 = state.leaveQuiescence() && state.state() == LoopOwner.SHUTDOWN ? 1 : 0;
     }
 }

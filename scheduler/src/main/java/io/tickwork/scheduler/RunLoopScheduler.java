@@ -1,6 +1,5 @@
 package io.tickwork.scheduler;
 
-import static io.tickwork.scheduler.LoopOwner.SHUTDOWN;
 import static io.tickwork.scheduler.LoopOwner.TERMINATED;
 
 import io.tickwork.primitives.timer.TimerKind;
@@ -744,32 +743,27 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
      * The {@link LoopOwner} of this scheduler's loops: a private object, so that the calls the loops
      * make stay out of the scheduler's public API. Thread safe, as the interface requires.
      */
-    private final class Owner extends SchedulerState implements LoopOwner {
+    private final class Owner extends SchedulerState implements LoopOwner, SchedulerState.QuiescenceMarks {
         /**
          * Every loop quiescent with an empty inbox, twice, with no loop woken in between, means no
          * task can become runnable from inside the scheduler any more.
          */
         @Override
         public boolean tryTerminate() {
-            long start = scanStart(); // before the scans: see SchedulerState
-            if ((int) start != SHUTDOWN) {
-                return (int) start >= TERMINATED;
-            }
-            long[] seen = new long[loops.length];
-            for (int i = 0; i < loops.length; i++) {
-                if ((seen[i] = loops[i].quiescentMark()) < 0) {
-                    return false;
-                }
-            }
-            for (int i = 0; i < loops.length; i++) {
-                if (loops[i].quiescentMark() != seen[i]) {
-                    return false;
-                }
-            }
-            if (terminate(start)) {
+            if (terminateIfQuiescent(this)) {
                 wakeAll();
             }
             return state() >= TERMINATED;
+        }
+
+        @Override
+        public int loops() {
+            return loops.length;
+        }
+
+        @Override
+        public long mark(int i) {
+            return loops[i].quiescentMark();
         }
 
         @Override

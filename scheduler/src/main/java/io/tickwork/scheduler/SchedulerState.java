@@ -58,6 +58,43 @@ class SchedulerState {
         }
     }
 
+    /** What a termination scan reads of each loop. */
+    interface QuiescenceMarks {
+        int loops();
+
+        /**
+         * Negative unless loop {@code i} is quiescent with an empty inbox; then the number of times
+         * it has left quiescence, so two equal reads saw no wake-up in between.
+         */
+        long mark(int i);
+    }
+
+    /**
+     * An orderly shutdown's termination scan: reads the word, then every loop's mark twice; if each
+     * loop was quiescent and none woke between its two reads, SHUTDOWN to TERMINATED by a CAS from
+     * the word read first ({@link #terminate}), which a loop leaving quiescence meanwhile has
+     * moved on. True if this call terminated the scheduler.
+     */
+    final boolean terminateIfQuiescent(QuiescenceMarks loops) {
+        long start = scanStart(); // before the scans: the order the epoch's argument rests on
+        if ((int) start != LoopOwner.SHUTDOWN) {
+            return false;
+        }
+        int n = loops.loops();
+        long[] seen = new long[n];
+        for (int i = 0; i < n; i++) {
+            if ((seen[i] = loops.mark(i)) < 0) {
+                return false;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (loops.mark(i) != seen[i]) {
+                return false;
+            }
+        }
+        return terminate(start);
+    }
+
     /** The word a termination scan starts from: read before the scan looks at any loop. */
     final long scanStart() {
         return word;
