@@ -110,10 +110,10 @@ final class ChunkedBody {
             byte c = b[i++];
             switch (s) {
                 case SIZE_FIRST:
-                    s = hex(c) < 0 ? fail(400, "chunk size is not a hexadecimal number") : digit(c);
+                    s = PercentDecoder.hex(c) < 0 ? fail(400, "chunk size is not a hexadecimal number") : digit(c);
                     break;
                 case SIZE:
-                    if (hex(c) >= 0) {
+                    if (PercentDecoder.hex(c) >= 0) {
                         s = digit(c);
                     } else if (c == ';') {
                         s = EXT_NAME_START;
@@ -145,10 +145,12 @@ final class ChunkedBody {
                     break;
                 case EXT_QUOTED:
                     // qdtext: HTAB, SP, VCHAR but '"' and '\\', obs-text (RFC 9110 5.6.4)
-                    s = c == '"' ? EXT_QUOTE_END : c == '\\' ? EXT_QUOTED_PAIR : isControl(c) ? badExtension() : s;
+                    s = c == '"'
+                            ? EXT_QUOTE_END
+                            : c == '\\' ? EXT_QUOTED_PAIR : RequestParser.isControl(c) ? badExtension() : s;
                     break;
                 case EXT_QUOTED_PAIR:
-                    s = isControl(c) ? badExtension() : EXT_QUOTED;
+                    s = RequestParser.isControl(c) ? badExtension() : EXT_QUOTED;
                     break;
                 case EXT_QUOTE_END:
                     s = afterExtensionPart(c, false);
@@ -181,7 +183,7 @@ final class ChunkedBody {
                 case TRAILER_VALUE:
                     if (c == '\r' || c == '\n') {
                         s = lineEnd(c, TRAILER_START, null);
-                    } else if (isControl(c)) {
+                    } else if (RequestParser.isControl(c)) {
                         s = fail(400, "control byte in a trailer field value");
                     }
                     break;
@@ -203,7 +205,7 @@ final class ChunkedBody {
 
     /** A hex digit of the chunk size: the size so far times 16 plus it, refused once it could not fit. */
     private int digit(byte c) {
-        size = size * 16 + hex(c);
+        size = size * 16 + PercentDecoder.hex(c);
         if (size > maxBody) {
             return fail(413, "a chunk of more than " + maxBody + " bytes, the most a request body may take");
         }
@@ -270,19 +272,5 @@ final class ChunkedBody {
 
     private int tooLong() {
         return fail(413, "chunked request body larger than " + maxBody + " bytes as sent");
-    }
-
-    /** The value of hex digit {@code c}, or -1. */
-    private static int hex(byte c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        int l = c | 0x20;
-        return l >= 'a' && l <= 'f' ? l - 'a' + 10 : -1;
-    }
-
-    /** A control byte other than HTAB (RFC 9110 5.5: not in a field value). */
-    private static boolean isControl(byte c) {
-        return (c >= 0 && c < 0x20 && c != '\t') || c == 0x7F;
     }
 }

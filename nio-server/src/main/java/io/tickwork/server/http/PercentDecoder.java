@@ -34,7 +34,8 @@ final class PercentDecoder {
         return validUtf8(dst, n) ? n : -1;
     }
 
-    private static int hex(byte c) {
+    /** The value of hex digit {@code c}, or -1. */
+    static int hex(byte c) {
         if (c >= '0' && c <= '9') {
             return c - '0';
         }

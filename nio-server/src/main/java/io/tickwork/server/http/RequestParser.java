@@ -349,9 +349,9 @@ final class RequestParser {
                 vend--;
             }
             for (int i = vstart; i < vend; i++) {
-                int c = b[i] & 0xFF;
-                if ((c < 0x20 && c != '\t') || c == 0x7F) {
-                    return error(r, 400, "invalid byte 0x" + Integer.toHexString(c) + " in header field value");
+                if (isControl(b[i])) {
+                    return error(
+                            r, 400, "invalid byte 0x" + Integer.toHexString(b[i] & 0xFF) + " in header field value");
                 }
             }
             if (++count > maxHeaders) {
@@ -643,6 +643,11 @@ final class RequestParser {
                 || c == ','
                 || c == ';'
                 || c == '=';
+    }
+
+    /** A control byte other than HTAB, which no field value holds (RFC 9110 5.5). */
+    static boolean isControl(byte c) {
+        return (c >= 0 && c < 0x20 && c != '\t') || c == 0x7F;
     }
 
     private static boolean isHex(byte c) {
