@@ -164,7 +164,10 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Thread safety.</b> Every method may be called from any thread, tasks included. Keys need
  * consistent {@code equals} and {@code hashCode} and must not change once used, as a
  * {@code HashMap}'s: an idle key stays registered a while, and one changed by then is never
- * released.
+ * released. They are also called on pool threads, when a worker releases an idle key: if one
+ * throws there, the throwable goes to that thread's uncaught-exception handler, every other key
+ * goes on, and the key stays registered, idle, until {@code execute} or {@code flush} of an equal
+ * key releases it (or throws the same to its caller).
  *
  * @param <K> the key type
  */

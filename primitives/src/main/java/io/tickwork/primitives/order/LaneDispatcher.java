@@ -598,11 +598,42 @@ final class LaneDispatcher extends DispatcherPad3 {
         }
     }
 
-    /** Removes {@code lane} from the executor's map if it is still idle. */
-    void retireIfIdle(KeyLane lane) {
-        if (lane.retireIfIdle()) {
-            lanes.remove(lane.key, lane);
+    /**
+     * Removes {@code lane} from the executor's map if it is still idle. Throws nothing, so a
+     * worker's accounting always completes: if the key's {@code hashCode} or {@code equals} throws
+     * here, on a worker's thread, the lane stays in the map, retired (idle, counted nowhere; a
+     * producer of an equal key removes it, or gets that throwable from {@code execute}), and the
+     * throwable goes to the thread's uncaught-exception handler, as a pool reports a task's. Returns
+     * a {@link VirtualMachineError} (the map's, or that handler's) for the worker to rethrow once its
+     * keys are safe, else null.
+     */
+    VirtualMachineError retireIfIdle(KeyLane lane) {
+        if (!lane.retireIfIdle()) {
+            return null;
         }
+        try {
+            lanes.remove(lane.key, lane);
+            return null;
+        } catch (VirtualMachineError fatal) {
+            return fatal;
+        } catch (Throwable keyFailure) {
+            return reportKeyFailure(keyFailure);
+        }
+    }
+
+    private static VirtualMachineError reportKeyFailure(Throwable keyFailure) {
+        Thread current = Thread.currentThread();
+        try {
+            Thread.UncaughtExceptionHandler ueh = current.getUncaughtExceptionHandler();
+            if (ueh != null) {
+                ueh.uncaughtException(current, keyFailure);
+            }
+        } catch (VirtualMachineError fatal) {
+            return fatal;
+        } catch (Throwable ignored) {
+            // the thread's handler failed too: nobody is left to tell, and the worker must go on
+        }
+        return null;
     }
 }
 

@@ -69,7 +69,7 @@ final class Worker {
     private static final int FAIR_SHARE = 64;
 
     /** Idle keys a worker remembers before it retires the oldest; a power of 2. */
-    private static final int IDLE_SLOTS = 128;
+    static final int IDLE_SLOTS = 128;
 
     private static final VarHandle OUTSTANDING;
 
@@ -514,12 +514,17 @@ final class Worker {
 
     /**
      * Ends this run after its slot was given up for another task and could not be taken back:
-     * as {@link #leave}, less the release. No fatal error is pending (the hand-off needs none).
+     * as {@link #leave}, less the release. No fatal error is pending before (the hand-off needs
+     * none); one from retiring the idle keys is thrown last, as {@link #leave} throws it (over
+     * whatever the hand-off threw, if it threw).
      */
     private void stopWithoutSlot() {
         retireAllIdle();
         flushCounts();
         restoreInterrupt();
+        if (fatal != null) {
+            throw takeFatal();
+        }
     }
 
     /**
@@ -662,7 +667,7 @@ final class Worker {
         idleLanes[idleNext] = lane;
         idleNext = (idleNext + 1) & (IDLE_SLOTS - 1);
         if (evicted != null) {
-            dispatcher.retireIfIdle(evicted);
+            retire(evicted);
         }
     }
 
@@ -671,8 +676,15 @@ final class Worker {
             KeyLane lane = idleLanes[i];
             if (lane != null) {
                 idleLanes[i] = null;
-                dispatcher.retireIfIdle(lane);
+                retire(lane);
             }
+        }
+    }
+
+    private void retire(KeyLane lane) {
+        VirtualMachineError e = dispatcher.retireIfIdle(lane);
+        if (e != null) {
+            recordFatal(e);
         }
     }
 

@@ -15,6 +15,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Which throwables go to the failure handler and which are rethrown: a {@link VirtualMachineError}
@@ -126,6 +128,65 @@ class FailurePolicyTest {
         assertEquals(List.of("k", "other again"), log);
         keyed.shutdown();
         assertTrue(keyed.isTerminated());
+    }
+
+    /** A key whose {@code hashCode} throws while {@code broken} is set. */
+    private static final class FlakyKey {
+        boolean broken;
+
+        @Override
+        public int hashCode() {
+            if (broken) {
+                throw new IllegalStateException("hashCode of a broken key");
+            }
+            return 42;
+        }
+    }
+
+    /**
+     * A key whose {@code hashCode} throws when a worker releases it idle, on the pool's thread: the
+     * throwable goes to that thread's handler and the worker goes on, so every other key runs and
+     * the executor terminates; the key stays registered until it works again. Released as the
+     * worker leaves, or mid-run, pushed out by the keys that went idle after it.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, Worker.IDLE_SLOTS + 1})
+    void aKeyThatThrowsWhenReleasedOnAPoolThreadStallsNothing(int keysIdleAfterIt) {
+        Pools.Manual pool = new Pools.Manual();
+        KeyedSerialExecutor<Object> keyed = KeyedSerialExecutor.create(pool);
+        List<Throwable> uncaught = new ArrayList<>();
+        Thread self = Thread.currentThread();
+        Thread.UncaughtExceptionHandler before = self.getUncaughtExceptionHandler();
+        self.setUncaughtExceptionHandler((t, e) -> uncaught.add(e));
+        try {
+            FlakyKey key = new FlakyKey();
+            List<String> log = new ArrayList<>();
+            keyed.execute(key, () -> {
+                log.add("key");
+                key.broken = true; // the worker's release of the idle key now throws
+            });
+            for (int i = 0; i < keysIdleAfterIt; i++) {
+                keyed.execute(i, () -> {});
+            }
+            assertTrue(pool.runAll() >= 1); // the worker (and a helper it asks for): on this thread, as a pool thread
+            assertEquals(1, uncaught.size(), () -> "reported: " + uncaught);
+            assertEquals("hashCode of a broken key", uncaught.get(0).getMessage());
+            assertEquals(1, keyed.registeredKeys()); // retired, kept
+            assertEquals(keysIdleAfterIt + 1, keyed.stats().completedTasks());
+
+            keyed.execute("other", () -> log.add("other"));
+            assertEquals(1, pool.runAll(), "no worker was started for another key");
+            assertThrows(IllegalStateException.class, () -> keyed.execute(key, () -> log.add("refused")));
+            key.broken = false;
+            keyed.execute(key, () -> log.add("key again"));
+            assertEquals(1, pool.runAll());
+            assertEquals(List.of("key", "other", "key again"), log);
+            assertEquals(0, keyed.registeredKeys());
+            keyed.shutdown();
+            assertTrue(keyed.isTerminated());
+        } finally {
+            self.setUncaughtExceptionHandler(before);
+        }
     }
 
     @Test
