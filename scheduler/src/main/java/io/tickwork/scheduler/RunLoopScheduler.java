@@ -434,9 +434,15 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
         loop.submitTimer(timer);
     }
 
-    /** Whether every loop is idle now: nothing runnable, nothing in its inbox (timers may wait). */
+    /**
+     * Whether every loop is idle now: nothing runnable, nothing in its inbox (timers may wait); true
+     * once terminated, where nothing runs again (a loop that has ended is neither parked nor waiting).
+     */
     @Override
     public boolean isEmptyish() {
+        if (isTerminated()) {
+            return true;
+        }
         for (RunLoop loop : loops) {
             if (!loop.isIdle()) {
                 return false;

@@ -111,6 +111,7 @@ class LiveTasksAndShutdownTest {
         assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
         assertEquals(n, count.get(), "tasks lost by shutdown");
         assertTrue(s.isTerminated());
+        assertTrue(s.isEmptyish(), "a terminated scheduler runs nothing");
         for (Thread t : loopThreads(s)) {
             t.join(TimeUnit.SECONDS.toMillis(AWAIT_S));
             assertFalse(t.isAlive(), t.getName() + " still alive");
@@ -145,6 +146,7 @@ class LiveTasksAndShutdownTest {
         }
         int dropped = s.droppedTasks().size();
         assertTrue(dropped > 0 && dropped <= n, "dropped " + dropped);
+        assertTrue(s.isEmptyish(), "a terminated scheduler runs nothing");
     }
 
     /** Sleeps a minute, by Kilim's {@code Task.sleep} or by {@link TaskSleep} (armed at the next clock read). */
