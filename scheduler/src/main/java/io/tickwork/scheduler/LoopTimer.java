@@ -63,6 +63,17 @@ final class LoopTimer extends Timer {
         return !ended && ENDED.compareAndSet(this, false, true);
     }
 
+    /**
+     * The task went on to another scheduler (Kilim's {@code Task.resumeOnScheduler}, which yields
+     * it there): it leaves its home's resident count here, once. Called by the scheduler adopting
+     * it, on the thread of the slice that yielded it, which is its home loop's.
+     */
+    void leftScheduler() {
+        if (leaveResidents()) {
+            scheduler.residentLeft(home);
+        }
+    }
+
     /** Kilim's Task.onEvent marks a timer that fired with this execution time. */
     static final long FIRED = -2;
 

@@ -117,7 +117,9 @@ import kilim.timerservice.Timer;
  * allocate for the paused stack) and writes nothing shared. A resumption from another thread adds
  * the inbox offer and, when the target loop sleeps, one CAS and an unpark. Starting a task, moving
  * it and its end each update a shared counter (the next loop of {@link Spread}, the loops'
- * resident counts).
+ * resident counts). A task that Kilim's {@code Task.resumeOnScheduler} moves to another
+ * {@code RunLoopScheduler} leaves this one's counts; one moved to a scheduler of another kind stays
+ * counted here (the counts only guide placement and {@link #toString()}).
  *
  * <p><b>Placement matters with more than one loop.</b> Tasks allocated one after another by one
  * thread sit next to each other in memory; spread one by one over the loops
@@ -651,6 +653,9 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
             RunLoop mine = spread == Spread.CALLER_LOOP ? currentLoop() : null;
             loop = mine != null ? mine : loops[spreadIndex(nextLoop.getAndIncrement())];
         }
+        if (task.timer instanceof LoopTimer other) {
+            other.leftScheduler(); // another RunLoopScheduler's task, moved here by resumeOnScheduler
+        }
         task.timer = new LoopTimer(task, owner, loop.index(), index >= 0);
         if (loops.length > 1) {
             loop.addResidents(1); // a single loop has nowhere to move tasks: no count to keep
@@ -843,7 +848,9 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
 
         @Override
         public void residentLeft(int loop) {
-            loops[loop].addResidents(-1);
+            if (loops.length > 1) { // a single loop keeps no count
+                loops[loop].addResidents(-1);
+            }
         }
     }
 

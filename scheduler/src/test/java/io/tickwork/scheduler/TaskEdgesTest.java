@@ -783,4 +783,53 @@ class TaskEdgesTest {
             stop(s);
         }
     }
+
+    /** Runs on its first scheduler, goes on to each of {@code then} in turn, and ends on the last. */
+    static final class Hopper extends Task<Object> {
+        final RunLoopScheduler[] then;
+        final List<String> ranOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final CountDownLatch ending = new CountDownLatch(1);
+
+        Hopper(RunLoopScheduler... then) {
+            this.then = then;
+        }
+
+        @Override
+        public void execute() throws Pausable {
+            ranOn.add(Thread.currentThread().getName());
+            for (RunLoopScheduler s : then) {
+                resumeOnScheduler(s);
+                ranOn.add(Thread.currentThread().getName());
+            }
+            ending.countDown();
+        }
+    }
+
+    /**
+     * A task that Kilim's {@code resumeOnScheduler} moves to another scheduler counts as unfinished
+     * on the one it runs on, not on the one it left: after a trip there and back, and after a trip
+     * there, both schedulers count nothing once it ended.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aTaskMovedToAnotherSchedulerLeavesTheCountsOfTheOneItLeft(boolean andBack) throws Exception {
+        RunLoopScheduler s = RunLoopScheduler.builder().threads(2).name("from").build();
+        RunLoopScheduler t = RunLoopScheduler.builder().threads(2).name("to").build();
+        try {
+            Hopper h = s.start(andBack ? new Hopper(t, s) : new Hopper(t));
+            assertTrue(h.ending.await(AWAIT_S, TimeUnit.SECONDS), h.ranOn::toString);
+            s.shutdown(); // orderly: terminated once the slice that ended the task has returned
+            t.shutdown();
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+            assertTrue(t.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+            assertTrue(h.isDone());
+            assertEquals(andBack ? 3 : 2, h.ranOn.size(), h.ranOn::toString);
+            assertTrue(h.ranOn.get(1).startsWith("to-"), h.ranOn::toString);
+            assertTrue(s.toString().contains("unfinished tasks per loop [0, 0]"), s::toString);
+            assertTrue(t.toString().contains("unfinished tasks per loop [0, 0]"), t::toString);
+        } finally {
+            stop(s);
+            stop(t);
+        }
+    }
 }
