@@ -43,7 +43,7 @@ import java.util.function.Consumer;
  *
  * <p>Implementations differ in how they store timers (a red-black tree, or a timing wheel whose
  * slots are linked lists, ring queues or linked-array lists) and in when, within the rules below,
- * a timer fires: the tree at its deadline, a wheel at the start of the tick after it (so a
+ * a timer fires: the tree at its deadline, a wheel at the first tick start at or after it (so a
  * deadline before the origin fires on a wheel only once {@code now} reaches the origin). The
  * rules hold for every kind, so tests and benchmarks iterate over {@link TimerKind}:
  *
@@ -52,8 +52,8 @@ import java.util.function.Consumer;
  *       {@code < deadline}. It fires in the first call whose {@code now} reaches its firing time,
  *       unless a {@code limit} holds it back or, on wheels, time went backwards (past deadlines,
  *       below): the deadline itself on the tree; on wheels the
- *       start of the tick after it, so at most one tick late (ticks start at
- *       {@code origin + k * tick}).</li>
+ *       first tick start at or after it (the deadline itself when it falls on one), so less than
+ *       one tick late (ticks start at {@code origin + k * tick}).</li>
  *   <li><b>Order.</b> Timers are handed out in deadline order, up to the wheel's resolution:
  *       timers whose deadlines fall in the same tick may come out in any order. A bounded
  *       {@code expire} keeps the order across calls. On wheels, a timer whose tick is already
