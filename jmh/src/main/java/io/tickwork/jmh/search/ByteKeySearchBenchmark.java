@@ -36,9 +36,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Measures: for the String peers, decoding the query bytes into a {@code String}
  * ({@code new String(bytes, UTF_8)}, which also recomputes the hash for the HashMap, as a real
  * lookup must) plus the lookup; for the index and the byte-array map, the lookup straight on the
- * bytes (the map hashes every byte of the query, then compares it with a key). Keys: n random
- * strings of 2 to 15 lowercase ASCII letters; half of the queries are keys, half are random strings
- * that are not keys, shuffled. Result returned to JMH.
+ * bytes (the map hashes every byte of the query, then compares it with a key). Keys
+ * ({@code keys}): {@code WORDS}, n random strings of 2 to 15 lowercase ASCII letters, whose first
+ * 8 bytes almost always tell them apart (the index's best case); {@code URLS}, n addresses
+ * {@code https://example.org/<section>/<word>} over 64 sections, which all share their first 8
+ * bytes and a section's share 20 to 35 (the index then compares whole keys along the run of its
+ * shared prefix, the case its class comment prices). Half of the queries are keys, half are
+ * random strings of the same shape that are not keys, shuffled. Result returned to JMH.
  *
  * <p>Avoids measuring: building the structures and generating the queries (in {@link Setup}: 2^17
  * pre-encoded query arrays, read by a counter masked to the array size). Each {@code impl} runs in
@@ -54,6 +58,15 @@ public class ByteKeySearchBenchmark {
 
     @Param({"200000"})
     int n;
+
+    /** The shape of the keys: see the class comment. */
+    public enum Keys {
+        WORDS,
+        URLS
+    }
+
+    @Param
+    Keys keys;
 
     @Param({"BYTE_KEY_INDEX", "BYTE_KEY_INDEX_DIRECT", "STRING_BINARY_SEARCH", "STRING_HASH_MAP", "FASTUTIL_BYTES_MAP"})
     String impl;
@@ -88,12 +101,25 @@ public class ByteKeySearchBenchmark {
         }
     }
 
-    /** n random words and {@code queryCount} shuffled queries, half keys, half absent words. */
-    static Workload workload(int n, int queryCount) {
+    static final int URL_SECTIONS = 64;
+
+    /** A random key of the given shape; {@code sections} are the URL sections to draw from. */
+    static String randomKey(Keys keys, String[] sections, SplittableRandom r) {
+        return keys == Keys.WORDS
+                ? randomWord(r)
+                : "https://example.org/" + sections[r.nextInt(sections.length)] + "/" + randomWord(r);
+    }
+
+    /** n random keys and {@code queryCount} shuffled queries, half keys, half absent keys of the same shape. */
+    static Workload workload(Keys keys, int n, int queryCount) {
         SplittableRandom r = new SplittableRandom(42);
+        String[] sections = new String[URL_SECTIONS];
+        for (int i = 0; i < sections.length; i++) {
+            sections[i] = randomWord(r);
+        }
         HashSet<String> set = new HashSet<>();
         while (set.size() < n) {
-            set.add(randomWord(r));
+            set.add(randomKey(keys, sections, r));
         }
         String[] sorted = set.toArray(new String[0]);
         Arrays.sort(sorted); // ASCII: String order equals UTF-8 byte order
@@ -104,7 +130,7 @@ public class ByteKeySearchBenchmark {
                 q = sorted[r.nextInt(n)];
             } else {
                 do {
-                    q = randomWord(r);
+                    q = randomKey(keys, sections, r);
                 } while (set.contains(q));
             }
             queries[i] = q.getBytes(StandardCharsets.UTF_8);
@@ -169,7 +195,7 @@ public class ByteKeySearchBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        Workload w = workload(n, QUERIES);
+        Workload w = workload(keys, n, QUERIES);
         queries = w.queries;
         lookup = subject(impl, w.sorted);
     }

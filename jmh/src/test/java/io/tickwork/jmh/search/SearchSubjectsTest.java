@@ -133,14 +133,14 @@ class SearchSubjectsTest {
                         .getDeclaredField("impl")
                         .getAnnotation(Param.class)
                         .value())
-                .map(Arguments::of);
+                .flatMap(impl -> Stream.of(ByteKeySearchBenchmark.Keys.values()).map(keys -> Arguments.of(impl, keys)));
     }
 
     @ParameterizedTest
     @MethodSource("byteKeySubjects")
-    void everyByteKeySubjectAnswersEveryQueryAsTheTreeMap(String impl) {
+    void everyByteKeySubjectAnswersEveryQueryAsTheTreeMap(String impl, ByteKeySearchBenchmark.Keys keys) {
         int n = 20_000;
-        ByteKeySearchBenchmark.Workload w = ByteKeySearchBenchmark.workload(n, ByteKeySearchBenchmark.QUERIES);
+        ByteKeySearchBenchmark.Workload w = ByteKeySearchBenchmark.workload(keys, n, ByteKeySearchBenchmark.QUERIES);
         TreeMap<String, Integer> index = new TreeMap<>();
         for (int i = 0; i < n; i++) {
             index.put(w.sorted[i], i);
