@@ -394,7 +394,7 @@ final class ConnectionOutput {
 
     /**
      * Sets the interest {@code c} needs now: writing while output is held back; reading unless the
-     * worker pipeline is full or a close was decided; and the close itself once a decided close has
+     * worker pipeline is full, requests it read wait for room on the pool, or a close was decided; and the close itself once a decided close has
      * nothing left to write or compute. Nothing for a closed connection.
      */
     void updateInterest(Connection c) {
@@ -411,7 +411,9 @@ final class ConnectionOutput {
         }
         int want = c.pendingOut != null
                 ? SelectionKey.OP_WRITE
-                : c.inFlight >= WorkerDispatch.MAX_IN_FLIGHT || c.closeAfterWrite ? 0 : SelectionKey.OP_READ;
+                : c.inFlight >= WorkerDispatch.MAX_IN_FLIGHT || c.closeAfterWrite || c.heldBack()
+                        ? 0 // requests wait: for room on the pool, or behind a close
+                        : SelectionKey.OP_READ;
         if (want != c.interest) {
             c.interest = (byte) want;
             c.key.interestOps(want);

@@ -331,7 +331,9 @@ public final class HttpServer implements AutoCloseable {
          * Worker mode: handlers run on {@code pool} instead of the loop threads (for handlers that
          * block or compute a lot); each connection's responses stay in request order through a
          * {@code KeyedSerialExecutor} keyed by connection, at most 64 requests per connection in
-         * flight. The caller owns the pool and shuts it down after {@link HttpServer#close()}: a
+         * flight, and per loop at most one per 16 KiB of its {@link #maxHeldOutput} (at least 64;
+         * past that a connection keeps what it read, reads no more, and waits its turn), so that
+         * responses computed for clients that do not read cannot fill the heap. The caller owns the pool and shuts it down after {@link HttpServer#close()}: a
          * request the pool refuses (shut down, or saturated with a rejecting policy while none of
          * the server's workers runs) is answered 503 after the responses before it, the connection
          * closes after that, and the refusal is logged. Handlers then run on
@@ -518,6 +520,15 @@ public final class HttpServer implements AutoCloseable {
         long m = 0;
         for (SelectorLoop l : loops) {
             m = Math.max(m, l.output.maxHeldOutSeen);
+        }
+        return m;
+    }
+
+    /** Worker mode: the most responses any one loop has been owed by the pool at once (0 otherwise). */
+    int maxOwedResponses() {
+        int m = 0;
+        for (SelectorLoop l : loops) {
+            m = Math.max(m, l.maxOwedResponses());
         }
         return m;
     }

@@ -8,6 +8,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -23,7 +24,11 @@ import java.util.function.Consumer;
  *
  * <p><b>Back-pressure:</b> output the socket does not take stays in {@code pendingOut}, and the
  * connection neither reads nor answers until it drains: a client that pipelines without reading
- * holds at most one output buffer plus one read's worth of requests.
+ * holds at most one output buffer plus one read's worth of requests. In worker mode the loop also
+ * stops handing out requests while the pool owes it as many responses as it allows
+ * ({@link WorkerDispatch#full()}): a connection then keeps its requests, reads no more, and, if
+ * nothing of its own is in flight to resume it, waits in {@link #waitingForWorkers} until a
+ * response comes back, first come first served.
  *
  * <p><b>Timeouts</b>, one timer per connection, re-armed lazily (a request records its time; an
  * early timer re-schedules itself): idle keep-alive (close), partial request head older than the
@@ -51,6 +56,12 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     private final LoopAcceptor acceptor;
     /** Worker mode's hand-off, or null when handlers run on the loop. */
     private final WorkerDispatch workers;
+    /**
+     * Worker mode: connections holding requests that the loop did not hand out because the pool
+     * owed it all it allows, with none of their own in flight; resumed in order as responses come
+     * back. A connection closed or resumed meanwhile is skipped.
+     */
+    private final ArrayDeque<Connection> waitingForWorkers = new ArrayDeque<>();
 
     private long now;
     private boolean clockRead; // now read since this iteration's select began (by its first ready key)
@@ -76,7 +87,13 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         this.parser = parser;
         this.workers = config.workers == null
                 ? null
-                : new WorkerDispatch(this, server.keyedExecutor(), parser, server, config.handler);
+                : new WorkerDispatch(
+                        this,
+                        WorkerDispatch.maxOwed(config.heldOutputBudget()),
+                        server.keyedExecutor(),
+                        parser,
+                        server,
+                        config.handler);
         this.selector = Selector.open();
         this.timers = config.newTimers();
         // room for the largest partial request plus a full read behind it
@@ -222,7 +239,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     if (c.closed) {
                         continue; // closed this turn: its cancelled key stays listed until the next select
                     }
-                    if (c.pendingOut == null && c.inFlight == 0) {
+                    if (c.pendingOut == null && c.inFlight == 0 && !c.heldBack()) {
                         output.close(c);
                     } else if (c.pendingIn != null && c.requestStart < 0) {
                         // requests held back: answered once the output drains, the last one closing
@@ -431,7 +448,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         boolean partial = c.pendingOut == null && c.requestStart >= 0;
         long due = partial ? c.requestStart + config.headerTimeoutMillis : c.lastActivity + config.idleTimeoutMillis;
-        boolean awaitingWorkers = c.inFlight > 0 && c.pendingOut == null;
+        // waiting for our workers: a response is owed, or requests wait for room on the pool
+        boolean awaitingWorkers = c.pendingOut == null && (c.inFlight > 0 || c.heldBack());
         if (awaitingWorkers) {
             // waiting for our workers, not for the client: only the response timeout, if any, runs
             long limit = config.responseTimeoutMillis;
@@ -447,6 +465,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             // pending); it closes the connection, so the responses still to come are dropped, and
             // deliver arms the idle timer again for a client that does not read it.
             // No body: the request it answers may have been a HEAD
+            if (c.inFlight == 0) {
+                c.inFlight = 1; // requests waiting for room on the pool: the 503 answers the first
+            }
             deliver(c, ResponseEncoder.responseTimedOutBytes(), true);
             return;
         }
@@ -493,7 +514,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             boolean continuing = c.requestStart >= 0;
             int pos = 0;
             boolean needMore = false;
-            while (pos < len && !c.closeAfterWrite && c.inFlight < WorkerDispatch.MAX_IN_FLIGHT) {
+            while (pos < len
+                    && !c.closeAfterWrite
+                    && c.inFlight < WorkerDispatch.MAX_IN_FLIGHT
+                    && (workers == null || !workers.full())) {
                 int r = parser.parse(in, pos, len, request);
                 if (r == RequestParser.NEED_MORE) {
                     if (request.expectContinue && !request.methodAllowed && !request.options) {
@@ -585,11 +609,34 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 return;
             }
             if (c.heldBack()) {
-                len = c.restoreHeldBack(in); // held-back requests, and the output drained meanwhile
-                continue;
+                if (workers == null || !workers.full()) {
+                    len = c.restoreHeldBack(in); // held-back requests, and the output drained meanwhile
+                    continue;
+                }
+                if (c.inFlight == 0) {
+                    waitingForWorkers.add(c); // nothing of its own in flight will resume it
+                    if (config.responseTimeoutMillis > 0) {
+                        armTimer(c, c.lastActivity + config.responseTimeoutMillis);
+                    }
+                }
             }
-            output.updateInterest(c);
+            output.updateInterest(c); // held back: reads nothing more meanwhile
             return;
+        }
+    }
+
+    /** Worker mode: the most responses the pool has owed this loop at once (0 otherwise). Any thread. */
+    int maxOwedResponses() {
+        return workers == null ? 0 : workers.maxOwedSeen;
+    }
+
+    /** Worker mode: hands out the requests of connections waiting for the pool, in order, while it has room. */
+    private void resumeWaiting() {
+        Connection w;
+        while (!workers.full() && (w = waitingForWorkers.poll()) != null) {
+            if (!w.closed && w.heldBack()) {
+                process(w, w.restoreHeldBack(in));
+            }
         }
     }
 
@@ -601,6 +648,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
      */
     @Override
     public void deliver(Connection c, byte[] response, boolean closes) {
+        if (!waitingForWorkers.isEmpty()) {
+            resumeWaiting(); // first come first served: before c hands out its held-back requests
+        }
         if (c.inFlight == 0) {
             return; // behind a response that closed the connection: never sent
         }

@@ -21,6 +21,14 @@ import java.util.concurrent.RejectedExecutionException;
  * response (one array for the head, one for head and body). The loop counts the requests in
  * flight per connection ({@link Connection#inFlight}) and stops reading at {@link #MAX_IN_FLIGHT}.
  *
+ * <p>Bound: the tasks handed to the pool whose response has not come back to the loop are counted
+ * here too, over all the loop's connections ({@link #owed}), and the loop hands out no request
+ * while {@link #full()}: responses are computed on the pool whether or not their clients read, and
+ * wait in the loop's task queue until it writes or drops them, so without this bound clients that
+ * pipeline and never read, each within its 64, would fill the heap with responses before the
+ * loop's output budget ever sees them. A task counts from its submission until its response is
+ * taken off the loop's queue, a response then dropped (its connection closed) included.
+ *
  * <p>Thread safety: {@link #request} and {@link #error} are called on the loop thread; the tasks
  * they submit run on pool threads, each with its own {@link WorkerState}.
  */
@@ -42,6 +50,13 @@ final class WorkerDispatch {
     }
 
     private final Loop loop;
+    /** Most tasks {@link #owed} at once; at least {@link #MAX_IN_FLIGHT}. */
+    private final int maxOwed;
+    /** Loop thread only: tasks handed to the pool whose response has not come back to the loop. */
+    private int owed;
+    /** The most {@link #owed} has been (tests check the bound with it); written by the loop thread. */
+    volatile int maxOwedSeen;
+
     private final KeyedSerialExecutor<Connection> workers;
     private final RequestParser parser;
     private final HttpServer server;
@@ -55,11 +70,16 @@ final class WorkerDispatch {
 
     WorkerDispatch(
             Loop loop,
+            int maxOwed,
             KeyedSerialExecutor<Connection> workers,
             RequestParser parser,
             HttpServer server,
             HttpHandler handler) {
+        if (maxOwed < MAX_IN_FLIGHT) {
+            throw new IllegalArgumentException("maxOwed must be >= " + MAX_IN_FLIGHT + ": " + maxOwed);
+        }
         this.loop = loop;
+        this.maxOwed = maxOwed;
         this.workers = workers;
         this.parser = parser;
         this.server = server;
@@ -73,6 +93,31 @@ final class WorkerDispatch {
      * too, and as on the loops nothing goes out after that response: the requests the loop handed
      * out behind it still run (their handlers cannot be recalled), their responses are dropped.
      */
+    /**
+     * On the loop: whether as many tasks are owed to it as it allows; it then hands out no request
+     * until a response comes back.
+     */
+    boolean full() {
+        return owed >= maxOwed;
+    }
+
+    /** One more task owed: counted before it is handed to the pool. */
+    private void owe() {
+        if (++owed > maxOwedSeen) {
+            maxOwedSeen = owed;
+        }
+    }
+
+    /**
+     * The most tasks a loop lets its connections have on the pool at once, for a loop whose output
+     * budget is {@code heldOutputBudget} bytes: one task per 16 KiB of it (so responses of up to 16
+     * KiB waiting for the loop take at most about the budget again), and at least one connection's
+     * {@link #MAX_IN_FLIGHT}.
+     */
+    static int maxOwed(long heldOutputBudget) {
+        return (int) Math.max(MAX_IN_FLIGHT, Math.min(Integer.MAX_VALUE, heldOutputBudget / (16 * 1024)));
+    }
+
     void request(Connection c, byte[] in, int from, int length, boolean close, boolean head, boolean http10) {
         byte[] copy = Arrays.copyOfRange(in, from, from + length);
         if (close) {
@@ -95,8 +140,14 @@ final class WorkerDispatch {
             }
             byte[] response = bytes;
             boolean last = closes;
-            loop.execute(() -> loop.deliver(c, response, last));
+            loop.execute(() -> back(c, response, last));
         });
+    }
+
+    /** On the loop: a task's response came back; one task less owed, then delivered (or dropped). */
+    private void back(Connection c, byte[] response, boolean closes) {
+        owed--;
+        loop.deliver(c, response, closes);
     }
 
     /** On the loop: queues an error response (with a close) behind {@code c}'s responses in flight. */
@@ -111,9 +162,11 @@ final class WorkerDispatch {
     void last(Connection c, byte[] response) {
         c.closeAfterResponse();
         c.inFlight++;
+        owe();
         try {
-            workers.execute(c, () -> loop.execute(() -> loop.deliver(c, response, true)));
+            workers.execute(c, () -> loop.execute(() -> back(c, response, true)));
         } catch (RejectedExecutionException refused) {
+            owed--;
             answerLast(c, response); // the pool refused even this
         }
     }
@@ -124,9 +177,11 @@ final class WorkerDispatch {
      * request's place, after the responses before it, and the connection closes after it.
      */
     private void submit(Connection c, boolean head, Runnable task) {
+        owe();
         try {
             workers.execute(c, task);
         } catch (RejectedExecutionException refused) {
+            owed--;
             server.workersRefused(refused);
             answerLast(c, ResponseEncoder.errorBytes(503, "the server's workers refused the request", head));
         }

@@ -1,0 +1,159 @@
+package io.tickwork.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Worker mode bounds the responses the pool owes a loop over all its connections, not only per
+ * connection: a loop whose output budget is 1 MiB lets 64 tasks be on the pool at once. Requests
+ * past that wait in their connections, which read nothing more meanwhile, and are handed out first
+ * come first served as responses come back; none is lost, none answered out of order.
+ */
+@Timeout(60)
+class WorkerOwedBoundTest {
+    private static final int BOUND = WorkerDispatch.MAX_IN_FLIGHT; // of a 1 MiB budget
+
+    /** One loop on {@code pool}, a 1 MiB output budget. */
+    private static HttpServer.Builder oneLoop(HttpHandler handler, ExecutorService pool) {
+        return HttpServer.builder(handler)
+                .workers(pool)
+                .threads(1)
+                .port(0)
+                .maxHeldOutput(1 << 20)
+                .idleTimeout(Duration.ofSeconds(30));
+    }
+
+    private static String gets(String prefix, int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            sb.append("GET /").append(prefix).append(i).append(" HTTP/1.1\r\nHost: t\r\n\r\n");
+        }
+        return sb.toString();
+    }
+
+    /** Answers the path; paths starting with {@code a} wait for {@code release} first, {@code b} ones count down {@code bStarted}. */
+    private static HttpHandler heldAt(CountDownLatch release, CountDownLatch bStarted) {
+        return (req, res) -> {
+            String path = req.path().substring(1);
+            if (path.startsWith("a")) {
+                try {
+                    assertTrue(release.await(30, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            } else {
+                bStarted.countDown();
+            }
+            res.contentType(ContentType.TEXT).appendAscii(path);
+        };
+    }
+
+    private static void readAll(RawClient c, String prefix, int n) throws IOException {
+        for (int i = 0; i < n; i++) {
+            RawClient.Response r = c.read();
+            assertEquals(200, r.status());
+            assertEquals(prefix + i, r.text());
+        }
+    }
+
+    /**
+     * One connection holds the loop's whole bound on the pool (its tasks run one at a time and the
+     * first waits); another's requests, which the pool's second thread would run at once, wait
+     * until responses come back. Checked by the most the pool was owed, not by time: the pause
+     * before the release only gives a request handed out past the bound time to start.
+     */
+    @Test
+    void requestsPastTheLoopsBoundWaitTheirTurnAndAreAllAnswered() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch bStarted = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (HttpServer server = oneLoop(heldAt(release, bStarted), pool).start();
+                RawClient a = new RawClient(server.port());
+                RawClient b = new RawClient(server.port())) {
+            a.send(gets("a", BOUND));
+            b.send(gets("b", 3));
+            assertFalse(bStarted.await(500, TimeUnit.MILLISECONDS), "a request was handed out past the bound");
+            release.countDown();
+            readAll(a, "a", BOUND);
+            readAll(b, "b", 3);
+            assertEquals(BOUND, server.maxOwedResponses());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Returns once {@code port} refuses connections (its listener closed), failing after 10 s. */
+    private static void awaitRefused(int port) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                new java.net.Socket("127.0.0.1", port).close();
+            } catch (java.net.ConnectException refused) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "the listener never closed");
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+
+    /** A graceful stop answers the requests waiting for room on the pool, the last saying close. */
+    @Test
+    void aStopAnswersTheRequestsWaitingForThePool() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch bStarted = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (HttpServer server = oneLoop(heldAt(release, bStarted), pool).start();
+                RawClient a = new RawClient(server.port());
+                RawClient b = new RawClient(server.port())) {
+            a.send(gets("a", BOUND));
+            b.send(gets("b", 2));
+            assertFalse(bStarted.await(200, TimeUnit.MILLISECONDS), "a request was handed out past the bound");
+            Thread closer = new Thread(server::close);
+            closer.start();
+            awaitRefused(server.port()); // the stop has begun on the loop: b's requests still wait
+            release.countDown();
+            readAll(a, "a", BOUND);
+            readAll(b, "b", 1);
+            RawClient.Response last = b.read();
+            assertEquals("b1", last.text());
+            assertEquals("close", last.header("Connection"));
+            closer.join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(closer.isAlive());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** With a response timeout, requests that waited that long for room on the pool get a 503 and the connection closes. */
+    @Test
+    void requestsWaitingForThePoolPastTheResponseTimeoutGetA503() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch bStarted = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (HttpServer server = oneLoop(heldAt(release, bStarted), pool)
+                        .responseTimeout(Duration.ofMillis(300))
+                        .start();
+                RawClient a = new RawClient(server.port());
+                RawClient b = new RawClient(server.port())) {
+            a.send(gets("a", BOUND));
+            b.send(gets("b", 2));
+            RawClient.Response r = b.read();
+            assertEquals(503, r.status());
+            assertEquals(-1, b.in.read(), "the connection stays open after its 503");
+            assertEquals(1, bStarted.getCount(), "b's requests ran after their 503");
+            release.countDown();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
