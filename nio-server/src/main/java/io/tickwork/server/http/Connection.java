@@ -20,7 +20,7 @@ final class Connection {
     /** The interest set last given to {@code key}: 0, {@code OP_READ} or {@code OP_WRITE}. */
     byte interest;
 
-    /** Unparsed bytes: a partial request, or requests held back while output is blocked. */
+    /** Unparsed bytes: a partial request, or requests held back while output is blocked; set, grown and dropped only through the loop's {@link HeldInput}. */
     PendingInput pendingIn;
 
     /** Response bytes the socket did not take yet; while non-null the connection does not read. */
@@ -85,12 +85,5 @@ final class Connection {
                 && requestStart < 0
                 && !closeAfterWrite
                 && inFlight < WorkerDispatch.MAX_IN_FLIGHT;
-    }
-
-    /** Moves the held-back requests to the start of {@code buffer}; returns their length. */
-    int restoreHeldBack(byte[] buffer) {
-        int len = pendingIn.copyTo(buffer);
-        pendingIn = null;
-        return len;
     }
 }

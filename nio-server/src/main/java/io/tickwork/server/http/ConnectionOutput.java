@@ -68,12 +68,20 @@ final class ConnectionOutput {
 
     /** Told of each connection closed for the budget (the server's rate-limited log). */
     private final Runnable onShed;
+    /** The loop's held request bytes: a connection's are dropped when it closes or lingers. */
+    private final HeldInput input;
 
     ConnectionOutput(
-            int bufferSize, long maxHeldOut, Runnable onShed, TimerQueue<Object> timers, LoopAcceptor acceptor) {
+            int bufferSize,
+            long maxHeldOut,
+            Runnable onShed,
+            HeldInput input,
+            TimerQueue<Object> timers,
+            LoopAcceptor acceptor) {
         this.out = ByteBuffer.allocateDirect(bufferSize);
         this.maxHeldOut = maxHeldOut;
         this.onShed = onShed;
+        this.input = input;
         this.timers = timers;
         this.acceptor = acceptor;
     }
@@ -437,7 +445,7 @@ final class ConnectionOutput {
      */
     private void linger(Connection c) {
         c.closeAfterWrite = false; // from now on lingerOnClose alone: lingering
-        c.pendingIn = null;
+        input.drop(c);
         c.requestStart = -1;
         try {
             c.channel().shutdownOutput();
@@ -479,7 +487,7 @@ final class ConnectionOutput {
             timers.cancel(c.timerHandle);
             c.timerHandle = 0;
         }
-        c.pendingIn = null;
+        input.drop(c);
         release(c);
         c.key.cancel();
         try {

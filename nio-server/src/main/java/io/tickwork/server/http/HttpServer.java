@@ -122,6 +122,20 @@ public final class HttpServer implements AutoCloseable {
         /** Per loop: the most bytes of output held back for slow sockets; 0: a quarter of the heap over the loops. */
         long maxHeldOutput;
 
+        /** Per loop: the most bytes of requests held between reads; 0: an eighth of the heap over the loops. */
+        long maxHeldInput;
+
+        /**
+         * The input budget of a loop whose parser holds at most {@code maxPending} bytes of one
+         * partial request: at least four connections' worth (twice that each: a partial request
+         * and a read behind it).
+         */
+        long heldInputBudget(int maxPending) {
+            return maxHeldInput > 0
+                    ? maxHeldInput
+                    : Math.max(8L * maxPending, Runtime.getRuntime().maxMemory() / 8 / threads);
+        }
+
         long heldOutputBudget() {
             return maxHeldOutput > 0
                     ? maxHeldOutput
@@ -295,6 +309,22 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Per loop, the most bytes of requests its connections hold between reads: partial requests
+         * (until complete or the header timeout) and requests read behind blocked output or a full
+         * worker pipeline (by default an eighth of the heap shared over the loops, at least four
+         * connections' worth at the parser's limits). A connection whose bytes would take its loop
+         * past this is closed instead, so clients that send large requests slowly cannot exhaust
+         * the heap however many connect; a request that arrives in one read is never held.
+         */
+        public Builder maxHeldInput(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("maxHeldInput must be >= 1: " + bytes);
+            }
+            c.maxHeldInput = bytes;
+            return this;
+        }
+
         /** Per-loop output buffer (responses of one read are written from it in one call). */
         public Builder outputBufferSize(int bytes) {
             if (bytes < 4096) {
@@ -424,6 +454,7 @@ public final class HttpServer implements AutoCloseable {
     private final AtomicLong lastCapLog = new AtomicLong();
     private final ThrottledReport refusals = new ThrottledReport();
     private final ThrottledReport sheds = new ThrottledReport();
+    private final ThrottledReport inputSheds = new ThrottledReport();
     private final ThrottledReport responseTimeouts = new ThrottledReport();
     private final InetSocketAddress address;
     private KeyedSerialExecutor<Connection> keyed;
@@ -524,6 +555,33 @@ public final class HttpServer implements AutoCloseable {
         return m;
     }
 
+    /** Request bytes the loops hold now, over all of them (0 once every connection has closed). */
+    long heldInputBytes() {
+        long n = 0;
+        for (SelectorLoop l : loops) {
+            n += l.heldInputBytes();
+        }
+        return n;
+    }
+
+    /** The most request bytes any one loop has held at once, over its connections. */
+    long maxHeldInputBytes() {
+        long m = 0;
+        for (SelectorLoop l : loops) {
+            m = Math.max(m, l.input.maxHeldSeen);
+        }
+        return m;
+    }
+
+    /** Connections closed because their held request bytes did not fit their loop's input budget. */
+    long inputShedConnections() {
+        long n = 0;
+        for (SelectorLoop l : loops) {
+            n += l.input.shed;
+        }
+        return n;
+    }
+
     /** Worker mode: the most responses any one loop has been owed by the pool at once (0 otherwise). */
     int maxOwedResponses() {
         int m = 0;
@@ -609,6 +667,13 @@ public final class HttpServer implements AutoCloseable {
      * bytes (clients that do not read what they asked for). Logged at most once a minute, with
      * the count since the last report.
      */
+    /** A connection closed because its held request bytes did not fit its loop's input budget; throttled as {@link #outputShed}. */
+    void inputShed(long budget) {
+        inputSheds.report(
+                () -> "closed a connection whose partial or held-back requests would pass its loop's input budget of "
+                        + budget + " bytes (clients sending requests slowly, or not reading their responses)");
+    }
+
     void outputShed(long budget) {
         sheds.report(() -> "closed a connection whose unread output would pass its loop's budget of " + budget
                 + " bytes (its client not taking its responses)");

@@ -13,7 +13,8 @@ import java.util.Arrays;
  * chunked one is followed read by read, {@link ChunkedBody}), not once per read: the server
  * spends on a slow client what the client spends, not its square.
  *
- * <p>Not thread safe: owned by the connection's loop.
+ * <p>Not thread safe: owned by the connection's loop, which sets, grows and drops it through
+ * {@link HeldInput}, its budget.
  */
 final class PendingInput {
     byte[] bytes;
@@ -64,11 +65,17 @@ final class PendingInput {
         return length;
     }
 
+    /** The array's length once {@code n} more bytes are appended ({@link #append}). */
+    long capacityFor(int n) {
+        int need = length + n;
+        return need > bytes.length ? Math.max(need, bytes.length * 2L) : bytes.length;
+    }
+
     /** Appends {@code src[from, from + n)}, doubling the array as needed. */
     void append(byte[] src, int from, int n) {
         int need = length + n;
         if (need > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(need, bytes.length * 2));
+            bytes = Arrays.copyOf(bytes, (int) capacityFor(n));
         }
         System.arraycopy(src, from, bytes, length, n);
         length = need;

@@ -49,6 +49,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     private final byte[] in;
     private final ByteBuffer inBuffer;
     final ConnectionOutput output;
+    /** The request bytes this loop's connections hold between reads, and their budget. */
+    final HeldInput input;
+
     private final HttpRequest request = new HttpRequest();
     private final HttpResponse response = new HttpResponse();
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
@@ -103,8 +106,14 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         this.now = clock();
         this.acceptor = new LoopAcceptor(listener, selector, config.acceptor, server);
         long heldOutputBudget = config.heldOutputBudget();
+        this.input = new HeldInput(config.heldInputBudget(parser.maxPending()));
         this.output = new ConnectionOutput(
-                config.outputBufferSize, heldOutputBudget, () -> server.outputShed(heldOutputBudget), timers, acceptor);
+                config.outputBufferSize,
+                heldOutputBudget,
+                () -> server.outputShed(heldOutputBudget),
+                input,
+                timers,
+                acceptor);
         // Load the timer's classes now: the first timer may be armed when no descriptor is left
         // to open a class file with (the accept back-off when the process runs out of them).
         timers.cancel(timers.schedule(now + 1, this));
@@ -324,7 +333,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             // The peer closed its side: a request not complete by now never will be. Responses it
             // is owed (computed by workers, or held back) still go out, then the connection closes:
             // a half-close is not a request to drop them (RFC 9112 9.6).
-            c.pendingIn = null;
+            input.drop(c);
             c.requestStart = -1;
             if (c.inFlight > 0 || c.pendingOut != null) {
                 output.closeAfterWrite(c);
@@ -351,11 +360,14 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         if (len != 0 && c.requestStart >= 0 && !pending.parseDue(in, 0, n)) {
             // the parser would still ask for more: keep the bytes, parse once they can tell
-            pending.append(in, 0, n);
+            if (!input.append(c, in, 0, n)) {
+                shedInput(c);
+                return;
+            }
             c.lastActivity = now;
             return;
         }
-        c.pendingIn = null;
+        input.drop(c); // its bytes go back in front of the new ones, below
         if (len != 0) {
             System.arraycopy(in, 0, in, len, n);
             pending.copyTo(in);
@@ -419,7 +431,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
         armAfterProgress(c); // the output drained: waiting for the workers again, if they owe any
         if (c.heldBack()) {
-            process(c, c.restoreHeldBack(in));
+            process(c, input.restore(c, in));
         } else {
             output.updateInterest(c);
         }
@@ -475,7 +487,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             PendingInput held = c.pendingIn;
             // a HEAD's answer has no body, its 408 included (RFC 9110 9.3.2)
             boolean head = held != null && RequestParser.isHeadRequest(held.bytes, 0, held.length);
-            c.pendingIn = null;
+            input.drop(c);
             c.requestStart = -1;
             requests++;
             if (errorResponse(c, 408, "request not received within " + config.headerTimeoutMillis + " ms", head)
@@ -590,8 +602,11 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 c.closeAfterResponse();
             }
             if (pos < len && !c.closeAfterWrite) {
-                PendingInput pending = new PendingInput(in, pos, len);
-                c.pendingIn = pending;
+                if (!input.take(c, in, pos, len)) {
+                    shedInput(c);
+                    return;
+                }
+                PendingInput pending = c.pendingIn;
                 if (needMore) {
                     pending.parseAgainAt(request.parseAgainAt - pos, request.parseAgainOnLineFeed, request.chunks);
                     if (!(continuing && pos == 0)) {
@@ -602,7 +617,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     c.requestStart = -1;
                 }
             } else {
-                c.pendingIn = null;
+                input.drop(c);
                 c.requestStart = holdCr ? Connection.CR_HELD : -1;
             }
             if (!output.flush(c, now)) {
@@ -610,7 +625,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             }
             if (c.heldBack()) {
                 if (workers == null || !workers.full()) {
-                    len = c.restoreHeldBack(in); // held-back requests, and the output drained meanwhile
+                    len = input.restore(c, in); // held-back requests, and the output drained meanwhile
                     continue;
                 }
                 if (c.inFlight == 0) {
@@ -625,6 +640,20 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         }
     }
 
+    /**
+     * Closes {@code c}, whose request bytes would take the loop past its input budget: nothing it
+     * sent since its last complete request is answered, and what was staged for it is dropped.
+     */
+    private void shedInput(Connection c) {
+        output.close(c);
+        server.inputShed(input.budget());
+    }
+
+    /** Request bytes this loop holds now; read on the loop thread, or once it has ended. */
+    long heldInputBytes() {
+        return input.held();
+    }
+
     /** Worker mode: the most responses the pool has owed this loop at once (0 otherwise). Any thread. */
     int maxOwedResponses() {
         return workers == null ? 0 : workers.maxOwedSeen;
@@ -635,7 +664,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         Connection w;
         while (!workers.full() && (w = waitingForWorkers.poll()) != null) {
             if (!w.closed && w.heldBack()) {
-                process(w, w.restoreHeldBack(in));
+                process(w, input.restore(w, in));
             }
         }
     }
@@ -662,7 +691,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         if (closes) {
             c.inFlight = 0;
             c.continueOwed = false; // a request behind it will not be answered
-            c.pendingIn = null;
+            input.drop(c);
             c.requestStart = -1;
             c.closeAfterResponse();
             workers.forget(c);

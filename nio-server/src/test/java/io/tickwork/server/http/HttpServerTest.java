@@ -188,6 +188,8 @@ class HttpServerTest {
         void stop() {
             if (server != null) {
                 server.close();
+                // every held request byte was counted back when its connection let it go
+                assertEquals(0, server.heldInputBytes(), "request bytes still counted as held");
             }
             if (pool != null) {
                 pool.shutdownNow();
