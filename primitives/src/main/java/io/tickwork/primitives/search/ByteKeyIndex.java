@@ -43,10 +43,12 @@ import java.util.Objects;
  * Keys keep their original bytes: {@link #copyKey} returns them as given ({@link #keyString}
  * decodes them as UTF-8, so bytes that are not UTF-8 come back as U+FFFD).
  *
- * <p><b>How it searches.</b> Beside the offsets, the index stores each key's first 8 bytes
- * (case-folded when folding) as one big-endian {@code long}, and above that array a static B+ tree
- * of those longs with 64-byte nodes (8 longs, one cache line). A lookup computes the query's 8-byte
- * prefix once, descends {@code max(1, ceil(log8(n)))} nodes with three branch-free halvings each, and
+ * <p><b>How it searches.</b> Beside the offsets, the index stores each key's first 8 bytes after
+ * the prefix all keys share ({@code https://example.org/} for the pages of one site, nothing for
+ * words), case-folded when folding, as one big-endian {@code long}, and above that array a static
+ * B+ tree of those longs with 64-byte nodes (8 longs, one cache line). A lookup compares the query
+ * with the shared prefix once (a copy on the heap: a query outside it is answered there), computes
+ * its 8-byte prefix after it, descends {@code max(1, ceil(log8(n)))} nodes with three branch-free halvings each, and
  * lands on the first key whose prefix is not smaller. Only keys whose first 8
  * bytes equal the query's are compared byte by byte (usually one key; a run of keys sharing 8 bytes
  * is galloped and binary-searched). So a lookup touches about {@code log8(n)} cache lines of the
@@ -58,8 +60,9 @@ import java.util.Objects;
  * 8, rounded up to a multiple of 8, up to a root of 8: about 8n/7 longs for large n, more for small
  * ones (up to 8 keys: 8 longs, so 0 keys take 100 bytes in all; 9 keys: 24 longs). {@link #wrap}: O(1), checks the
  * header and the sizes only (see {@link #verify()} for a full O(bytes) check). Lookups: O(log n)
- * long comparisons; where r keys share the query's first 8 bytes, O(log r) key comparisons of up
- * to the key's length among them (URLs that all start "https://" pay this); no allocation.
+ * long comparisons; where r keys share the query's 8 bytes after the shared prefix, O(log r) key
+ * comparisons of up to the key's length among them (keys that share long prefixes in groups but
+ * not all together, such as the URLs of a few sites, pay this); no allocation.
  *
  * <p><b>Serialized format, version 1</b> (all integers little-endian, offsets relative to the
  * start of the image):
@@ -71,10 +74,11 @@ import java.util.Objects;
  *  16  int   keyBytes total length of all keys
  *  20  int   levels   number of B+ tree levels including the prefix array (1 + upper levels)
  *  24  int   treeLongs total longs in all levels (upper levels root first, then the prefix array)
- *  28  int   reserved 0
+ *  28  int   skip     length of the prefix every key starts with (compared folded when folding):
+ *                      the longest prefix of the first and the last key; 0 when empty
  *  32  long[treeLongs] tree: upper levels root first, each padded to a multiple of 8 with
  *                      Long.MAX_VALUE, then the prefix array (n entries padded likewise). A prefix is
- *                      the key's first 8 (folded) bytes big-endian, zero-padded, XOR Long.MIN_VALUE
+ *                      the key's 8 (folded) bytes from skip on, big-endian, zero-padded, XOR Long.MIN_VALUE
  *                      (so signed order equals unsigned byte order); an upper-level entry is the
  *                      largest value in its child node.
  *  32+8*treeLongs  int[n + 1] offsets: key i is keyBytes[offsets[i] .. offsets[i + 1])
@@ -122,8 +126,14 @@ public final class ByteKeyIndex {
     private final int serializedSize;
     /** Prefix of the last key, or Long.MIN_VALUE when empty: queries above it need no descent. */
     private final long lastPrefix;
+    /**
+     * The bytes every key starts with (folded when folding): the tree's prefixes are each key's 8
+     * bytes after them, and a query is compared with them once, here on the heap, before the descent.
+     */
+    private final byte[] shared;
 
-    private ByteKeyIndex(ByteBuffer image, int n, boolean fold, int keyBytes, int[] levelBase, int treeLongs) {
+    private ByteKeyIndex(
+            ByteBuffer image, int n, boolean fold, int keyBytes, int[] levelBase, int treeLongs, int skip) {
         this.buf = image;
         this.n = n;
         this.fold = fold;
@@ -134,6 +144,13 @@ public final class ByteKeyIndex {
         this.keysBase = offsetsBase + 4 * (n + 1);
         this.serializedSize = keysBase + keyBytes;
         this.lastPrefix = n == 0 ? Long.MIN_VALUE : image.getLong(prefixBase + 8 * (n - 1));
+        // key 0 starts at offset 0 and skip <= keyBytes (wrap checks both): inside the image
+        byte[] sh = new byte[skip];
+        for (int j = 0; j < skip; j++) {
+            int x = image.get(keysBase + j) & 0xFF;
+            sh[j] = (byte) (fold ? foldByte(x) : x);
+        }
+        this.shared = sh;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -168,6 +185,7 @@ public final class ByteKeyIndex {
             total += k.length;
             prev = k;
         }
+        int skip = n == 0 ? 0 : sharedLength(keys[0], keys[n - 1], asciiCaseInsensitive);
         int[] lengths = levelLengths(n);
         int treeLongs = sum(lengths);
         long size = imageSize(treeLongs, n, total);
@@ -180,7 +198,7 @@ public final class ByteKeyIndex {
                 .putInt(16, (int) total)
                 .putInt(20, lengths.length)
                 .putInt(24, treeLongs)
-                .putInt(28, 0);
+                .putInt(28, skip);
         int[] levelBase = levelBases(lengths);
         int prefixBase = levelBase[levelBase.length - 1];
         int offsetsBase = offsetsBase(treeLongs);
@@ -188,7 +206,7 @@ public final class ByteKeyIndex {
         int off = 0;
         for (int i = 0; i < n; i++) {
             byte[] k = keys[i];
-            image.putLong(prefixBase + 8 * i, prefix(k, 0, k.length, asciiCaseInsensitive));
+            image.putLong(prefixBase + 8 * i, prefix(k, skip, k.length - skip, asciiCaseInsensitive));
             image.putInt(offsetsBase + 4 * i, off);
             image.put(keysBase + off, k);
             off += k.length;
@@ -206,7 +224,20 @@ public final class ByteKeyIndex {
                 image.putLong(levelBase[lv] + 8 * e, v);
             }
         }
-        return new ByteKeyIndex(image, n, asciiCaseInsensitive, (int) total, levelBase, treeLongs);
+        return new ByteKeyIndex(image, n, asciiCaseInsensitive, (int) total, levelBase, treeLongs, skip);
+    }
+
+    /**
+     * The length of the prefix {@code first} and {@code last} share (compared folded when
+     * {@code fold}): in sorted keys, the prefix every key between them shares too.
+     */
+    static int sharedLength(byte[] first, byte[] last, boolean fold) {
+        int m = Math.min(first.length, last.length);
+        int j = 0;
+        while (j < m && (fold ? foldByte(first[j] & 0xFF) == foldByte(last[j] & 0xFF) : first[j] == last[j])) {
+            j++;
+        }
+        return j;
     }
 
     /**
@@ -269,8 +300,10 @@ public final class ByteKeyIndex {
             throw new IllegalArgumentException("ByteKeyIndex treeLongs " + b.getInt(24) + " inconsistent with count "
                     + n + ": expected " + treeLongs);
         }
-        if (b.getInt(28) != 0) {
-            throw new IllegalArgumentException("ByteKeyIndex reserved field must be 0: " + b.getInt(28));
+        int skip = b.getInt(28);
+        if (skip < 0 || skip > keyBytes || n == 0 && skip != 0) {
+            throw new IllegalArgumentException(
+                    "ByteKeyIndex shared prefix length " + skip + " outside [0, " + (n == 0 ? 0 : keyBytes) + "]");
         }
         long size = imageSize(treeLongs, n, keyBytes);
         if (size > b.remaining()) {
@@ -286,7 +319,7 @@ public final class ByteKeyIndex {
                     + " (expected keyBytes = " + keyBytes + ")");
         }
         return new ByteKeyIndex(
-                image, n, (flags & FLAG_ASCII_CASE_INSENSITIVE) != 0, keyBytes, levelBases(lengths), treeLongs);
+                image, n, (flags & FLAG_ASCII_CASE_INSENSITIVE) != 0, keyBytes, levelBases(lengths), treeLongs, skip);
     }
 
     /**
@@ -308,6 +341,11 @@ public final class ByteKeyIndex {
                         "ByteKeyIndex offsets[" + i + "] = " + o + " outside [" + prevOff + ", " + keyBytes + "]");
             }
             prevOff = o;
+        }
+        int skip = shared.length;
+        if (n > 0 && (keyLength(0) < skip || keyLength(n - 1) < skip || sharedOfFirstAndLast() != skip)) {
+            throw new IllegalArgumentException(
+                    "ByteKeyIndex shared prefix length " + skip + " is not the prefix the first and last keys share");
         }
         for (int i = 0; i < n; i++) {
             if (i > 0 && compareKeys(i - 1, i) > 0) {
@@ -361,10 +399,28 @@ public final class ByteKeyIndex {
         return la - lb;
     }
 
-    /** {@link #prefix} of key {@code i}, read from the buffer. */
+    /** {@link #sharedLength} of the first and last keys, read from the buffer. */
+    private int sharedOfFirstAndLast() {
+        int a = keysBase + offsetAt(0);
+        int b = keysBase + offsetAt(n - 1);
+        int m = Math.min(keyLength(0), keyLength(n - 1));
+        int j = 0;
+        while (j < m) {
+            int x = buf.get(a + j) & 0xFF;
+            int y = buf.get(b + j) & 0xFF;
+            if (fold ? foldByte(x) != foldByte(y) : x != y) {
+                break;
+            }
+            j++;
+        }
+        return j;
+    }
+
+    /** {@link #prefix} of key {@code i} after the shared bytes, read from the buffer. */
     private long storedKeyPrefix(int i) {
-        int at = keysBase + offsetAt(i);
-        int m = Math.min(8, keyLength(i));
+        int skip = shared.length;
+        int at = keysBase + offsetAt(i) + skip;
+        int m = Math.min(8, keyLength(i) - skip);
         long p = 0;
         for (int k = 0; k < m; k++) {
             int x = buf.get(at + k) & 0xFF;
@@ -456,6 +512,18 @@ public final class ByteKeyIndex {
         }
         if (len == 0) {
             return n;
+        }
+        int skip = shared.length;
+        if (skip != 0) {
+            int c = compareShared(prefix, off, len);
+            if (c != 0) {
+                return c < 0 ? 0 : n; // before or after every key: the empty range at lowerBound
+            }
+            if (len <= skip) {
+                return n; // every key starts with it
+            }
+            off += skip;
+            len -= skip;
         }
         long q = prefix(prefix, off, len, fold);
         if (len < 8) {
@@ -551,6 +619,15 @@ public final class ByteKeyIndex {
         if (n == 0) {
             return -1;
         }
+        int skip = shared.length;
+        if (skip != 0) {
+            int c = compareShared(key, off, len);
+            if (c != 0 || len < skip) {
+                return c > 0 ? -n - 1 : -1; // after every key, or before (a proper prefix of them all too)
+            }
+            off += skip;
+            len -= skip;
+        }
         long q = prefix(key, off, len, fold);
         int i = lowerBoundPrefix(q);
         if (i == n || prefixAt(i) != q) {
@@ -585,6 +662,27 @@ public final class ByteKeyIndex {
             }
         }
         return lo;
+    }
+
+    /**
+     * Compares the query's first {@code min(len, shared.length)} bytes with the bytes every key
+     * starts with: negative if the query sorts before every key, positive if after, 0 if they agree
+     * (the query then starts with them, or is a prefix of them if shorter).
+     */
+    private int compareShared(byte[] q, int off, int len) {
+        byte[] sh = shared;
+        int m = Math.min(len, sh.length);
+        for (int j = 0; j < m; j++) {
+            int x = q[off + j] & 0xFF;
+            if (fold) {
+                x = foldByte(x);
+            }
+            int d = x - (sh[j] & 0xFF);
+            if (d != 0) {
+                return d;
+            }
+        }
+        return 0;
     }
 
     /** First index whose stored prefix is >= q, or n; descends the B+ tree. */
@@ -631,12 +729,13 @@ public final class ByteKeyIndex {
     }
 
     /**
-     * Compares key i with {@code q[off .. off+len)}; with {@code truncate}, only key i's first len
-     * bytes (0 means key i starts with the query). Callers know the 8-byte prefixes are equal, so
-     * the first min(8, both lengths) bytes are equal and skipped.
+     * Compares key i after the shared bytes with {@code q[off .. off+len)}, a query past them too;
+     * with {@code truncate}, only that part's first len bytes (0 means it starts with the query).
+     * Callers know the 8-byte prefixes are equal, so the first min(8, both lengths) bytes are
+     * equal and skipped.
      */
     private int compareKey(int i, byte[] q, int off, int len, boolean truncate) {
-        int start = offsetAt(i);
+        int start = offsetAt(i) + shared.length;
         int klen = offsetAt(i + 1) - start;
         if (truncate && klen > len) {
             klen = len;

@@ -115,61 +115,70 @@ class ByteKeyIndexTest {
         long seed = System.nanoTime();
         SplittableRandom r = new SplittableRandom(seed);
         Comparator<String> cmp = order(fold);
-        for (int n : SIZES) {
-            String what = "n=" + n + " fold=" + fold + " seed=" + seed;
-            List<String> strings = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                strings.add(randomString(r));
-            }
-            strings.sort(cmp);
-            List<byte[]> keys = new ArrayList<>();
-            strings.forEach(s -> keys.add(utf8(s)));
-            TreeMap<String, Integer> first = new TreeMap<>(cmp);
-            for (int i = n - 1; i >= 0; i--) {
-                first.put(strings.get(i), i);
-            }
-            List<String> probes = new ArrayList<>();
-            for (int i = 0; i < 300; i++) {
-                probes.add(randomString(r));
-                if (n > 0) {
-                    String k = strings.get(r.nextInt(n));
-                    probes.add(k);
-                    probes.add(k.substring(0, k.offsetByCodePoints(0, r.nextInt(k.codePointCount(0, k.length()) + 1))));
-                    probes.add(k + ATOMS[r.nextInt(ATOMS.length)]);
-                    probes.add(fold ? k.toUpperCase(java.util.Locale.ROOT) : k);
-                }
-            }
-            for (ByteKeyIndex ix : variants(keys, fold)) {
-                assertEquals(n, ix.size(), what);
-                assertEquals(fold, ix.asciiCaseInsensitive(), what);
+        // keys that share nothing, and keys that all start alike (the index skips that part),
+        // in mixed case when folding, so that only their folded bytes agree
+        for (String sharedStart : new String[] {"", "https://example.org/"})
+            for (int n : SIZES) {
+                String what = "n=" + n + " fold=" + fold + " shared=" + sharedStart + " seed=" + seed;
+                List<String> strings = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
-                    assertEquals(strings.get(i), ix.keyString(i), what);
+                    String start =
+                            fold && r.nextBoolean() ? sharedStart.toUpperCase(java.util.Locale.ROOT) : sharedStart;
+                    strings.add(start + randomString(r));
                 }
-                for (String p : probes) {
-                    byte[] q = utf8(p);
-                    Integer exact = first.get(p);
-                    Map.Entry<String, Integer> ceil = first.ceilingEntry(p);
-                    int lower = ceil == null ? n : ceil.getValue();
-                    int want = exact != null ? exact : -(lower + 1);
-                    assertEquals(want, ix.find(q, 0, q.length), what + " find " + p);
-                    assertEquals(lower, ix.lowerBound(q, 0, q.length), what + " lowerBound " + p);
-                    int end = n;
-                    String fp = fold ? foldAscii(p) : p;
-                    for (Map.Entry<String, Integer> e : first.tailMap(p, true).entrySet()) {
-                        if (!(fold ? foldAscii(e.getKey()) : e.getKey()).startsWith(fp)) {
-                            end = e.getValue();
-                            break;
-                        }
+                strings.sort(cmp);
+                List<byte[]> keys = new ArrayList<>();
+                strings.forEach(s -> keys.add(utf8(s)));
+                TreeMap<String, Integer> first = new TreeMap<>(cmp);
+                for (int i = n - 1; i >= 0; i--) {
+                    first.put(strings.get(i), i);
+                }
+                List<String> probes = new ArrayList<>();
+                for (int i = 0; i < 300; i++) {
+                    probes.add(randomString(r));
+                    probes.add(sharedStart + randomString(r));
+                    probes.add(sharedStart.substring(0, r.nextInt(sharedStart.length() + 1)));
+                    if (n > 0) {
+                        String k = strings.get(r.nextInt(n));
+                        probes.add(k);
+                        probes.add(k.substring(
+                                0, k.offsetByCodePoints(0, r.nextInt(k.codePointCount(0, k.length()) + 1))));
+                        probes.add(k + ATOMS[r.nextInt(ATOMS.length)]);
+                        probes.add(fold ? k.toUpperCase(java.util.Locale.ROOT) : k);
                     }
-                    assertEquals(
-                            end,
-                            ix.prefixEnd(q, 0, q.length),
-                            what + " prefixEnd "
-                                    + p.codePoints().boxed().collect(java.util.stream.Collectors.toList()));
-                    assertEquals((long) lower << 32 | end, ix.prefixRange(q, 0, q.length), what);
+                }
+                for (ByteKeyIndex ix : variants(keys, fold)) {
+                    assertEquals(n, ix.size(), what);
+                    assertEquals(fold, ix.asciiCaseInsensitive(), what);
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(strings.get(i), ix.keyString(i), what);
+                    }
+                    for (String p : probes) {
+                        byte[] q = utf8(p);
+                        Integer exact = first.get(p);
+                        Map.Entry<String, Integer> ceil = first.ceilingEntry(p);
+                        int lower = ceil == null ? n : ceil.getValue();
+                        int want = exact != null ? exact : -(lower + 1);
+                        assertEquals(want, ix.find(q, 0, q.length), what + " find " + p);
+                        assertEquals(lower, ix.lowerBound(q, 0, q.length), what + " lowerBound " + p);
+                        int end = n;
+                        String fp = fold ? foldAscii(p) : p;
+                        for (Map.Entry<String, Integer> e :
+                                first.tailMap(p, true).entrySet()) {
+                            if (!(fold ? foldAscii(e.getKey()) : e.getKey()).startsWith(fp)) {
+                                end = e.getValue();
+                                break;
+                            }
+                        }
+                        assertEquals(
+                                end,
+                                ix.prefixEnd(q, 0, q.length),
+                                what + " prefixEnd "
+                                        + p.codePoints().boxed().collect(java.util.stream.Collectors.toList()));
+                        assertEquals((long) lower << 32 | end, ix.prefixRange(q, 0, q.length), what);
+                    }
                 }
             }
-        }
     }
 
     /** Raw bytes (not UTF-8): 0x00/0xFF, keys tied on their first 8 bytes, long shared runs. */
@@ -419,11 +428,34 @@ class ByteKeyIndexTest {
         assertTrue(wrapError(withInt(12, Integer.MAX_VALUE)).contains("count 2147483647 too large"));
         assertTrue(wrapError(withInt(16, -5)).contains("keyBytes must be >= 0: -5"));
         assertTrue(wrapError(withInt(16, 1000)).contains("need"));
-        assertTrue(wrapError(withInt(28, 1)).contains("reserved"));
+        assertTrue(wrapError(withInt(28, -1)).contains("shared prefix length -1"));
+        assertTrue(wrapError(withInt(28, 1000)).contains("shared prefix length 1000"));
         assertTrue(wrapError(Arrays.copyOf(image(), 10)).contains("too short"));
         assertTrue(wrapError(Arrays.copyOf(image(), image().length - 1)).contains("too short"));
         byte[] b = withInt(16, 13); // keyBytes 13 but offsets say 14
         assertTrue(wrapError(Arrays.copyOf(b, b.length)).contains("offsets"), wrapError(b));
+    }
+
+    /** A shared-prefix length that is not the first and last keys' is refused by verify (wrap checks its range only). */
+    @Test
+    void verifyCatchesAWrongSharedPrefixLength() {
+        byte[] shared = ByteKeyIndex.build(List.of(utf8("key-a"), utf8("key-b"), utf8("key-c")), false)
+                .toByteArray();
+        assertEquals(4, ByteBuffer.wrap(shared).order(ByteOrder.LITTLE_ENDIAN).getInt(28)); // "key-"
+        for (int skip : new int[] {0, 3, 5}) {
+            byte[] b = shared.clone();
+            ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(28, skip);
+            ByteKeyIndex wrapped = ByteKeyIndex.wrap(ByteBuffer.wrap(b));
+            String message = assertThrows(IllegalArgumentException.class, wrapped::verify)
+                    .getMessage();
+            assertTrue(message.contains("shared prefix length " + skip), message);
+        }
+        assertTrue(verifyError(withInt(28, 1)).contains("shared prefix length 1")); // alpha, beta, gamma share nothing
+    }
+
+    private static String verifyError(byte[] image) {
+        ByteKeyIndex wrapped = ByteKeyIndex.wrap(ByteBuffer.wrap(image));
+        return assertThrows(IllegalArgumentException.class, wrapped::verify).getMessage();
     }
 
     @Test
