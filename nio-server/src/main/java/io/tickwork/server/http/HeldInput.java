@@ -11,8 +11,9 @@ package io.tickwork.server.http;
  * reach twice the parser's limits (64 KiB by default), so a few thousand clients that send all but
  * the last byte of a large request would otherwise fill the heap and stop the process. Over the
  * budget, the connection whose bytes would not fit is closed instead (the caller does it) and its
- * bytes dropped; a request that arrives whole in one read is never held, so clients that send
- * small requests are not affected.
+ * bytes dropped. A request that arrives whole in one read is held only while its connection's
+ * output is blocked or, in worker mode, the pool owes the loop all it allows: clients that send
+ * small requests lose nothing to slow senders unless the server is also behind.
  *
  * <p>Thread safety: owned by one loop thread; {@link #maxHeldSeen} and {@link #shed} may be read
  * from any thread.
@@ -57,18 +58,24 @@ final class HeldInput {
     }
 
     /**
-     * Appends {@code src[from, from + n)} to {@code c}'s pending input; false, nothing appended, if
-     * the array it would grow into takes the loop past its budget (checked before allocating).
+     * Appends {@code src[from, from + n)} to {@code c}'s pending input, growing its array to twice
+     * what it needs if the budget has room for that, to what it needs if not; false, nothing
+     * appended, if even that takes the loop past its budget (checked before allocating).
      */
     boolean append(Connection c, byte[] src, int from, int n) {
         PendingInput p = c.pendingIn;
         int before = p.bytes.length;
-        long grown = p.capacityFor(n);
-        if (grown > before && held + (grown - before) > maxHeld) {
-            shed++;
-            return false;
+        int need = p.length + n;
+        int capacity = before;
+        if (need > before) {
+            long doubled = Math.max(need, 2L * before);
+            capacity = held + (doubled - before) <= maxHeld ? (int) doubled : need;
+            if (held + (capacity - before) > maxHeld) {
+                shed++;
+                return false;
+            }
         }
-        p.append(src, from, n);
+        p.append(src, from, n, capacity);
         add(p.bytes.length - before);
         return true;
     }

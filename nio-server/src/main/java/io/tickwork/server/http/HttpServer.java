@@ -315,7 +315,8 @@ public final class HttpServer implements AutoCloseable {
          * worker pipeline (by default an eighth of the heap shared over the loops, at least four
          * connections' worth at the parser's limits). A connection whose bytes would take its loop
          * past this is closed instead, so clients that send large requests slowly cannot exhaust
-         * the heap however many connect; a request that arrives in one read is never held.
+         * the heap however many connect. A request that arrives in one read is held only behind
+         * blocked output or, with {@link #workers}, while the pool owes the loop all it allows.
          */
         public Builder maxHeldInput(long bytes) {
             if (bytes < 1) {
@@ -663,17 +664,20 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
-     * A loop closed a connection whose held-back output did not fit its budget of {@code budget}
-     * bytes (clients that do not read what they asked for). Logged at most once a minute, with
-     * the count since the last report.
+     * A loop closed a connection whose held request bytes did not fit its input budget of
+     * {@code budget} bytes. Logged at most once a minute, with the count since the last report.
      */
-    /** A connection closed because its held request bytes did not fit its loop's input budget; throttled as {@link #outputShed}. */
     void inputShed(long budget) {
         inputSheds.report(
                 () -> "closed a connection whose partial or held-back requests would pass its loop's input budget of "
                         + budget + " bytes (clients sending requests slowly, or not reading their responses)");
     }
 
+    /**
+     * A loop closed a connection whose held-back output did not fit its budget of {@code budget}
+     * bytes (clients that do not read what they asked for). Logged at most once a minute, with
+     * the count since the last report.
+     */
     void outputShed(long budget) {
         sheds.report(() -> "closed a connection whose unread output would pass its loop's budget of " + budget
                 + " bytes (its client not taking its responses)");

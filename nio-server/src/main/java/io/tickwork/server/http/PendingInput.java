@@ -6,8 +6,8 @@ import java.util.Arrays;
  * A connection's bytes that wait for more: a partial request, or whole requests held back while
  * its output is blocked. Only a connection with such bytes has one; an idle connection holds none.
  *
- * <p>Cost: the array grows by doubling, so a request that arrives in many small reads costs
- * copies in proportion to its length, not to its length squared. A partial request also carries
+ * <p>Cost: the array grows by doubling (while the loop's input budget has room), so a request that
+ * arrives in many small reads costs copies in proportion to its length, not to its length squared. A partial request also carries
  * the parser's word on when it is worth parsing again ({@link HttpRequest#parseAgainAt}), so a
  * head sent one byte per segment is parsed once per line and a body once it is complete (a
  * chunked one is followed read by read, {@link ChunkedBody}), not once per read: the server
@@ -65,17 +65,15 @@ final class PendingInput {
         return length;
     }
 
-    /** The array's length once {@code n} more bytes are appended ({@link #append}). */
-    long capacityFor(int n) {
-        int need = length + n;
-        return need > bytes.length ? Math.max(need, bytes.length * 2L) : bytes.length;
-    }
-
-    /** Appends {@code src[from, from + n)}, doubling the array as needed. */
-    void append(byte[] src, int from, int n) {
+    /**
+     * Appends {@code src[from, from + n)}, growing the array to {@code capacity} bytes if it is too
+     * short ({@link HeldInput} picks twice what is needed while its budget has room, so a request
+     * arriving in many small reads costs copies in proportion to its length).
+     */
+    void append(byte[] src, int from, int n, int capacity) {
         int need = length + n;
         if (need > bytes.length) {
-            bytes = Arrays.copyOf(bytes, (int) capacityFor(n));
+            bytes = Arrays.copyOf(bytes, Math.max(need, capacity));
         }
         System.arraycopy(src, from, bytes, length, n);
         length = need;

@@ -526,10 +526,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
             boolean continuing = c.requestStart >= 0;
             int pos = 0;
             boolean needMore = false;
-            while (pos < len
-                    && !c.closeAfterWrite
-                    && c.inFlight < WorkerDispatch.MAX_IN_FLIGHT
-                    && (workers == null || !workers.full())) {
+            while (pos < len && !c.closeAfterWrite && c.inFlight < WorkerDispatch.MAX_IN_FLIGHT) {
                 int r = parser.parse(in, pos, len, request);
                 if (r == RequestParser.NEED_MORE) {
                     if (request.expectContinue && !request.methodAllowed && !request.options) {
@@ -549,6 +546,11 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     if (request.expectContinue && !draining && !output.sendContinue(c, workers != null, now)) {
                         return; // the write failed: closed
                     }
+                    break;
+                }
+                if (workers != null && r != RequestParser.ERROR && workers.full()) {
+                    // a whole request the pool has no room for: held with those behind it until a
+                    // response comes back (parsed first, so a partial one keeps its header timeout)
                     break;
                 }
                 requests++;

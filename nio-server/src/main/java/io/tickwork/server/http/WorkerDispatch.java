@@ -87,13 +87,6 @@ final class WorkerDispatch {
     }
 
     /**
-     * On the loop: hands the request in {@code in[from, from + length)} (parsed once already) to
-     * the workers. {@code close} (the connection closes after this response) is decided by the loop
-     * from the request and its draining state; a handler's {@code closeConnection()} closes it
-     * too, and as on the loops nothing goes out after that response: the requests the loop handed
-     * out behind it still run (their handlers cannot be recalled), their responses are dropped.
-     */
-    /**
      * On the loop: whether as many tasks are owed to it as it allows; it then hands out no request
      * until a response comes back.
      */
@@ -118,6 +111,13 @@ final class WorkerDispatch {
         return (int) Math.max(MAX_IN_FLIGHT, Math.min(Integer.MAX_VALUE, heldOutputBudget / (16 * 1024)));
     }
 
+    /**
+     * On the loop: hands the request in {@code in[from, from + length)} (parsed once already) to
+     * the workers. {@code close} (the connection closes after this response) is decided by the loop
+     * from the request and its draining state; a handler's {@code closeConnection()} closes it
+     * too, and as on the loops nothing goes out after that response: the requests the loop handed
+     * out behind it still run (their handlers cannot be recalled), their responses are dropped.
+     */
     void request(Connection c, byte[] in, int from, int length, boolean close, boolean head, boolean http10) {
         byte[] copy = Arrays.copyOfRange(in, from, from + length);
         if (close) {

@@ -48,7 +48,7 @@ class ChunkedBodyTest {
         while (len < b.length) {
             int n = Math.min(step, b.length - len);
             if (pending != null && !pending.parseDue(b, len, n)) {
-                pending.append(b, len, n);
+                pending.append(b, len, n, 2 * pending.bytes.length);
                 len += n;
                 continue;
             }

@@ -156,4 +156,25 @@ class WorkerOwedBoundTest {
             pool.shutdownNow();
         }
     }
+
+    /** A partial head read while the pool owes the loop all it allows still gets its header timeout's 408. */
+    @Test
+    void aPartialHeadReadWhileThePoolIsFullGetsItsHeaderTimeout() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch bStarted = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (HttpServer server = oneLoop(heldAt(release, bStarted), pool)
+                        .headerTimeout(Duration.ofMillis(300))
+                        .start();
+                RawClient a = new RawClient(server.port());
+                RawClient b = new RawClient(server.port())) {
+            a.send(gets("a", BOUND));
+            b.send("GET /b HTTP/1.1\r\nHost: t\r\n"); // never completed
+            assertEquals(408, b.read().status());
+            release.countDown();
+            readAll(a, "a", BOUND);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }
