@@ -47,7 +47,8 @@ import java.util.Objects;
  * the prefix all keys share ({@code https://example.org/} for the pages of one site, nothing for
  * words), case-folded when folding, as one big-endian {@code long}, and above that array a static
  * B+ tree of those longs with 64-byte nodes (8 longs, one cache line). A lookup compares the query
- * with the shared prefix once (a copy on the heap: a query outside it is answered there), computes
+ * with the shared prefix once (its first 64 bytes copied to the heap; a query outside it is answered
+ * there), computes
  * its 8-byte prefix after it, descends {@code max(1, ceil(log8(n)))} nodes with three branch-free halvings each, and
  * lands on the first key whose prefix is not smaller. Only keys whose first 8
  * bytes equal the query's are compared byte by byte (usually one key; a run of keys sharing 8 bytes
@@ -127,10 +128,16 @@ public final class ByteKeyIndex {
     /** Prefix of the last key, or Long.MIN_VALUE when empty: queries above it need no descent. */
     private final long lastPrefix;
     /**
-     * The bytes every key starts with (folded when folding): the tree's prefixes are each key's 8
-     * bytes after them, and a query is compared with them once, here on the heap, before the descent.
+     * How many bytes every key starts with alike (compared folded when folding): the tree's
+     * prefixes are each key's 8 bytes after them, and a query is compared with them once, before
+     * the descent.
      */
+    private final int skip;
+    /** The first {@code min(skip, SHARED_COPY)} of those bytes (folded when folding), on the heap. */
     private final byte[] shared;
+
+    /** Shared bytes copied to the heap at most: wrap stays O(1) and small whatever the keys. */
+    static final int SHARED_COPY = 64;
 
     private ByteKeyIndex(
             ByteBuffer image, int n, boolean fold, int keyBytes, int[] levelBase, int treeLongs, int skip) {
@@ -145,8 +152,9 @@ public final class ByteKeyIndex {
         this.serializedSize = keysBase + keyBytes;
         this.lastPrefix = n == 0 ? Long.MIN_VALUE : image.getLong(prefixBase + 8 * (n - 1));
         // key 0 starts at offset 0 and skip <= keyBytes (wrap checks both): inside the image
-        byte[] sh = new byte[skip];
-        for (int j = 0; j < skip; j++) {
+        this.skip = skip;
+        byte[] sh = new byte[Math.min(skip, SHARED_COPY)];
+        for (int j = 0; j < sh.length; j++) {
             int x = image.get(keysBase + j) & 0xFF;
             sh[j] = (byte) (fold ? foldByte(x) : x);
         }
@@ -318,6 +326,10 @@ public final class ByteKeyIndex {
                     + image.getInt(offsetsBase) + " (expected 0), offsets[" + n + "] = " + last
                     + " (expected keyBytes = " + keyBytes + ")");
         }
+        if (n > 0 && skip > image.getInt(offsetsBase + 4)) {
+            throw new IllegalArgumentException("ByteKeyIndex shared prefix length " + skip
+                    + " longer than the first key (" + image.getInt(offsetsBase + 4) + " bytes)");
+        }
         return new ByteKeyIndex(
                 image, n, (flags & FLAG_ASCII_CASE_INSENSITIVE) != 0, keyBytes, levelBases(lengths), treeLongs, skip);
     }
@@ -342,7 +354,6 @@ public final class ByteKeyIndex {
             }
             prevOff = o;
         }
-        int skip = shared.length;
         if (n > 0 && (keyLength(0) < skip || keyLength(n - 1) < skip || sharedOfFirstAndLast() != skip)) {
             throw new IllegalArgumentException(
                     "ByteKeyIndex shared prefix length " + skip + " is not the prefix the first and last keys share");
@@ -418,7 +429,6 @@ public final class ByteKeyIndex {
 
     /** {@link #prefix} of key {@code i} after the shared bytes, read from the buffer. */
     private long storedKeyPrefix(int i) {
-        int skip = shared.length;
         int at = keysBase + offsetAt(i) + skip;
         int m = Math.min(8, keyLength(i) - skip);
         long p = 0;
@@ -513,7 +523,6 @@ public final class ByteKeyIndex {
         if (len == 0) {
             return n;
         }
-        int skip = shared.length;
         if (skip != 0) {
             int c = compareShared(prefix, off, len);
             if (c != 0) {
@@ -619,7 +628,6 @@ public final class ByteKeyIndex {
         if (n == 0) {
             return -1;
         }
-        int skip = shared.length;
         if (skip != 0) {
             int c = compareShared(key, off, len);
             if (c != 0 || len < skip) {
@@ -665,21 +673,22 @@ public final class ByteKeyIndex {
     }
 
     /**
-     * Compares the query's first {@code min(len, shared.length)} bytes with the bytes every key
+     * Compares the query's first {@code min(len, skip)} bytes with the bytes every key
      * starts with: negative if the query sorts before every key, positive if after, 0 if they agree
      * (the query then starts with them, or is a prefix of them if shorter).
      */
     private int compareShared(byte[] q, int off, int len) {
         byte[] sh = shared;
-        int m = Math.min(len, sh.length);
+        int m = Math.min(len, skip);
         for (int j = 0; j < m; j++) {
             int x = q[off + j] & 0xFF;
+            int y = j < sh.length ? sh[j] & 0xFF : buf.get(keysBase + j) & 0xFF; // past the copy: key 0's
             if (fold) {
                 x = foldByte(x);
+                y = foldByte(y);
             }
-            int d = x - (sh[j] & 0xFF);
-            if (d != 0) {
-                return d;
+            if (x != y) {
+                return x - y;
             }
         }
         return 0;
@@ -735,7 +744,7 @@ public final class ByteKeyIndex {
      * equal and skipped.
      */
     private int compareKey(int i, byte[] q, int off, int len, boolean truncate) {
-        int start = offsetAt(i) + shared.length;
+        int start = offsetAt(i) + skip;
         int klen = offsetAt(i + 1) - start;
         if (truncate && klen > len) {
             klen = len;

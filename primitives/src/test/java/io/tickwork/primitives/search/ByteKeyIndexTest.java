@@ -117,7 +117,7 @@ class ByteKeyIndexTest {
         Comparator<String> cmp = order(fold);
         // keys that share nothing, and keys that all start alike (the index skips that part),
         // in mixed case when folding, so that only their folded bytes agree
-        for (String sharedStart : new String[] {"", "https://example.org/"})
+        for (String sharedStart : new String[] {"", "https://example.org/", "https://" + "e".repeat(80) + ".org/"})
             for (int n : SIZES) {
                 String what = "n=" + n + " fold=" + fold + " shared=" + sharedStart + " seed=" + seed;
                 List<String> strings = new ArrayList<>();
@@ -138,6 +138,12 @@ class ByteKeyIndexTest {
                     probes.add(randomString(r));
                     probes.add(sharedStart + randomString(r));
                     probes.add(sharedStart.substring(0, r.nextInt(sharedStart.length() + 1)));
+                    if (!sharedStart.isEmpty()) { // one byte of the shared start changed: before or after every key
+                        int at = r.nextInt(sharedStart.length());
+                        char other = (char) (sharedStart.charAt(at) + (r.nextBoolean() ? 1 : -1));
+                        probes.add(
+                                sharedStart.substring(0, at) + other + sharedStart.substring(at + 1) + randomString(r));
+                    }
                     if (n > 0) {
                         String k = strings.get(r.nextInt(n));
                         probes.add(k);
@@ -450,6 +456,11 @@ class ByteKeyIndexTest {
                     .getMessage();
             assertTrue(message.contains("shared prefix length " + skip), message);
         }
+        byte[] b = shared.clone();
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(28, 6); // "key-a" has 5 bytes
+        String message = assertThrows(IllegalArgumentException.class, () -> ByteKeyIndex.wrap(ByteBuffer.wrap(b)))
+                .getMessage();
+        assertTrue(message.contains("longer than the first key (5 bytes)"), message);
         assertTrue(verifyError(withInt(28, 1)).contains("shared prefix length 1")); // alpha, beta, gamma share nothing
     }
 
