@@ -530,6 +530,9 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                 int r = parser.parse(in, pos, len, request);
                 if (r == RequestParser.NEED_MORE) {
                     if (request.expectContinue && !request.methodAllowed && !request.options) {
+                        if (workers != null && workers.full()) {
+                            break; // its refusal goes through the pool too: held, as a request would be
+                        }
                         // refused whatever its body: answered now, so the client need not send it
                         // (RFC 9110 10.1.1); the connection closes, lingering over a body sent anyway.
                         // OPTIONS is not refused: its body is awaited, as a GET's, and the connection kept
@@ -548,9 +551,10 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     }
                     break;
                 }
-                if (workers != null && r != RequestParser.ERROR && workers.full()) {
-                    // a whole request the pool has no room for: held with those behind it until a
-                    // response comes back (parsed first, so a partial one keeps its header timeout)
+                if (workers != null && workers.full()) {
+                    // a whole request (or a refusal of one) the pool has no room for: held with those
+                    // behind it until a response comes back (parsed first, so a partial one keeps its
+                    // header timeout)
                     break;
                 }
                 requests++;

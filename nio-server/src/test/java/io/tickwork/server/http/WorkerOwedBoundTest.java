@@ -177,4 +177,31 @@ class WorkerOwedBoundTest {
             pool.shutdownNow();
         }
     }
+
+    /**
+     * Refusals go through the pool too, so while it owes the loop all it allows a malformed request
+     * and a refused {@code Expect} wait their turn like any request, answered once there is room.
+     */
+    @Test
+    void refusalsWaitForRoomOnThePoolToo() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch bStarted = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (HttpServer server = oneLoop(heldAt(release, bStarted), pool).start();
+                RawClient a = new RawClient(server.port());
+                RawClient malformed = new RawClient(server.port());
+                RawClient refused = new RawClient(server.port())) {
+            a.send(gets("a", BOUND));
+            malformed.send("GET /m HTTP/1.1\r\nHost: t\r\nContent-Length: abc\r\n\r\n");
+            refused.send("PUT /r HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 10\r\n\r\n");
+            assertFalse(bStarted.await(300, TimeUnit.MILLISECONDS)); // time for a refusal handed out past the bound
+            release.countDown();
+            readAll(a, "a", BOUND);
+            assertEquals(400, malformed.read().status());
+            assertEquals(405, refused.read().status());
+            assertEquals(BOUND, server.maxOwedResponses());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }
