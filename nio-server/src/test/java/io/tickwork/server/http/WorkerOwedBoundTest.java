@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,6 +23,19 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class WorkerOwedBoundTest {
     private static final int BOUND = WorkerDispatch.MAX_IN_FLIGHT; // of a 1 MiB budget
+
+    /** Lets the handlers of {@code a} paths finish. */
+    private final CountDownLatch release = new CountDownLatch(1);
+    /** Counted down by the first handler of a {@code b} path. */
+    private final CountDownLatch bStarted = new CountDownLatch(1);
+
+    private final ExecutorService pool = Executors.newFixedThreadPool(2);
+
+    @AfterEach
+    void stopPool() {
+        release.countDown();
+        pool.shutdownNow();
+    }
 
     /** One loop on {@code pool}, a 1 MiB output budget. */
     private static HttpServer.Builder oneLoop(HttpHandler handler, ExecutorService pool) {
@@ -41,8 +55,8 @@ class WorkerOwedBoundTest {
         return sb.toString();
     }
 
-    /** Answers the path; paths starting with {@code a} wait for {@code release} first, {@code b} ones count down {@code bStarted}. */
-    private static HttpHandler heldAt(CountDownLatch release, CountDownLatch bStarted) {
+    /** Answers the path; paths starting with {@code a} wait for {@link #release} first, {@code b} ones count down {@link #bStarted}. */
+    private HttpHandler handler() {
         return (req, res) -> {
             String path = req.path().substring(1);
             if (path.startsWith("a")) {
@@ -74,10 +88,7 @@ class WorkerOwedBoundTest {
      */
     @Test
     void requestsPastTheLoopsBoundWaitTheirTurnAndAreAllAnswered() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch bStarted = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (HttpServer server = oneLoop(heldAt(release, bStarted), pool).start();
+        try (HttpServer server = oneLoop(handler(), pool).start();
                 RawClient a = new RawClient(server.port());
                 RawClient b = new RawClient(server.port())) {
             a.send(gets("a", BOUND));
@@ -87,8 +98,6 @@ class WorkerOwedBoundTest {
             readAll(a, "a", BOUND);
             readAll(b, "b", 3);
             assertEquals(BOUND, server.maxOwedResponses());
-        } finally {
-            pool.shutdownNow();
         }
     }
 
@@ -109,10 +118,7 @@ class WorkerOwedBoundTest {
     /** A graceful stop answers the requests waiting for room on the pool, the last saying close. */
     @Test
     void aStopAnswersTheRequestsWaitingForThePool() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch bStarted = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (HttpServer server = oneLoop(heldAt(release, bStarted), pool).start();
+        try (HttpServer server = oneLoop(handler(), pool).start();
                 RawClient a = new RawClient(server.port());
                 RawClient b = new RawClient(server.port())) {
             a.send(gets("a", BOUND));
@@ -129,18 +135,13 @@ class WorkerOwedBoundTest {
             assertEquals("close", last.header("Connection"));
             closer.join(TimeUnit.SECONDS.toMillis(30));
             assertFalse(closer.isAlive());
-        } finally {
-            pool.shutdownNow();
         }
     }
 
     /** With a response timeout, requests that waited that long for room on the pool get a 503 and the connection closes. */
     @Test
     void requestsWaitingForThePoolPastTheResponseTimeoutGetA503() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch bStarted = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (HttpServer server = oneLoop(heldAt(release, bStarted), pool)
+        try (HttpServer server = oneLoop(handler(), pool)
                         .responseTimeout(Duration.ofMillis(300))
                         .start();
                 RawClient a = new RawClient(server.port());
@@ -152,18 +153,13 @@ class WorkerOwedBoundTest {
             assertEquals(-1, b.in.read(), "the connection stays open after its 503");
             assertEquals(1, bStarted.getCount(), "b's requests ran after their 503");
             release.countDown();
-        } finally {
-            pool.shutdownNow();
         }
     }
 
     /** A partial head read while the pool owes the loop all it allows still gets its header timeout's 408. */
     @Test
     void aPartialHeadReadWhileThePoolIsFullGetsItsHeaderTimeout() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch bStarted = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (HttpServer server = oneLoop(heldAt(release, bStarted), pool)
+        try (HttpServer server = oneLoop(handler(), pool)
                         .headerTimeout(Duration.ofMillis(300))
                         .start();
                 RawClient a = new RawClient(server.port());
@@ -173,8 +169,6 @@ class WorkerOwedBoundTest {
             assertEquals(408, b.read().status());
             release.countDown();
             readAll(a, "a", BOUND);
-        } finally {
-            pool.shutdownNow();
         }
     }
 
@@ -184,10 +178,7 @@ class WorkerOwedBoundTest {
      */
     @Test
     void refusalsWaitForRoomOnThePoolToo() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch bStarted = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (HttpServer server = oneLoop(heldAt(release, bStarted), pool).start();
+        try (HttpServer server = oneLoop(handler(), pool).start();
                 RawClient a = new RawClient(server.port());
                 RawClient malformed = new RawClient(server.port());
                 RawClient refused = new RawClient(server.port())) {
@@ -200,8 +191,6 @@ class WorkerOwedBoundTest {
             assertEquals(400, malformed.read().status());
             assertEquals(405, refused.read().status());
             assertEquals(BOUND, server.maxOwedResponses());
-        } finally {
-            pool.shutdownNow();
         }
     }
 }
