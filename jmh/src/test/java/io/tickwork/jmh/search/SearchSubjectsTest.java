@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.Param;
  * {@link TreeMap} over the same keys does: a present key gets its sorted index, an absent one
  * {@code -(insertion point) - 1} from the ordered subjects and -1 from the hash maps. The int
  * subjects run on each distribution at n = 2,000 and 20,000 with the benchmark's full stream of
- * 2^20 queries; the byte-key subjects at n = 20,000. Also checks that the workloads are what the
+ * 2^20 queries singly, and its first 2^16 in the batch benchmark's batch sizes; the byte-key subjects at n = 20,000. Also checks that the workloads are what the
  * benchmark comments say (distinct even keys, half the queries present, odd absent ones inside
  * the key range) and that each benchmark's {@code impl} list names exactly the subjects tested.
  */
@@ -60,6 +60,19 @@ class SearchSubjectsTest {
                     int got = s.indexOf(q);
                     if (got != want) {
                         fail(name + " " + dist + " n=" + n + " query " + q + ": expected " + want + ", got " + got);
+                    }
+                }
+                // the batched path the batch benchmark times answers as the single lookups do
+                for (int batch : new int[] {1, 16, 256, 4096}) {
+                    int[] out = new int[1 << 16]; // the stream's first 2^16 queries
+                    for (int from = 0; from < out.length; from += batch) {
+                        s.indexOf(w.queries, from, Math.min(from + batch, out.length), out);
+                    }
+                    for (int i = 0; i < out.length; i++) {
+                        if (out[i] != s.indexOf(w.queries[i])) {
+                            fail(name + " " + dist + " n=" + n + " batch " + batch + " query " + w.queries[i]
+                                    + ": batch " + out[i] + ", single " + s.indexOf(w.queries[i]));
+                        }
                     }
                 }
             }
