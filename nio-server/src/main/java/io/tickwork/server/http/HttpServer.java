@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * An HTTP/1.1 server on NIO selector loops: N loop threads (default one per core), no thread per
@@ -540,63 +541,53 @@ public final class HttpServer implements AutoCloseable {
 
     /** Connections closed because their held-back output did not fit their loop's budget. */
     long shedConnections() {
-        long n = 0;
-        for (SelectorLoop l : loops) {
-            n += l.output.shed;
-        }
-        return n;
+        return sumOverLoops(l -> l.output.shed);
     }
 
     /** The most output any one loop has held back at once, over its connections. */
     long maxHeldOutputBytes() {
-        long m = 0;
-        for (SelectorLoop l : loops) {
-            m = Math.max(m, l.output.maxHeldOutSeen);
-        }
-        return m;
+        return maxOverLoops(l -> l.output.maxHeldOutSeen);
     }
 
     /** Request bytes the loops hold now, over all of them (0 once every connection has closed). */
     long heldInputBytes() {
-        long n = 0;
-        for (SelectorLoop l : loops) {
-            n += l.heldInputBytes();
-        }
-        return n;
+        return sumOverLoops(SelectorLoop::heldInputBytes);
     }
 
     /** The most request bytes any one loop has held at once, over its connections. */
     long maxHeldInputBytes() {
-        long m = 0;
-        for (SelectorLoop l : loops) {
-            m = Math.max(m, l.input.maxHeldSeen);
-        }
-        return m;
+        return maxOverLoops(l -> l.input.maxHeldSeen);
     }
 
     /** Connections closed because their held request bytes did not fit their loop's input budget. */
     long inputShedConnections() {
-        long n = 0;
-        for (SelectorLoop l : loops) {
-            n += l.input.shed;
-        }
-        return n;
+        return sumOverLoops(l -> l.input.shed);
     }
 
     /** Worker mode: the most responses any one loop has been owed by the pool at once (0 otherwise). */
-    int maxOwedResponses() {
-        int m = 0;
-        for (SelectorLoop l : loops) {
-            m = Math.max(m, l.maxOwedResponses());
-        }
-        return m;
+    long maxOwedResponses() {
+        return maxOverLoops(SelectorLoop::maxOwedResponses);
     }
 
     /** Largest output any connection has held back since start (tests of the back-pressure bound). */
     long maxPendingOutputBytes() {
+        return maxOverLoops(l -> l.output.maxPendingOut);
+    }
+
+    /** A loop counter (tests), summed over the loops. */
+    private long sumOverLoops(ToLongFunction<SelectorLoop> counter) {
+        long n = 0;
+        for (SelectorLoop l : loops) {
+            n += counter.applyAsLong(l);
+        }
+        return n;
+    }
+
+    /** A loop's high-water mark (tests), the largest over the loops. */
+    private long maxOverLoops(ToLongFunction<SelectorLoop> mark) {
         long m = 0;
         for (SelectorLoop l : loops) {
-            m = Math.max(m, l.output.maxPendingOut);
+            m = Math.max(m, mark.applyAsLong(l));
         }
         return m;
     }
