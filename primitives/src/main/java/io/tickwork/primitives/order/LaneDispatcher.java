@@ -622,12 +622,8 @@ final class LaneDispatcher extends DispatcherPad3 {
     }
 
     private static VirtualMachineError reportKeyFailure(Throwable keyFailure) {
-        Thread current = Thread.currentThread();
         try {
-            Thread.UncaughtExceptionHandler ueh = current.getUncaughtExceptionHandler();
-            if (ueh != null) {
-                ueh.uncaughtException(current, keyFailure);
-            }
+            TaskFailures.uncaught(Thread.currentThread(), keyFailure);
         } catch (VirtualMachineError fatal) {
             return fatal;
         } catch (Throwable ignored) {

@@ -54,7 +54,8 @@ final class TaskFailures {
         }
     }
 
-    private static void uncaught(Thread thread, Throwable failure) {
+    /** Hands {@code failure} to {@code thread}'s uncaught-exception handler, if it has one; what that throws goes on. */
+    static void uncaught(Thread thread, Throwable failure) {
         Thread.UncaughtExceptionHandler ueh = thread.getUncaughtExceptionHandler();
         if (ueh != null) {
             ueh.uncaughtException(thread, failure);
