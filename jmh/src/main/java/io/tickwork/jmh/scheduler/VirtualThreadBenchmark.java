@@ -56,8 +56,15 @@ public class VirtualThreadBenchmark {
     static final int SLEEPS = KilimTimerBenchmark.SLEEPS;
 
     private MethodHandle unstarted; // (Runnable) -> Thread, bound to a Thread.ofVirtual() builder
+    /** How many threads an invocation runs; fewer in the workloads' test. */
+    int threadCount = THREADS;
+    /** How long an invocation waits for its threads before it fails. */
+    long awaitSeconds = TimeUnit.MINUTES.toSeconds(5);
+
     private Thread[] threads;
     private CountDownLatch done;
+    /** The park ping-pong's pairs, kept for the workloads' test to count their moves. */
+    Pair[] pairs;
 
     @Setup(Level.Trial)
     public void findVirtualThreads() throws Throwable {
@@ -91,27 +98,35 @@ public class VirtualThreadBenchmark {
 
     @Setup(Level.Invocation)
     public void buildThreads(BenchmarkParams params) throws Throwable {
-        String bench = params.getBenchmark();
-        threads = new Thread[THREADS];
-        done = new CountDownLatch(THREADS);
+        build(params.getBenchmark());
+        SchedulerSubjects.settle(); // as for the Kilim tasks: tenure the threads before the measurement
+    }
+
+    /** Creates (does not start) the threads of the workload whose benchmark method ends {@code bench}. */
+    void build(String bench) throws Throwable {
+        threads = new Thread[threadCount];
+        done = new CountDownLatch(threadCount);
+        pairs = null;
         CountDownLatch d = done;
         if (bench.endsWith("queuePingPong")) {
-            for (int p = 0; p < PAIRS; p++) {
+            for (int p = 0; p < threadCount / 2; p++) {
                 BlockingQueue<Coroutines.Ball> toPonger = new ArrayBlockingQueue<>(1);
                 BlockingQueue<Coroutines.Ball> toPinger = new ArrayBlockingQueue<>(1);
                 threads[2 * p] = (Thread) unstarted.invoke((Runnable) () -> pong(toPonger, toPinger, d));
                 threads[2 * p + 1] = (Thread) unstarted.invoke((Runnable) () -> ping(toPinger, toPonger, d));
             }
         } else if (bench.endsWith("parkPingPong")) {
-            for (int p = 0; p < PAIRS; p++) {
+            pairs = new Pair[threadCount / 2];
+            for (int p = 0; p < pairs.length; p++) {
                 Pair pair = new Pair();
+                pairs[p] = pair;
                 pair.a = (Thread) unstarted.invoke((Runnable) () -> play(pair, 0, d));
                 pair.b = (Thread) unstarted.invoke((Runnable) () -> play(pair, 1, d));
                 threads[2 * p] = pair.a;
                 threads[2 * p + 1] = pair.b;
             }
         } else if (bench.endsWith("sleepExpirations")) {
-            for (int i = 0; i < THREADS; i++) {
+            for (int i = 0; i < threadCount; i++) {
                 threads[i] = (Thread) unstarted.invoke((Runnable) () -> {
                     try {
                         for (int k = 0; k < SLEEPS; k++) {
@@ -123,8 +138,8 @@ public class VirtualThreadBenchmark {
                     d.countDown();
                 });
             }
-        } else {
-            for (int i = 0; i < THREADS; i++) {
+        } else if (bench.endsWith("yield")) {
+            for (int i = 0; i < threadCount; i++) {
                 threads[i] = (Thread) unstarted.invoke((Runnable) () -> {
                     for (int k = 0; k < YIELDS; k++) {
                         Thread.yield();
@@ -132,8 +147,9 @@ public class VirtualThreadBenchmark {
                     d.countDown();
                 });
             }
+        } else {
+            throw new IllegalArgumentException("no workload for " + bench);
         }
-        SchedulerSubjects.settle(); // as for the Kilim tasks: tenure the threads before the measurement
     }
 
     private static void ping(BlockingQueue<Coroutines.Ball> in, BlockingQueue<Coroutines.Ball> out, CountDownLatch d) {
@@ -173,11 +189,11 @@ public class VirtualThreadBenchmark {
         d.countDown();
     }
 
-    private void runAll() throws InterruptedException {
+    void runAll() throws InterruptedException {
         for (Thread t : threads) {
             t.start();
         }
-        if (!done.await(5, TimeUnit.MINUTES)) {
+        if (!done.await(awaitSeconds, TimeUnit.SECONDS)) {
             throw new IllegalStateException(done.getCount() + " virtual threads did not finish");
         }
     }
