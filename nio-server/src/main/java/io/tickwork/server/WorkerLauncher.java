@@ -47,8 +47,16 @@ import java.util.regex.Pattern;
  *       SIGTERM or by a terminal's SIGINT or hang-up before their handler was installed), else 1
  *       naming each worker that did not. A Ctrl-C or a hang-up, which reach the workers too, is
  *       such a stop, even where a worker's exit is seen before the launcher's own signal.</li>
- *   <li>A worker that exits by itself makes the launcher stop the others and exit 1, naming the
- *       worker and its exit status (0 only if it exited 0: it was asked to stop by someone else).</li>
+ *   <li>A worker that fails while serving (it exits with a status other than a stop's: killed by
+ *       SIGKILL or the OOM killer, crashed, or exited non-zero) is started again with the same
+ *       index and options, and the others serve on; its connections are lost, and until the new
+ *       worker listens the kernel hashes new connections over the others. The launcher says why on stderr and, once the
+ *       new worker listens, its pid and private {@code /stats} URL on stdout.</li>
+ *   <li>A worker's fourth failure within {@link #RESTART_WINDOW_SECONDS} s, a restarted worker
+ *       that exits before it serves or does not serve within 60 s, and a worker that exits as a
+ *       stop would (0, or 143, 130 or 129: someone stopped it alone) make the launcher stop the
+ *       others and exit 1, naming the worker and its exit status: a restart would not mend
+ *       that.</li>
  *   <li>However the launcher ends, even by SIGKILL, its workers stop: each reads its standard
  *       input, a pipe whose other end only the launcher holds, and stops gracefully at its end.</li>
  *   <li>The launcher refuses a port something already listens on, picks one for {@code --port 0},
@@ -142,6 +150,23 @@ final class WorkerLauncher {
     private record Ready(int index, String url, String statsUrl, String summary) {}
 
     private record Exited(int index, int status) {}
+
+    /**
+     * Restarts one worker may have within {@link #RESTART_WINDOW_SECONDS}: a worker that fails more
+     * often crashes for a cause a restart does not remove, and the launcher stops the service.
+     */
+    static final int RESTARTS_PER_WINDOW = 3;
+
+    static final long RESTART_WINDOW_SECONDS = 60;
+
+    /** Per worker, when each of its last {@link #RESTARTS_PER_WINDOW} restarts began, a ring; 0: none. */
+    private long[][] restartedAt;
+    /** Per worker, how many restarts it has had. */
+    private int[] restarts;
+    /** Per worker, the time its restart must serve by; only where {@link #restarting} is set. */
+    private long[] restartDeadline;
+
+    private boolean[] restarting;
 
     private static final Object STOP = new Object();
     /** How long a failed start waits for a stop that may have caused it. */
@@ -293,13 +318,103 @@ final class WorkerLauncher {
         closeQuietly(hold); // every worker listens: the port stays theirs
         out.println(startLine(ready));
         out.flush();
+        restartedAt = new long[n][RESTARTS_PER_WINDOW];
+        restarts = new int[n];
+        restartDeadline = new long[n];
+        restarting = new boolean[n];
         while (true) {
-            Object e = events.take();
+            int late = earliestRestart();
+            Object e = late < 0
+                    ? events.take()
+                    : events.poll(restartDeadline[late] - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (e == null) {
+                err.println("tickwork: worker " + late + " (pid "
+                        + workers.get(late).pid() + ") restarted " + START_TIMEOUT_SECONDS
+                        + " s ago and not serving; stopping it and the others");
+                stopAll(late);
+                return 1;
+            }
             if (e == STOP) {
                 return stopAll(-1);
             }
-            if (e instanceof Exited x) {
-                return died(x, "");
+            if (e instanceof Ready r) {
+                if (restarting[r.index()]) {
+                    restarting[r.index()] = false;
+                    out.println("tickwork: worker " + r.index() + " restarted: pid="
+                            + workers.get(r.index()).pid() + " stats=" + r.statsUrl());
+                    out.flush();
+                }
+                continue;
+            }
+            Exited x = (Exited) e;
+            if (restarting[x.index()]) {
+                return died(x, " before it served again");
+            }
+            if (stoppedAsAsked(x.status())) {
+                return died(x, ""); // someone stopped it: not a failure a restart would mend
+            }
+            if (restartsWithinWindow(x.index()) == RESTARTS_PER_WINDOW) {
+                return died(
+                        x, ", its " + (RESTARTS_PER_WINDOW + 1) + "th failure within " + RESTART_WINDOW_SECONDS + " s");
+            }
+            if (!restart(x, port)) {
+                return 1;
+            }
+        }
+    }
+
+    /** The restarting worker whose deadline comes first, or -1 if none is restarting. */
+    private int earliestRestart() {
+        int first = -1;
+        for (int i = 0; i < restarting.length; i++) {
+            if (restarting[i] && (first < 0 || restartDeadline[i] - restartDeadline[first] < 0)) {
+                first = i;
+            }
+        }
+        return first;
+    }
+
+    private int restartsWithinWindow(int index) {
+        long now = System.nanoTime();
+        int within = 0;
+        for (int k = 0; k < Math.min(restarts[index], RESTARTS_PER_WINDOW); k++) {
+            if (now - restartedAt[index][k] < TimeUnit.SECONDS.toNanos(RESTART_WINDOW_SECONDS)) {
+                within++;
+            }
+        }
+        return within;
+    }
+
+    /**
+     * Starts a worker in place of {@code x}'s, which failed while serving; false (the others
+     * stopped, the reason printed) if it cannot be started.
+     */
+    private boolean restart(Exited x, int port) {
+        int i = x.index();
+        joinPumps(i); // its last lines first: they say why it failed
+        err.println("tickwork: worker " + i + " (pid " + workers.get(i).pid() + ") exited with status " + x.status()
+                + "; restarting it");
+        long now = System.nanoTime();
+        restartedAt[i][restarts[i]++ % RESTARTS_PER_WINDOW] = now;
+        restartDeadline[i] = now + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
+        restarting[i] = true;
+        try {
+            start(i, port);
+            return true;
+        } catch (IOException e) {
+            err.println("tickwork: " + e.getMessage() + "; stopping the others");
+            stopAll(i);
+            return false;
+        }
+    }
+
+    private void joinPumps(int index) {
+        for (int k = 2 * index; k < 2 * index + 2 && k < pumps.size(); k++) {
+            try {
+                pumps.get(k).join(1_000); // it has exited: its pipes end, unless a grandchild holds them
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
             }
         }
     }
@@ -336,10 +451,19 @@ final class WorkerLauncher {
         } catch (IOException e) {
             throw new IOException("cannot start worker " + index + ": " + e.getMessage(), e);
         }
-        workers.add(p);
-        // pumps 2i and 2i + 1 are worker i's stdout and stderr (died() joins them)
-        pumps.add(pump(index, p.getInputStream(), out, true));
-        pumps.add(pump(index, p.getErrorStream(), err, false));
+        // pumps 2i and 2i + 1 are worker i's stdout and stderr (joinPumps joins them); a restart
+        // takes its predecessor's places
+        Thread stdout = pump(index, p.getInputStream(), out, true);
+        Thread stderr = pump(index, p.getErrorStream(), err, false);
+        if (index < workers.size()) {
+            workers.set(index, p);
+            pumps.set(2 * index, stdout);
+            pumps.set(2 * index + 1, stderr);
+        } else {
+            workers.add(p);
+            pumps.add(stdout);
+            pumps.add(stderr);
+        }
         p.onExit().thenAccept(x -> events.add(new Exited(index, x.exitValue())));
     }
 
@@ -400,15 +524,7 @@ final class WorkerLauncher {
             // worker's exit was merely seen first
             return stopAll(-1);
         }
-        // the worker's last lines first (a JVM that could not start says why there), then its end
-        for (int k = 2 * x.index(); k < 2 * x.index() + 2 && k < pumps.size(); k++) {
-            try {
-                pumps.get(k).join(1_000); // it has exited: its pipes end, unless a grandchild holds them
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        joinPumps(x.index()); // the worker's last lines first (a JVM that could not start says why there)
         err.println("tickwork: worker " + x.index() + " (pid "
                 + workers.get(x.index()).pid() + ") exited with status " + x.status() + when + "; stopping the others");
         stopAll(x.index());

@@ -45,22 +45,23 @@ public final class LaunchedServer implements AutoCloseable {
     public final List<Long> pids = new ArrayList<>();
     public final List<String> statsUrls = new ArrayList<>();
 
-    public LaunchedServer(int processes) throws IOException {
+    public LaunchedServer(int processes, String... moreOptions) throws IOException {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        process = new ProcessBuilder(
-                        java,
-                        "-Xmx64m",
-                        "-XX:+UseSerialGC",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        Main.class.getName(),
-                        "--processes",
-                        Integer.toString(processes),
-                        "--port",
-                        "0",
-                        "--threads",
-                        "1")
-                .start();
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-Xmx64m",
+                "-XX:+UseSerialGC",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "--processes",
+                Integer.toString(processes),
+                "--port",
+                "0",
+                "--threads",
+                "1"));
+        command.addAll(List.of(moreOptions));
+        process = new ProcessBuilder(command).start();
         collect(process.getInputStream(), out);
         collect(process.getErrorStream(), err);
     }

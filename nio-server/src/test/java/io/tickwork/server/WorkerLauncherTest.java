@@ -16,6 +16,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -25,12 +27,14 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code --processes}: the launcher as a real process on an ephemeral loopback port, its workers
  * as real JVMs. Checks the start line, that the workers share the port and report their own
- * counters, and that every way of ending (SIGTERM to the launcher, a worker killed, the launcher
- * killed) leaves no worker behind.
+ * counters, that a worker killed while serving is restarted (within bounds), and that every way of
+ * ending (SIGTERM to the launcher, a worker failing for good, the launcher killed) leaves no worker
+ * behind.
  */
 @Timeout(120)
 class WorkerLauncherTest {
@@ -110,20 +114,132 @@ class WorkerLauncherTest {
         assertEquals(List.of(), launched.restOf(launched.err), "nothing on stderr");
     }
 
+    /**
+     * A worker killed while serving is started again with its index; the others serve on and keep
+     * their connections, the new one serves, and a stop afterwards is a clean stop.
+     */
     @Test
-    void aWorkerKilledMakesTheLauncherStopTheOthersAndFail() throws Exception {
-        launched = new LaunchedServer(3);
-        launched.awaitStart(3);
-        List<ProcessHandle> workers = launched.workers();
+    void aWorkerKilledIsRestartedWhileTheOthersServeOn() throws Exception {
+        launched = new LaunchedServer(2);
+        launched.awaitStart(2);
+        List<Socket> kept = new ArrayList<>();
+        for (int i = 0; i < 40; i++) { // hashed over both workers; some on worker 0 for sure (2^-40)
+            Socket s = new Socket("127.0.0.1", launched.port);
+            sockets.add(s);
+            s.setSoTimeout(10_000);
+            assertEquals(200, get(s, "/d/door"), "connection " + i);
+            kept.add(s);
+        }
         long victim = launched.pids.get(1);
         assertTrue(ProcessHandle.of(victim).orElseThrow().destroyForcibly());
+        assertEquals(
+                "tickwork: worker 1 (pid " + victim + ") exited with status 137; restarting it",
+                launched.awaitLine(launched.err, "tickwork: "));
+        String restarted = launched.awaitLine(launched.out, "tickwork: ");
+        Matcher m = Pattern.compile(
+                        "^tickwork: worker 1 restarted: pid=(\\d+) stats=(http://127\\.0\\.0\\.1:\\d+/stats)$")
+                .matcher(restarted);
+        assertTrue(m.matches(), restarted);
+        long successor = Long.parseLong(m.group(1));
+        assertNotEquals(victim, successor);
+        assertEquals(
+                java.util.Set.of(launched.pids.get(0), successor),
+                launched.process.children().map(ProcessHandle::pid).collect(Collectors.toSet()),
+                "the launcher's workers: the survivor and the successor");
+
+        // the survivor's connections answer still; those on the killed worker are gone
+        int answered = 0;
+        for (Socket s : kept) {
+            try {
+                answered += get(s, "/d/door") == 200 ? 1 : 0;
+            } catch (IOException gone) {
+                // it was the killed worker's
+            }
+        }
+        assertTrue(answered > 0 && answered < kept.size(), answered + " of " + kept.size() + " connections answered");
+        HttpResponse<String> st = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(m.group(2))).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, st.statusCode(), "the successor's own /stats");
+        for (int i = 0; i < 40; i++) { // new connections reach both workers again (2 * 2^-40 to fail)
+            try (Socket s = new Socket("127.0.0.1", launched.port)) {
+                s.setSoTimeout(10_000);
+                assertEquals(200, get(s, "/d/door"), "new connection " + i);
+            }
+        }
+        long successorAccepted = new ObjectMapper()
+                .readTree(HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(URI.create(m.group(2))).build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body())
+                .get("acceptedConnections")
+                .asLong();
+        assertTrue(successorAccepted > 0, "the successor accepted none of 40 new connections");
+
+        assertTrue(launched.process.toHandle().destroy());
         assertTrue(launched.process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "launcher exited");
-        assertNotEquals(0, launched.process.exitValue());
+        assertEquals(0, launched.process.exitValue(), "a clean stop after a mended failure");
+        assertEquals(
+                "tickwork dictionary: all 2 workers stopped",
+                launched.awaitLine(launched.out, "tickwork dictionary: "));
+    }
+
+    /** A worker that fails again and again is not restarted for ever: its fourth failure within 60 s stops the service. */
+    @Test
+    void aWorkerFailingAFourthTimeWithinAMinuteStopsTheService() throws Exception {
+        launched = new LaunchedServer(2);
+        launched.awaitStart(2);
+        long victim = launched.pids.get(1);
+        for (int k = 1; k <= WorkerLauncher.RESTARTS_PER_WINDOW; k++) {
+            assertTrue(ProcessHandle.of(victim).orElseThrow().destroyForcibly());
+            assertEquals(
+                    "tickwork: worker 1 (pid " + victim + ") exited with status 137; restarting it",
+                    launched.awaitLine(launched.err, "tickwork: "),
+                    "failure " + k);
+            Matcher m = Pattern.compile("^tickwork: worker 1 restarted: pid=(\\d+) .*")
+                    .matcher(launched.awaitLine(launched.out, "tickwork: "));
+            assertTrue(m.matches());
+            victim = Long.parseLong(m.group(1));
+        }
+        List<ProcessHandle> workers = launched.process.children().collect(Collectors.toList());
+        assertTrue(ProcessHandle.of(victim).orElseThrow().destroyForcibly());
+        assertTrue(launched.process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "launcher exited");
+        assertEquals(1, launched.process.exitValue());
+        assertEquals(
+                "tickwork: worker 1 (pid " + victim + ") exited with status 137, its 4th failure within 60 s;"
+                        + " stopping the others",
+                launched.awaitLine(launched.err, "tickwork: "));
         for (ProcessHandle w : workers) {
             assertFalse(w.isAlive(), "worker " + w.pid() + " still running after the launcher exited");
         }
+    }
+
+    /** A restart that cannot serve (here its data file was deleted) stops the service, saying why. */
+    @Test
+    void aRestartThatCannotServeStopsTheService(@TempDir Path tmp) throws Exception {
+        Path data = tmp.resolve("copy.twd");
+        try (InputStream in = io.tickwork.server.dict.Dictionary.class.getResourceAsStream("wordnet31.twd")) {
+            Files.copy(in, data);
+        }
+        launched = new LaunchedServer(2, "--data", data.toString());
+        launched.awaitStart(2);
+        List<ProcessHandle> workers = launched.workers();
+        Files.delete(data); // the workers keep their mappings; a new worker cannot open it
+        long victim = launched.pids.get(1);
+        assertTrue(ProcessHandle.of(victim).orElseThrow().destroyForcibly());
+        assertEquals(
+                "tickwork: worker 1 (pid " + victim + ") exited with status 137; restarting it",
+                launched.awaitLine(launched.err, "tickwork: "));
+        assertTrue(launched.process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "launcher exited");
+        assertEquals(1, launched.process.exitValue());
         String said = launched.awaitLine(launched.err, "tickwork: worker 1 ");
-        assertEquals("tickwork: worker 1 (pid " + victim + ") exited with status 137; stopping the others", said);
+        assertTrue(
+                said.matches(
+                        "tickwork: worker 1 \\(pid \\d+\\) exited with status 1 before it served again; stopping the others"),
+                said);
+        for (ProcessHandle w : workers) {
+            assertFalse(w.isAlive(), "worker " + w.pid() + " still running after the launcher exited");
+        }
     }
 
     /** A worker stopped alone, gracefully (exit 0): the service is down, so the launcher fails too. */
