@@ -29,6 +29,8 @@ final class Bench {
     private volatile boolean stopped;
     /** Seconds the run gave up after, with no connection open and every connect failing; 0 if it did not. */
     private int lostTheServerAfter;
+
+    private int failedEveryConnectionAfter;
     /** Stopped (a signal) before the connect phase had ended: the run's clock never started. */
     private boolean stoppedInConnectPhase;
 
@@ -67,9 +69,13 @@ final class Bench {
         for (Thread t : ts) {
             t.start();
         }
-        // the connect phase: bounded, as each connect is, and cut short by a stop
-        long connectBound = System.nanoTime() + cfg.connectTimeout().toNanos() + TimeUnit.SECONDS.toNanos(1);
+        // the connect phase: the workers begin their connects (each call bounded by the kernel),
+        // then every connect ends within --connect-timeout; cut short by a stop
         try {
+            while (!gate.awaitIssued(100) && !stopped) {
+                // waiting for the workers to begin their first connects
+            }
+            long connectBound = System.nanoTime() + cfg.connectTimeout().toNanos() + TimeUnit.SECONDS.toNanos(1);
             while (!gate.awaitSettled(100) && !stopped && System.nanoTime() < connectBound) {
                 // waiting for the workers' first connects
             }
@@ -99,6 +105,8 @@ final class Bench {
         long lastErrors = 0;
         long outageConnectErrors = 0; // connect errors when a connection was last seen open
         int secondsWithoutServer = 0; // whole seconds in a row with no connection open
+        int lastAnsweredSecond = 0; // the last second a response came in (or the start)
+        long failuresThen = 0; // connections closed, reset or unparsable by then
         long tick = start;
         int second = 0;
         for (Thread t : ts) {
@@ -165,6 +173,23 @@ final class Bench {
                         if (progress != null) {
                             progress.println("giving up: no connection open for " + GIVE_UP_SECONDS
                                     + " s, connects failing (the server stopped accepting)");
+                        }
+                        stop();
+                    }
+                    long failures = Counters.sum(counters, Counters.ERR_CLOSED)
+                            + Counters.sum(counters, Counters.ERR_IO)
+                            + Counters.sum(counters, Counters.ERR_PARSE);
+                    if (completed > lastCompleted) {
+                        lastAnsweredSecond = second;
+                        failuresThen = failures;
+                    } else if (second - lastAnsweredSecond >= GIVE_UP_SECONDS
+                            && failures > failuresThen
+                            && lostTheServerAfter == 0
+                            && failedEveryConnectionAfter == 0) {
+                        failedEveryConnectionAfter = second;
+                        if (progress != null) {
+                            progress.println("giving up: no response for " + GIVE_UP_SECONDS
+                                    + " s, connections closed, reset or answered unparsably");
                         }
                         stop();
                     }
@@ -265,6 +290,16 @@ final class Bench {
      */
     int lostTheServerAfter() {
         return lostTheServerAfter;
+    }
+
+    /**
+     * After {@link #run}: the second at which the run gave up because no response came in for
+     * {@value #GIVE_UP_SECONDS} s while connections were closed, reset or answered with bytes that
+     * do not parse (a server that accepts and then fails every connection; timeouts do not count:
+     * a slow server is measured, not given up on); 0 if it did not.
+     */
+    int failedEveryConnectionAfter() {
+        return failedEveryConnectionAfter;
     }
 
     /** After {@link #run}: no connection of any worker ever succeeded, so nothing of the server was measured. */

@@ -248,6 +248,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + bench.lostTheServerAfter() + ", and the figures above cover it up to then");
             return 1;
         }
+        if (bench.failedEveryConnectionAfter() > 0) {
+            err.println("error: " + cfg.target() + " closed, reset or garbled every connection without a response for "
+                    + Bench.GIVE_UP_SECONDS + " s; the run gave up at second " + bench.failedEveryConnectionAfter()
+                    + ", and the figures above cover it up to then");
+            return 1;
+        }
         if (r.completed == 0) {
             err.println("error: no response from " + cfg.target() + " completed in the measured run, so nothing"
                     + " was measured ("

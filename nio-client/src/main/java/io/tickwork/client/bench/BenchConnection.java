@@ -35,6 +35,10 @@ final class BenchConnection {
     int inflight;
     long connectStarted;
     long reconnectAt = Long.MAX_VALUE;
+    /** A response arrived since the current connect. */
+    boolean answered;
+    /** Connections in a row that ended without a response: the next reconnect waits longer. */
+    int fruitless;
 
     BenchConnection(int depth, int maxRequestBytes) {
         sentAt = new long[depth];

@@ -52,6 +52,14 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
 
     private static final long HOUSEKEEPING_NS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long CONNECT_RETRY_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** The longest wait before replacing a connection that ended without a response. */
+    private static final long MAX_RECONNECT_BACKOFF_NS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * How long one housekeeping pass may spend opening connections: a kernel slow to connect (many
+     * ports in use, a full backlog) must not stop the loop reading, timing out and measuring; the
+     * rest wait for the next pass.
+     */
+    private static final long HOUSEKEEPING_CONNECTS_NS = TimeUnit.MILLISECONDS.toNanos(2);
 
     final Counters counters = new Counters();
     final SingleWriterRecorder recorder = LatencyRange.recorder();
@@ -163,11 +171,14 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             if (stop) {
                 l.stop(); // stopped before the loop existed
             }
-            long now = System.nanoTime();
             for (BenchConnection c : conns) {
-                connect(c, now);
+                if (stop) {
+                    break; // the rest stay unconnected: the run ends before it starts
+                }
+                connect(c, System.nanoTime()); // each connect's own time: its timeout runs from it
             }
-            nextHousekeeping = now + HOUSEKEEPING_NS;
+            issued();
+            nextHousekeeping = System.nanoTime() + HOUSEKEEPING_NS;
             l.run();
             if (started && measuring && !charged && !finished()) {
                 // stopped early (a signal, or the run gave up): what was owed is charged as at the end
@@ -179,6 +190,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         } catch (RuntimeException | Error e) {
             failure = e; // a bug: the run's figures are incomplete, and the command says so
         } finally {
+            issued();
             if (!announced) {
                 announced = true;
                 gate.settled(); // ended before its connects settled: the run need not wait for it
@@ -187,6 +199,16 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             for (BenchConnection c : conns) {
                 closeQuietly(c);
             }
+        }
+    }
+
+    /** Whether this worker told {@link #gate} its first connects have all been begun. */
+    private boolean issuedAll;
+
+    private void issued() {
+        if (!issuedAll) {
+            issuedAll = true;
+            gate.issued();
         }
     }
 
@@ -411,6 +433,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             c.ch = ch;
             c.connectStarted = now;
             c.connected = false;
+            c.answered = false;
             if (ch.connect(cfg.address())) {
                 c.key = loop.register(ch, 0, c);
                 onConnected(c, now);
@@ -626,16 +649,33 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             warmRecorder.recordValue(latency);
             counters.inc(Counters.WARM_COMPLETED);
         }
+        c.answered = true;
         if (c.parser.close()) {
             // the server ends the connection after this response: not an error, but any requests
             // pipelined behind it will never be answered (giveBack: sent again, or lost)
             giveBack(c, now, false);
             closeQuietly(c);
-            counters.inc(Counters.RECONNECTS);
-            connect(c, now);
+            replace(c, now);
             return false;
         }
         return true;
+    }
+
+    /**
+     * Opens a new connection in place of {@code c}, just closed: at once if the old one had a
+     * response, else after a wait that doubles with each such connection in a row (from
+     * {@link #CONNECT_RETRY_NS} to {@link #MAX_RECONNECT_BACKOFF_NS}), so that a server that
+     * accepts and then closes or resets every connection does not get a storm of connects.
+     */
+    private void replace(BenchConnection c, long now) {
+        counters.inc(Counters.RECONNECTS);
+        if (c.answered) {
+            c.fruitless = 0;
+            connect(c, now);
+        } else {
+            c.reconnectAt = now + Math.min(MAX_RECONNECT_BACKOFF_NS, CONNECT_RETRY_NS << Math.min(c.fruitless, 10));
+            c.fruitless++;
+        }
     }
 
     private void onEof(BenchConnection c, long now) {
@@ -653,8 +693,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
             fail(c, Counters.ERR_CLOSED, now);
         } else {
             closeQuietly(c); // an idle keep-alive connection closed by the server: just replace it
-            counters.inc(Counters.RECONNECTS);
-            connect(c, now);
+            replace(c, now);
         }
     }
 
@@ -669,26 +708,26 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         counters.inc(kind);
         giveBack(c, now, kind == Counters.ERR_TIMEOUT);
         closeQuietly(c);
-        counters.inc(Counters.RECONNECTS);
-        connect(c, now);
+        replace(c, now);
     }
 
     /**
      * Requests outstanding on a connection that is going away will not be answered. With a count
      * of requests (closed loop, {@code -n}) they go back to the budget and are sent again;
      * otherwise they are lost and counted. Lost to a {@code --timeout} ({@code stalled}), each is
-     * also charged its latency so far (a lower bound), as at the end of a run: a server that
-     * stalls is charged for the requests it delayed, not let off them. Lost to a close, a reset
-     * or a response that does not parse, they are not: their wait ended at a failure, not an
-     * answer, and charging it would make a server that fails fast look fast.
+     * also charged its latency so far (a lower bound) in either case, as at the end of a run: a
+     * server that stalls is charged for the requests it delayed, not let off them (a request sent
+     * again is a new request, with a latency of its own). Lost to a close, a reset or a response
+     * that does not parse, they are not: their wait ended at a failure, not an answer, and
+     * charging it would make a server that fails fast look fast.
      */
     private void giveBack(BenchConnection c, long now, boolean stalled) {
         int measured = c.measuredInFlight();
         if (measured > 0) {
+            if (stalled) {
+                c.recordUnfinished(recorder, now, -1);
+            }
             if (ratePerNs > 0 || budget == null) {
-                if (stalled) {
-                    c.recordUnfinished(recorder, now, -1);
-                }
                 counters.add(Counters.LOST, measured);
             } else {
                 budget.addAndGet(measured); // closed loop with a count: send them again
@@ -698,9 +737,10 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
     }
 
     private void housekeeping(long now) {
+        long connectsUntil = now + HOUSEKEEPING_CONNECTS_NS;
         for (BenchConnection c : conns) {
             if (c.ch == null) {
-                if (now >= c.reconnectAt) {
+                if (now >= c.reconnectAt && System.nanoTime() - connectsUntil < 0) {
                     connect(c, now);
                 }
             } else if (!c.connected) {

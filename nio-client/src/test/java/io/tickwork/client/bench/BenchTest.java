@@ -215,6 +215,51 @@ class BenchTest {
     }
 
     /**
+     * Closed loop with {@code -n}: a request lost to a timeout is sent again to reach the count, and
+     * its wait is charged too, as without {@code -n}: 2 % of requests stalled past the timeout show
+     * in the tail, not only in the error count.
+     */
+    @Test
+    void withACountTimedOutRequestsAreChargedTheirWaitToo() throws Exception {
+        try (StubHttpServer s =
+                new StubHttpServer((n, p) -> n == 49 ? StubHttpServer.SILENT : StubHttpServer.ok("k"))) {
+            BenchReport r = bench("-c", "2", "-n", "400", "--timeout", "200ms", "--duration", "30s", s.url("/"));
+            assertEquals(400, r.completed, r.toText());
+            assertTrue(r.timeouts >= 2, r.toText());
+            assertEquals(r.completed + r.timeouts, r.latency.getTotalCount(), r.toText());
+            assertEquals(
+                    r.timeouts,
+                    r.latency.getCountBetweenValues(200_000_000L, LatencyRange.HIGHEST_NS),
+                    "each timed-out request charged at least the timeout: " + r.toText());
+        }
+    }
+
+    /**
+     * A server that accepts every connection and closes it unanswered: the connections are
+     * replaced after a growing wait, not in a storm, and the run gives up, exit 1, when no response
+     * came for 3 s while connections failed, rather than retrying towards {@code -n} for ever.
+     */
+    @Test
+    void aServerThatClosesEveryConnectionUnansweredEndsTheRun() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.CLOSE)) {
+            long t0 = System.nanoTime();
+            Run run = Cli.run("bench", "-c", "8", "-n", "100", "--json", s.url("/"));
+            long took = System.nanoTime() - t0;
+            assertEquals(1, run.status(), run.out() + run.err());
+            assertTrue(
+                    run.err()
+                            .contains("closed, reset or garbled every connection without a response for 3 s;"
+                                    + " the run gave up at second"),
+                    run.err());
+            assertTrue(took < 20_000_000_000L, "gave up after " + took / 1_000_000 + " ms");
+            // with a wait of 0.1, 0.2, 0.4, 0.8 then 1 s, a connection makes about 7 connects in 4 s
+            JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.out());
+            long connects = s.connections.get();
+            assertTrue(connects >= 8 && connects <= 8 * 12, "connections accepted: " + connects + "; " + json);
+        }
+    }
+
+    /**
      * Open loop, a server that never answers, with room for every request: each one that times
      * out is lost and charged its wait, so the latency shows the stall, not nothing.
      */
