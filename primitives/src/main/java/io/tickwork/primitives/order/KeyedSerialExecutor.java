@@ -31,6 +31,12 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li><b>Order and exclusion.</b> Tasks of one key run in the order in which their
  *       {@code execute} calls linearize, one at a time, and everything a task did happens-before
  *       the next task of its key starts, even on another pool thread.</li>
+ *   <li><b>Memory visibility.</b> As an {@code ExecutorService} promises for its tasks: what a
+ *       thread did before an {@code execute} happens-before the task runs, and everything a task
+ *       did happens-before the completion of a {@link #flush} of its key that follows it (at once
+ *       or later), {@link #awaitTermination} returning true, {@link #close()} returning (unless
+ *       interrupted, when it returns without waiting) and {@link #isTerminated()} answering true.
+ *       So a producer may read, after {@code close()}, plain fields that its tasks wrote.</li>
  *   <li><b>Concurrency.</b> Keys with work run in parallel, up to {@code maxConcurrentKeys} at
  *       once. Default: the pool's own capacity, read at construction: a {@code ForkJoinPool}'s
  *       parallelism; a {@code ThreadPoolExecutor}'s core size (at least 1), or its maximum size if its queue
