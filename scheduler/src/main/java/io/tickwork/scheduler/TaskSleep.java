@@ -51,14 +51,16 @@ public final class TaskSleep {
      * {@link #sleep(long, Fiber)}, so this body never runs in woven code.
      *
      * @throws IllegalStateException if the call was not rewritten: the caller was woven without
-     *     tickwork-scheduler on the weaver's classpath, or not at all
+     *     tickwork-scheduler on the weaver's classpath, or not at all (a plain thread's code, say,
+     *     or a reflective call)
      */
     public static void sleep(long millis) throws Pausable {
         // Kilim's errNotWoven() would end the JVM with status 0: a task class woven by a weaver that
         // could not see this class (tickwork-scheduler missing from its classpath) gets here
         throw new IllegalStateException("TaskSleep.sleep(long) was called from code Kilim's weaver did not"
-                + " rewrite: weave the caller with tickwork-scheduler on the weaver's classpath (a dependency of"
-                + " the kilim Maven plugin, or on kilim.tools.Weaver's -cp), so that it knows this method pauses");
+                + " rewrite: call it from inside a Kilim task (a woven Pausable method), and weave the caller with"
+                + " tickwork-scheduler on the weaver's classpath (a dependency of the kilim Maven plugin, or on"
+                + " kilim.tools.Weaver's -cp), so that it knows this method pauses");
     }
 
     /**

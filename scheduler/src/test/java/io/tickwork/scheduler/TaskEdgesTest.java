@@ -32,6 +32,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TaskEdgesTest {
     private static final long AWAIT_S = 30;
 
+    /**
+     * {@code TaskSleep.sleep(long)} reached without the weaver's rewrite (here by reflection, which
+     * the weaver cannot see; likewise from a plain thread's unwoven code) refuses with a message
+     * that names both causes, rather than ending the JVM as Kilim's unwoven calls do.
+     */
+    @Test
+    void aSleepOutsideAWovenTaskSaysHowToMendIt() throws Exception {
+        java.lang.reflect.InvocationTargetException e = assertThrows(
+                java.lang.reflect.InvocationTargetException.class,
+                () -> TaskSleep.class.getMethod("sleep", long.class).invoke(null, 1L));
+        assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+        String m = e.getCause().getMessage();
+        assertTrue(m.contains("from inside a Kilim task") && m.contains("on the weaver's classpath"), m);
+    }
+
     /** A scheduler of two loops on list wheels, its loops named by default. */
     private static RunLoopScheduler twoLoops() {
         return RunLoopScheduler.builder()
