@@ -21,6 +21,8 @@ import kilim.Task;
  * waited on a timer and then woken is reported twice, as dropped and as rejected. (A wake-up that
  * races with the stop itself may count either way.) A wake-up of a task already woken never
  * reaches the scheduler (Kilim resumes a task once per pause), so nothing is reported a third time.
+ * A task that a {@code RunLoopScheduler.start} is still handing over is not reported at all: that
+ * start throws for it ({@link LoopTimer#refusalToStarter}).
  *
  * <p><b>Thread safety:</b> {@link #exit} runs on the loop's thread, {@link #rejectLate} on any
  * producer's; both hold this object's lock while they empty the inbox, so an item is reported by
@@ -123,6 +125,9 @@ final class LoopExit {
     private void report(List<Task<?>> tasks, boolean stopped) {
         for (Task<?> t : tasks) {
             leave.accept(t); // before the report, so a logger that prints the scheduler sees it gone
+            if (t.timer instanceof LoopTimer lt && lt.refusalToStarter()) {
+                continue; // a start() handing it over throws instead: told once, to its caller
+            }
             if (stopped) {
                 scheduler.dropped(t);
             } else {

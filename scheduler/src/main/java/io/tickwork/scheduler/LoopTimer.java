@@ -45,13 +45,65 @@ final class LoopTimer extends Timer {
     }
 
     private static final VarHandle ENDED;
+    private static final VarHandle START;
 
     static {
         try {
             ENDED = MethodHandles.lookup().findVarHandle(LoopTimer.class, "ended", boolean.class);
+            START = MethodHandles.lookup().findVarHandle(LoopTimer.class, "start", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+    }
+
+    /** {@link #start}: the task's fate is decided (it runs, or no start waits to hear of it). */
+    private static final int SETTLED = 0;
+    /** {@link #start}: a {@code RunLoopScheduler.start} call has handed the task over and not returned yet. */
+    private static final int STARTING = 1;
+    /** {@link #start}: the task never runs, and the {@code start} call that handed it over throws. */
+    private static final int REFUSED = 2;
+
+    /**
+     * Who tells the fate of a task that a {@code start} call is handing over: {@link #STARTING}
+     * from before any loop can see the task. The first of three decides, by one CAS from
+     * {@code STARTING}: the loop taking the task from its inbox to run it ({@link #takenToRun},
+     * SETTLED), the start learning whether the scheduler admitted it ({@link #settleStart}), or a
+     * loop's exit dropping or refusing it ({@link #refusalToStarter}, REFUSED). A REFUSED task is
+     * neither run nor reported: its start throws. So a start that returns means the task runs
+     * (or is dropped by a later {@code shutdownNow}, and listed), and each refusal is told once.
+     */
+    private volatile int start;
+
+    /** The {@code start} call of this thread hands the task over; before the task reaches a loop. */
+    void startInProgress() {
+        start = STARTING;
+    }
+
+    /**
+     * The start learned from the scheduler whether the task is {@code admitted}: true if the task
+     * runs (admitted, or a loop took it to run before the end), false if the start must throw.
+     * Any thread.
+     */
+    boolean settleStart(boolean admitted) {
+        if (START.compareAndSet(this, STARTING, admitted ? SETTLED : REFUSED)) {
+            return admitted;
+        }
+        return start == SETTLED; // a loop took it to run, or an exit refused it first
+    }
+
+    /** The home loop takes the task from its inbox: false if its start threw for it (do not run it). */
+    boolean takenToRun() {
+        int s = start;
+        return s == SETTLED || (s == STARTING && START.compareAndSet(this, STARTING, SETTLED)) || start == SETTLED;
+    }
+
+    /**
+     * A loop's exit drops or refuses the task: true if the start that hands it over throws for it
+     * instead (the exit reports nothing), false if the exit reports it. Any thread.
+     */
+    boolean refusalToStarter() {
+        int s = start;
+        return s == REFUSED || (s == STARTING && START.compareAndSet(this, STARTING, REFUSED)) || start == REFUSED;
     }
 
     /**

@@ -393,6 +393,10 @@ final class RunLoop implements Runnable {
                     lt.wakeStreak = streak;
                 }
             }
+            if (!lt.takenToRun()) {
+                endResident(task); // its start threw: the caller was told, and it never runs
+                return;
+            }
         }
         runQueue.add(task);
     }

@@ -89,9 +89,10 @@ import kilim.timerservice.Timer;
  * <p><b>Shutdown.</b> {@link #shutdown()} is orderly: loops keep running every task that is or
  * becomes runnable (including by pending timers) and end when all of them are simultaneously idle
  * with no timer pending; tasks still paused on a mailbox then are abandoned (no thread will run
- * them, and a {@code joinb()} on one never returns). A start or wake-up from a thread that is not a loop's, racing with that last moment,
- * either runs (the loops then do not end until they are idle again) or is reported and counted as
- * rejected (below) without running. {@link #shutdownNow()} ends each loop
+ * them, and a {@code joinb()} on one never returns). A wake-up from a thread that is not a loop's,
+ * racing with that last moment, either runs (the loops then do not end until they are idle again)
+ * or is reported and counted as rejected (below) without running; a {@link #start} racing with it
+ * either returns and its task runs, or throws and its task never runs. {@link #shutdownNow()} ends each loop
  * before its next slice (a slice running then ends at the task's next pause; a loop that checked
  * for the stop just before may start one more, see there); tasks still queued,
  * and tasks waiting on a timer of theirs (a sleep, a timed wait), are not run and are listed by
@@ -256,13 +257,14 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
      * Sets this as the task's scheduler and starts it on the loop chosen by the {@link Spread}.
      * After {@link #shutdownNow()}, or once the scheduler has terminated, the start is refused;
      * after {@link #shutdown()} the task runs, as every task that becomes runnable while a loop
-     * still runs. A start racing with the
-     * loops' end (see "Shutdown" in the class comment) may instead be reported through
-     * {@link Scheduler#log} (a {@code RejectedExecutionException}) and counted in
-     * {@link #rejectedCount()} without running, as any wake-up then: on an idle scheduler, start
-     * before {@code shutdown()}, not after. That report runs in the calling thread, which holds
-     * the task's monitor during a start (as Kilim's {@code setScheduler} takes it), so two starts
-     * of one task run one after the other. A task started by a plain {@code Task.start()} runs on
+     * still runs. Either way the call tells: it returns once the task is sure to run (or, after a
+     * later {@code shutdownNow()}, to be listed by {@link #droppedTasks()}), and throws
+     * {@code RejectedExecutionException} for a task that never runs, also when the start races
+     * with the loops' end (see "Shutdown" in the class comment); such a task is neither logged nor
+     * counted in {@link #rejectedCount()}. On an idle scheduler, start before {@code shutdown()},
+     * not after. The calling thread holds the task's monitor during a start (as Kilim's
+     * {@code setScheduler} takes it), so two starts of one task run one after the other. A task
+     * started by a plain {@code Task.start()} runs on
      * the task's scheduler, which is Kilim's default unless set ({@code setScheduler}, or
      * {@code Scheduler.setDefaultScheduler(this)} for every new task), so a child a task starts
      * that way runs outside this scheduler and its shutdown.
@@ -311,14 +313,35 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
             task.setScheduler(this);
             // the home is given where the resume schedules the task, so only if this resume is
             // the one that starts it: Kilim's own start() of the task, racing, may win instead
-            PIN.set(new Pin(task, loopIndex));
+            Pin pin = new Pin(task, loopIndex);
+            PIN.set(pin);
             try {
                 resumeOrRefuse(task);
             } finally {
                 PIN.remove();
             }
+            if (pin.timer != null) { // this start adopted the task: its fate is this call's to tell
+                settleStart(task, pin.timer);
+            }
         }
         return task;
+    }
+
+    /**
+     * The task is in its home loop's inbox (or queued or running there): returns if it runs, throws
+     * if the scheduler's end came first. Moving the shutdown's epoch on makes a termination scan
+     * that began before the task reached the inbox fail, so a scan that succeeds later sees it; a
+     * loop that took the task to run meanwhile, or an exit that dropped or refused it, decided
+     * first ({@link LoopTimer#settleStart}).
+     */
+    private void settleStart(Task<?> task, LoopTimer timer) {
+        if (timer.settleStart(owner.admitStarted())) {
+            return;
+        }
+        throw new java.util.concurrent.RejectedExecutionException("task " + task.id() + " not started: " + this
+                + (owner.state() == LoopOwner.STOPPED
+                        ? " was stopped (shutdownNow(), or a loop failed)"
+                        : " terminated as it was handed over"));
     }
 
     /**
@@ -328,6 +351,8 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
     private static final class Pin {
         final Task<?> task;
         final int loop;
+        /** The timer adopt() gave the task, if this start's resume was the one that adopted it. */
+        LoopTimer timer;
 
         Pin(Task<?> task, int loop) {
             this.task = task;
@@ -404,13 +429,19 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
             loops[home].submit(t, index < 0);
         } else {
             Pin pin = PIN.get(); // once per task: its first schedule
-            if (pin != null && pin.task == t) {
+            boolean starting = pin != null && pin.task == t;
+            if (starting) {
                 index = pin.loop;
             }
             if (index >= loops.length) {
                 throw new IllegalArgumentException("loop index must be in [0, " + loops.length + "): " + index);
             }
-            adopt(t, index).submit(t, false);
+            RunLoop loop = adopt(t, index);
+            if (starting) {
+                pin.timer = (LoopTimer) t.timer;
+                pin.timer.startInProgress(); // before any loop can see the task
+            }
+            loop.submit(t, false);
         }
     }
 
@@ -548,8 +579,9 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
 
     /**
      * Wake-ups refused because the scheduler had terminated or was stopped by
-     * {@link #shutdownNow()} (a task woken from outside the loops after it, a {@code start} that
-     * raced with it), each also reported through {@code log}. A task that {@link #shutdownNow()} dropped while it waited on its timer and
+     * {@link #shutdownNow()} (a task woken from outside the loops after it, or started by Kilim's
+     * own {@code Task.start()}; a {@link #start} throws instead, uncounted), each also reported
+     * through {@code log}. A task that {@link #shutdownNow()} dropped while it waited on its timer and
      * that is woken later is counted here too: the wake-up is refused, and the task stays in
      * {@link #droppedTasks()}. A task being handed from one loop to another as {@link #shutdownNow()}
      * stops them (moving home to the loop that woke it, or passed on from a loop that is no longer
@@ -702,7 +734,7 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
     /**
      * Refuses a start that could not run: after {@link #shutdownNow()}, or once the loops have
      * ended or an orderly shutdown has found them all idle (they end at their next turn). A start
-     * racing with that moment is refused by the loop instead (see "Shutdown").
+     * racing with that moment learns of it once its task is handed over ({@link #settleStart}).
      */
     private void refuseIfEnding(Task<?> task) {
         int state = owner.state();

@@ -15,7 +15,10 @@ import java.lang.invoke.VarHandle;
  * #leaveQuiescence}), and a scan terminates only by a compare-and-set from the word it read before
  * it looked at the loops ({@link #terminate}): one of the two CASes fails. Either the loop leaves
  * first, and the scan's CAS fails (the loop scans again once it is idle); or the scan's CAS comes
- * first, and the loop sees TERMINATED and runs nothing, its inbox reported as rejected.
+ * first, and the loop sees TERMINATED and runs nothing, its inbox reported as rejected. A
+ * {@code start} from outside the loops moves the epoch on too, once its task is in an inbox
+ * ({@link #admitStarted}): so it learns which came first, and throws for a task that will not run
+ * instead of returning as if it would.
  *
  * <p><b>Cost:</b> {@link #state} is one volatile load. The CAS of {@link #leaveQuiescence} happens
  * only while a shutdown is in progress, once per wake-up of an idle loop.
@@ -107,6 +110,16 @@ class SchedulerState {
     final boolean terminate(long scanStart) {
         return (int) scanStart == LoopOwner.SHUTDOWN
                 && WORD.compareAndSet(this, scanStart, (long) LoopOwner.TERMINATED);
+    }
+
+    /**
+     * A task was just put in a loop's inbox from outside the loops by a start: true if it will run
+     * (the scheduler had not terminated or stopped, and a termination scan that began before it was
+     * put there now fails, as after {@link #leaveQuiescence}); false if the end came first, and the
+     * task will not run.
+     */
+    public final boolean admitStarted() {
+        return leaveQuiescence();
     }
 
     /**

@@ -378,9 +378,10 @@ class LiveTasksAndShutdownTest {
 
     /**
      * Starts from a foreign thread racing an orderly shutdown's end, on a loop that is idle: each
-     * task either runs to its end (the loops end only once idle again) or is rejected without
-     * running. A task that ran a slice and was then rejected (or abandoned) is the race the
-     * termination epoch closes.
+     * start either returns and its task runs to its end (the loops end only once idle again), or
+     * throws {@code RejectedExecutionException} and the task never runs; none returns for a task
+     * that is then refused (reported and counted instead of thrown), and none runs a slice and is
+     * then left unfinished (the race the termination epoch closes).
      */
     @Test
     void aStartRacingTheLastMomentOfAShutdownRunsWholeOrNotAtAll() throws Exception {
@@ -391,12 +392,15 @@ class LiveTasksAndShutdownTest {
                     .timers("wheel-list")
                     .build();
             List<RanOnce> started = new ArrayList<>();
+            RanOnce refusedTask = null;
             s.shutdown();
             try {
                 while (started.size() < 10_000) {
                     RanOnce t = new RanOnce();
+                    refusedTask = t;
                     s.start(t, started.size() & 1); // refused once the shutdown found every loop idle
                     started.add(t);
+                    refusedTask = null;
                 }
             } catch (RejectedExecutionException refused) {
                 // the loops end at their next turn ("ending"), or have ended; read once, as the
@@ -407,15 +411,16 @@ class LiveTasksAndShutdownTest {
                         "round " + round + ": refused before termination: " + state);
             }
             assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
-            int rejected = 0;
             for (RanOnce t : started) {
-                if (t.isDone()) {
-                    continue;
-                }
-                assertFalse(t.ran, "round " + round + ": task " + t.id() + " ran a slice, then was left unfinished");
-                rejected++;
+                assertFalse(
+                        t.ran && !t.isDone(),
+                        "round " + round + ": task " + t.id() + " ran a slice, then was left unfinished");
+                assertTrue(t.isDone(), "round " + round + ": start returned, and task " + t.id() + " never ran");
             }
-            assertEquals(rejected, s.rejectedCount(), "round " + round);
+            assertEquals(0, s.rejectedCount(), "round " + round + ": refusals are thrown, not reported");
+            if (refusedTask != null) {
+                assertFalse(refusedTask.ran, "round " + round + ": start threw, and task " + refusedTask.id() + " ran");
+            }
         }
     }
 
