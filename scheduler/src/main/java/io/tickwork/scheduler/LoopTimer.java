@@ -74,9 +74,12 @@ final class LoopTimer extends Timer {
      */
     private volatile int start;
 
-    /** The {@code start} call of this thread hands the task over; before the task reaches a loop. */
+    /**
+     * The {@code start} call of this thread hands the task over; before the task reaches a loop.
+     * A plain store: the hand-over (an inbox offer, or the loop's own queue) publishes it.
+     */
     void startInProgress() {
-        start = STARTING;
+        START.set(this, STARTING);
     }
 
     /**
