@@ -26,8 +26,10 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code bench} subcommand: its options (picocli), the validated {@link BenchConfig}, the run
@@ -84,6 +86,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "selector threads, connections spread evenly (default ${DEFAULT-VALUE}, half the cores:"
                     + " the server under test usually has the other half)")
     long threads = OptionValues.HALF_THE_CORES;
+
+    /** Injected by picocli: tells whether {@code --threads} was given or is the default. */
+    @Spec
+    CommandSpec spec;
 
     @Option(
             names = {"-D", "--duration"},
@@ -389,6 +395,15 @@ public final class BenchCommand implements Callable<Integer> {
             throw new UsageException("--rate must be in (0, 1000000000]: " + OptionValues.number(rate));
         }
         double perSecond = rate == null ? 0 : rate;
+        boolean threadsGiven =
+                spec != null && spec.commandLine().getParseResult().hasMatchedOption("--threads");
+        if (rate != null && !threadsGiven) {
+            // the default (half the cores) gives way to a low rate: no more threads than the run has
+            // requests, so that each sends a share of the schedule (40 cores' worth for 20 req/s over 1 s
+            // would refuse a run nobody asked to spread)
+            double requests = perSecond * (runFor.toNanos() / 1e9);
+            selectors = (int) Math.max(1, Math.min(selectors, Math.floor(requests)));
+        }
         int running = Math.min(selectors, conns); // a thread per connection at most
         if (rate != null && perSecond * (runFor.toNanos() / 1e9) < running) {
             // each thread sends its share of the rate on its own schedule: a share of less than one

@@ -47,6 +47,44 @@ class BenchTest {
         return new Bench(config(args)).run(null);
     }
 
+    /**
+     * On a machine of many cores the default thread count (half the cores) gives way to a low
+     * {@code --rate}: 20 req/s for 1 s on 64 cores runs on 20 threads instead of being refused for
+     * giving 32 threads less than a request each; the same rate with {@code -t 32} given is refused.
+     * In a child JVM told it has 64 processors.
+     */
+    @Test
+    void aLowRateOnManyCoresRunsOnFewerThreadsUnlessTheyWereGiven() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("k"))) {
+            String[] rated = {"bench", "--rate", "20", "-D", "1s", "--json", s.url("/")};
+            ProcessOutput defaulted = onSixtyFourCores(rated);
+            assertEquals(0, defaulted.status, defaulted.text);
+            assertTrue(defaulted.text.contains("\"threads\":20,"), defaulted.text);
+            String[] given = {"bench", "--rate", "20", "-D", "1s", "-t", "32", s.url("/")};
+            ProcessOutput refused = onSixtyFourCores(given);
+            assertEquals(2, refused.status, refused.text);
+            assertTrue(refused.text.contains("gives each of the 32 threads less than one request"), refused.text);
+        }
+    }
+
+    private record ProcessOutput(int status, String text) {}
+
+    private static ProcessOutput onSixtyFourCores(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:ActiveProcessorCount=64",
+                "-Xmx64m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                io.tickwork.client.LoadTool.class.getName()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), text);
+        return new ProcessOutput(p.exitValue(), text);
+    }
+
     @Test
     void aBareUrlRunsTheDocumentedDefaults() {
         BenchConfig c = config("http://127.0.0.1:8080/d/time");
