@@ -47,8 +47,12 @@ final class ServerOptions {
             names = "--threads",
             paramLabel = "N",
             converter = LoopCount.class,
-            description = "selector loops (default: one per core, ${DEFAULT-VALUE} here)")
+            description = "selector loops (default: one per core, ${DEFAULT-VALUE} here; with --processes, each"
+                    + " worker's default is the cores shared over the workers, at least 1)")
     int threads = Math.min(Runtime.getRuntime().availableProcessors(), HttpServer.Builder.MAX_THREADS);
+
+    /** {@code --threads} was given: a worker of {@code --processes} takes it as it is. */
+    boolean threadsGiven;
 
     @Option(
             names = "--idle-timeout",
@@ -157,7 +161,7 @@ final class ServerOptions {
      */
     static CommandLine parse(ServerOptions o, String... args) {
         CommandLine cl = new CommandLine(o).setOverwrittenOptionsAllowed(true);
-        cl.parseArgs(args);
+        o.threadsGiven = cl.parseArgs(args).hasMatchedOption("--threads");
         if (!cl.getUnmatchedArguments().isEmpty()) {
             throw new UnmatchedArgumentException(cl, cl.getUnmatchedArguments());
         }
@@ -172,6 +176,16 @@ final class ServerOptions {
             throw new ParameterException(cl, "a worker (--worker-index) does not take --processes");
         }
         return cl;
+    }
+
+    /**
+     * Selector loops for each worker of {@code --processes} on a machine of {@code cores}:
+     * {@code --threads} if given, else the cores shared over the workers (at least 1), so the
+     * workers together run about one loop per core instead of one per core each: a worker's fixed
+     * heap holds a loop's buffers and budgets, which do not fit 64 times over.
+     */
+    int workerThreads(int cores) {
+        return threadsGiven ? threads : Math.max(1, Math.min(cores, HttpServer.Builder.MAX_THREADS) / processes);
     }
 
     /** The connection cap: {@code --max-connections}, else a worker's default, else none. */

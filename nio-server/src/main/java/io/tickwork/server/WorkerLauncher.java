@@ -605,11 +605,16 @@ final class WorkerLauncher {
      * {@code port} and the worker's connection cap.
      */
     static List<String> command(ServerOptions o, int index, int port) {
+        return command(o, index, port, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** {@link #command(ServerOptions, int, int)} as on a machine of {@code cores}. */
+    static List<String> command(ServerOptions o, int index, int port, int cores) {
         List<String> c = new ArrayList<>();
         // java.home is the running JVM's own; ProcessHandle's command may be absent or a launcher script
         c.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         c.addAll(Arrays.asList(DEFAULT_JVM_OPTS.split(" ")));
-        if (o.processes > C2_WORKERS_PER_CORE * Runtime.getRuntime().availableProcessors()) {
+        if (o.processes > C2_WORKERS_PER_CORE * cores) {
             c.add(C1_ONLY);
         }
         Map<String, String> props = new TreeMap<>();
@@ -627,7 +632,7 @@ final class WorkerLauncher {
                 "--worker-index", Integer.toString(index),
                 "--host", o.host,
                 "--port", Integer.toString(port),
-                "--threads", Integer.toString(o.threads),
+                "--threads", Integer.toString(o.workerThreads(cores)),
                 "--idle-timeout", o.idleTimeout.toMillis() + "ms",
                 "--header-timeout", o.headerTimeout.toMillis() + "ms",
                 "--drain-timeout", o.drainTimeout.toMillis() + "ms",

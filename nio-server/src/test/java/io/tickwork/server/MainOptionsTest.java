@@ -343,13 +343,29 @@ class MainOptionsTest {
 
     @Test
     void manyWorkersGetC1CodeOnlyAndTheUsersOptionsStillWin() {
-        int many = WorkerLauncher.C2_WORKERS_PER_CORE * Runtime.getRuntime().availableProcessors();
-        List<String> few = WorkerLauncher.command(parse("--processes=" + many), 0, 4567);
+        int cores = 2; // as on the 2-core machine: 16 workers keep C2, 17 get C1 only
+        int many = WorkerLauncher.C2_WORKERS_PER_CORE * cores;
+        List<String> few = WorkerLauncher.command(parse("--processes=" + many), 0, 4567, cores);
         assertFalse(few.contains(WorkerLauncher.C1_ONLY), few.toString());
         List<String> c = WorkerLauncher.command(
-                parse("--processes=" + (many + 1), "--worker-jvm-opts", "-XX:TieredStopAtLevel=4"), 0, 4567);
+                parse("--processes=" + (many + 1), "--worker-jvm-opts", "-XX:TieredStopAtLevel=4"), 0, 4567, cores);
         int defaults = WorkerLauncher.DEFAULT_JVM_OPTS.split(" ").length;
         assertEquals(WorkerLauncher.C1_ONLY, c.get(1 + defaults), c.toString());
         assertTrue(c.indexOf("-XX:TieredStopAtLevel=4") > c.indexOf(WorkerLauncher.C1_ONLY), c.toString());
+    }
+
+    /**
+     * Without {@code --threads} the workers share the cores (at least one loop each) instead of
+     * each running a loop per core: 4 workers on 64 cores run 16 loops each, 89 on 2 cores one each;
+     * a {@code --threads} given goes to every worker as it is.
+     */
+    @ParameterizedTest
+    @CsvSource({"64, 4, 16", "64, 3, 21", "2, 2, 1", "2, 89, 1", "16, 1, 16", "2048, 2, 512"})
+    void workersShareTheCoresUnlessThreadsIsGiven(int cores, int processes, int loops) {
+        List<String> c = WorkerLauncher.command(parse("--processes=" + processes), 0, 4567, cores);
+        assertEquals(Integer.toString(loops), c.get(c.indexOf("--threads") + 1), c.toString());
+        List<String> given =
+                WorkerLauncher.command(parse("--processes=" + processes, "--threads", "3"), 0, 4567, cores);
+        assertEquals("3", given.get(given.indexOf("--threads") + 1), given.toString());
     }
 }

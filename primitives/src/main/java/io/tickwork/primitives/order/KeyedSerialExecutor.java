@@ -152,9 +152,10 @@ import java.util.concurrent.atomic.LongAdder;
  * idle (at most 128 idle keys per running worker stay registered, none once the workers left). A
  * bound on the keys' queues costs one release store per task on the draining side. Per executor:
  * about 2 KB on 2 cores, growing with the cores to about 10 KB on 64: the striped busy-key count
- * (two 128-byte stripes per core, at most 64) and the reserve worker (about 620 bytes). The map
- * of keys does not shrink: after a burst of many keys at once, its table stays as large as the
- * burst needed (about 7 MB after a million keys), though every lane is released.
+ * (two 128-byte stripes per core, rounded up to a power of two, at most 64) and the reserve worker
+ * (about 620 bytes). The map of keys does not shrink: after a burst of many keys at once, its
+ * table stays as large as the burst needed (about 7 MB after a million keys), though every lane
+ * is released.
  *
  * <p><b>Context.</b> The pool runs the executor's workers, not your tasks: a decorating executor
  * that captures a context when its {@code execute} is called (a logging MDC, a tracing span, a
