@@ -183,7 +183,7 @@ final class Bench {
                         lastAnsweredSecond = second;
                         failuresThen = failures;
                     } else if (second - lastAnsweredSecond >= GIVE_UP_SECONDS
-                            && failures > failuresThen
+                            && failures - failuresThen >= cfg.connections() // as many as the connections
                             && lostTheServerAfter == 0
                             && failedEveryConnectionAfter == 0) {
                         failedEveryConnectionAfter = second;
@@ -295,8 +295,9 @@ final class Bench {
     /**
      * After {@link #run}: the second at which the run gave up because no response came in for
      * {@value #GIVE_UP_SECONDS} s while connections were closed, reset or answered with bytes that
-     * do not parse (a server that accepts and then fails every connection; timeouts do not count:
-     * a slow server is measured, not given up on); 0 if it did not.
+     * do not parse, as many times as there are connections (a server that accepts and then fails
+     * every connection; a few failures beside connections still waiting do not count, nor do
+     * timeouts: a slow server is measured, not given up on); 0 if it did not.
      */
     int failedEveryConnectionAfter() {
         return failedEveryConnectionAfter;

@@ -736,12 +736,27 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
         inflight -= c.dropInFlight();
     }
 
+    /**
+     * Where the next housekeeping pass starts: at the first connection the last pass had no
+     * connect time left for, so that every connection waiting to reconnect gets its turn.
+     */
+    private int housekeepingFrom;
+
     private void housekeeping(long now) {
-        long connectsUntil = now + HOUSEKEEPING_CONNECTS_NS;
-        for (BenchConnection c : conns) {
+        long connectsUntil = System.nanoTime() + HOUSEKEEPING_CONNECTS_NS;
+        int n = conns.size();
+        int from = housekeepingFrom;
+        int next = -1;
+        for (int k = 0; k < n; k++) {
+            int i = from + k < n ? from + k : from + k - n;
+            BenchConnection c = conns.get(i);
             if (c.ch == null) {
-                if (now >= c.reconnectAt && System.nanoTime() - connectsUntil < 0) {
-                    connect(c, now);
+                if (now >= c.reconnectAt) {
+                    if (System.nanoTime() - connectsUntil < 0) {
+                        connect(c, now);
+                    } else if (next < 0) {
+                        next = i; // out of time: the next pass starts here
+                    }
                 }
             } else if (!c.connected) {
                 if (now - c.connectStarted > connectTimeoutNs) {
@@ -751,6 +766,7 @@ final class BenchWorker implements Runnable, ClientSelectorLoop.Handler {
                 fail(c, Counters.ERR_TIMEOUT, now);
             }
         }
+        housekeepingFrom = next < 0 ? 0 : next;
     }
 
     private void closeQuietly(BenchConnection c) {
