@@ -92,6 +92,9 @@ public class VirtualThreadBenchmark {
     static final class Pair {
         volatile int turn;
         int passes;
+        /** Moves made out of turn (by parity: player 0 makes the even moves); 0 unless the hand-off is broken. */
+        int outOfTurn;
+
         Thread a;
         Thread b;
     }
@@ -181,6 +184,9 @@ public class VirtualThreadBenchmark {
         for (int i = 0; i < ROUNDS; i++) {
             while (pair.turn != me) {
                 LockSupport.park(pair);
+            }
+            if ((pair.passes & 1) != me) {
+                pair.outOfTurn++; // one compare a move, against a park and an unpark
             }
             pair.passes++;
             pair.turn = 1 - me;

@@ -6,8 +6,9 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link VirtualThreadBenchmark}'s four workloads, 2,000 threads each, on the JDK's virtual threads:
  * every thread ends (a lost hand-off leaves a pair waiting, a duplicated one ends a pinger early and
- * leaves its ponger waiting), each park pair makes exactly its {@code 2 * ROUNDS} moves (a move taken
- * out of turn shows as a count off), and no run of sleepers ends before one sleeper's sleeps add up.
+ * leaves its ponger waiting), each park pair makes exactly its {@code 2 * ROUNDS} moves, none out
+ * of turn (a player that goes on without its turn is counted), and the sleepers' run lasts at least
+ * one sleeper's sleeps (a workload that skipped its sleeps would not).
  * In place on a JDK 21 or later, else in a child JVM of one ({@link Java21Child}; skipped without
  * one, except under {@code CI}, where it fails).
  */
@@ -43,12 +44,13 @@ class VirtualThreadWorkloadsTest {
         b.parkPingPong();
         for (int p = 0; p < b.pairs.length; p++) {
             int passes = b.pairs[p].passes;
-            if (passes != 2 * VirtualThreadBenchmark.ROUNDS) {
-                throw new AssertionError(
-                        "park pair " + p + " made " + passes + " moves, not " + 2 * VirtualThreadBenchmark.ROUNDS);
+            if (passes != 2 * VirtualThreadBenchmark.ROUNDS || b.pairs[p].outOfTurn != 0) {
+                throw new AssertionError("park pair " + p + " made " + passes + " moves, not "
+                        + 2 * VirtualThreadBenchmark.ROUNDS + ", " + b.pairs[p].outOfTurn + " out of turn");
             }
         }
-        System.out.println(b.pairs.length + " park pairs made " + 2 * VirtualThreadBenchmark.ROUNDS + " moves each");
+        System.out.println(
+                b.pairs.length + " park pairs made " + 2 * VirtualThreadBenchmark.ROUNDS + " moves each, all in turn");
 
         b.build("sleepExpirations");
         long start = System.nanoTime();
