@@ -52,11 +52,11 @@ import java.util.regex.Pattern;
  *       index and options, and the others serve on; its connections are lost, and until the new
  *       worker listens the kernel hashes new connections over the others. The launcher says why on stderr and, once the
  *       new worker listens, its pid and private {@code /stats} URL on stdout.</li>
- *   <li>A worker's fourth failure within {@link #RESTART_WINDOW_SECONDS} s, a restarted worker
- *       that exits before it serves or does not serve within 60 s, and a worker that exits as a
- *       stop would (0, or 143, 130 or 129: someone stopped it alone) make the launcher stop the
- *       others and exit 1, naming the worker and its exit status: a restart would not mend
- *       that.</li>
+ *   <li>A worker's fourth failure within {@link #RESTART_WINDOW_SECONDS} s (failures before a
+ *       restarted worker serves count too), a restarted worker that does not serve within 60 s,
+ *       and a worker that exits as a stop would (0, or 143, 130 or 129: someone stopped it alone)
+ *       make the launcher stop the others and exit 1, naming the worker and its exit status: a
+ *       restart would not mend that.</li>
  *   <li>However the launcher ends, even by SIGKILL, its workers stop: each reads its standard
  *       input, a pipe whose other end only the launcher holds, and stops gracefully at its end.</li>
  *   <li>The launcher refuses a port something already listens on, picks one for {@code --port 0},
@@ -347,18 +347,19 @@ final class WorkerLauncher {
                 continue;
             }
             Exited x = (Exited) e;
-            if (restarting[x.index()]) {
-                return died(x, " before it served again");
-            }
+            String when = restarting[x.index()] ? " before it served" : "";
             if (stoppedAsAsked(x.status())) {
-                return died(x, ""); // someone stopped it: not a failure a restart would mend
+                return died(x, when); // someone stopped it: not a failure a restart would mend
             }
             if (restartsWithinWindow(x.index()) == RESTARTS_PER_WINDOW) {
                 return died(
-                        x, ", its " + (RESTARTS_PER_WINDOW + 1) + "th failure within " + RESTART_WINDOW_SECONDS + " s");
+                        x,
+                        when + ", its " + (RESTARTS_PER_WINDOW + 1) + "th failure within " + RESTART_WINDOW_SECONDS
+                                + " s");
             }
-            if (!restart(x, port)) {
-                return 1;
+            int ended = restart(x, when, port);
+            if (ended >= 0) {
+                return ended;
             }
         }
     }
@@ -386,25 +387,31 @@ final class WorkerLauncher {
     }
 
     /**
-     * Starts a worker in place of {@code x}'s, which failed while serving; false (the others
-     * stopped, the reason printed) if it cannot be started.
+     * Starts a worker in place of {@code x}'s, which failed ({@code when}: "" while serving, or
+     * " before it served" after a restart); -1 if it started, else the run's exit status (the
+     * others stopped, the reason printed): a start that fails is the end of the run, a stop if a
+     * stop signal follows within {@link #START_FAILURE_GRACE_MILLIS} (a terminal's Ctrl-C kills
+     * the JDK's spawn helper too).
      */
-    private boolean restart(Exited x, int port) {
+    private int restart(Exited x, String when, int port) throws InterruptedException {
         int i = x.index();
         joinPumps(i); // its last lines first: they say why it failed
         err.println("tickwork: worker " + i + " (pid " + workers.get(i).pid() + ") exited with status " + x.status()
-                + "; restarting it");
+                + when + "; restarting it");
         long now = System.nanoTime();
         restartedAt[i][restarts[i]++ % RESTARTS_PER_WINDOW] = now;
         restartDeadline[i] = now + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
         restarting[i] = true;
         try {
             start(i, port);
-            return true;
+            return -1;
         } catch (IOException e) {
-            err.println("tickwork: " + e.getMessage() + "; stopping the others");
-            stopAll(i);
-            return false;
+            if (stopRequestedWithin(START_FAILURE_GRACE_MILLIS)) {
+                err.println("tickwork: " + e.getMessage() + "; a stop came, so the run stops");
+            } else {
+                err.println("tickwork: " + e.getMessage() + "; stopping the others");
+            }
+            return stopAll(i); // 1: worker i failed, and its failure is not mended
         }
     }
 

@@ -214,9 +214,12 @@ class WorkerLauncherTest {
         }
     }
 
-    /** A restart that cannot serve (here its data file was deleted) stops the service, saying why. */
+    /**
+     * A restart that cannot serve (here its data file was deleted) is tried again, and its failures
+     * count against the same bound: the fourth within 60 s stops the service, saying why.
+     */
     @Test
-    void aRestartThatCannotServeStopsTheService(@TempDir Path tmp) throws Exception {
+    void aRestartThatCannotServeStopsTheServiceAfterItsRetries(@TempDir Path tmp) throws Exception {
         Path data = tmp.resolve("copy.twd");
         try (InputStream in = io.tickwork.server.dict.Dictionary.class.getResourceAsStream("wordnet31.twd")) {
             Files.copy(in, data);
@@ -230,12 +233,19 @@ class WorkerLauncherTest {
         assertEquals(
                 "tickwork: worker 1 (pid " + victim + ") exited with status 137; restarting it",
                 launched.awaitLine(launched.err, "tickwork: "));
+        for (int k = 1; k < WorkerLauncher.RESTARTS_PER_WINDOW; k++) {
+            String again = launched.awaitLine(launched.err, "tickwork: ");
+            assertTrue(
+                    again.matches(
+                            "tickwork: worker 1 \\(pid \\d+\\) exited with status 1 before it served; restarting it"),
+                    "retry " + k + ": " + again);
+        }
         assertTrue(launched.process.waitFor(BOUND_SECONDS, TimeUnit.SECONDS), "launcher exited");
         assertEquals(1, launched.process.exitValue());
-        String said = launched.awaitLine(launched.err, "tickwork: worker 1 ");
+        String said = launched.awaitLine(launched.err, "tickwork: ");
         assertTrue(
-                said.matches(
-                        "tickwork: worker 1 \\(pid \\d+\\) exited with status 1 before it served again; stopping the others"),
+                said.matches("tickwork: worker 1 \\(pid \\d+\\) exited with status 1 before it served, its 4th failure"
+                        + " within 60 s; stopping the others"),
                 said);
         for (ProcessHandle w : workers) {
             assertFalse(w.isAlive(), "worker " + w.pid() + " still running after the launcher exited");
