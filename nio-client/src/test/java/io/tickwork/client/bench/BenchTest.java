@@ -274,7 +274,8 @@ class BenchTest {
     /**
      * A server that accepts every connection and closes it unanswered: the connections are
      * replaced after a growing wait, not in a storm, and the run gives up, exit 1, when no response
-     * came for 3 s while connections failed, rather than retrying towards {@code -n} for ever.
+     * came for 3 s while connections failed as many times as there are connections, rather than
+     * retrying towards {@code -n} for ever.
      */
     @Test
     void aServerThatClosesEveryConnectionUnansweredEndsTheRun() throws Exception {
