@@ -16,8 +16,9 @@ import kilim.Task;
  * leaves (queued, or waiting on one of its timers), as dropped after {@code shutdownNow} or as
  * rejected after an orderly shutdown; a task woken after the loop left, as rejected in either case
  * (a late wake-up is refused, not something {@code shutdownNow} interrupted, and the list of
- * dropped tasks stays what the stop left), and so is a task started or woken from a thread outside
- * the loops after {@code shutdownNow}, while the loop has not left yet. So a task dropped while it
+ * dropped tasks stays what the stop left), and so is a task woken from a thread outside the loops
+ * (or started there by Kilim's own {@code Task.start()}) after {@code shutdownNow}, while the loop
+ * has not left yet. So a task dropped while it
  * waited on a timer and then woken is reported twice, as dropped and as rejected. (A wake-up that
  * races with the stop itself may count either way.) A wake-up of a task already woken never
  * reaches the scheduler (Kilim resumes a task once per pause), so nothing is reported a third time.

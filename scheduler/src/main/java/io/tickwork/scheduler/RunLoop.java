@@ -169,6 +169,16 @@ final class RunLoop implements Runnable {
      * a resumption (which may move the task to the resuming loop, see {@link #accept}), not a start.
      */
     void submit(Task<?> task, boolean wake) {
+        submit(task, wake, false);
+    }
+
+    /**
+     * As {@link #submit(Task, boolean)}; {@code started}: the task is being handed over by a
+     * {@code RunLoopScheduler.start}, which tells its fate itself ({@link LoopTimer#settleStart}):
+     * it is never marked as a late wake-up, so an exit lists it as dropped if a loop took it, and
+     * otherwise leaves it to the start.
+     */
+    void submit(Task<?> task, boolean wake, boolean started) {
         if (Thread.currentThread() == thread && !leaving) {
             if (firing && fired == null) {
                 fired = task; // fire() runs it right away
@@ -189,7 +199,7 @@ final class RunLoop implements Runnable {
                     lt.wokenBy = waker.index; // published by the inbox offer
                 }
             }
-            submitRemote(task);
+            submitRemote(task, !started);
         }
     }
 
@@ -208,6 +218,11 @@ final class RunLoop implements Runnable {
 
     /** Hands a task or a timer to this loop from another thread. */
     void submitRemote(Object taskOrTimer) {
+        submitRemote(taskOrTimer, true);
+    }
+
+    /** {@code mayBeLate}: false for a task a {@code start} hands over ({@link #submit(Task, boolean, boolean)}). */
+    private void submitRemote(Object taskOrTimer, boolean mayBeLate) {
         if (inbox.offer(taskOrTimer)) { // true: the loop announced a park and we claimed its wake-up
             LockSupport.unpark(thread);
         }
@@ -216,7 +231,7 @@ final class RunLoop implements Runnable {
             // loop forwards or moves was accepted before it
             RunLoop on = onCurrentThread();
             boolean foreign = on == null || on.scheduler != scheduler;
-            exit.rejectLate(foreign && taskOrTimer instanceof Task<?> t ? t : null);
+            exit.rejectLate(mayBeLate && foreign && taskOrTimer instanceof Task<?> t ? t : null);
         }
     }
 

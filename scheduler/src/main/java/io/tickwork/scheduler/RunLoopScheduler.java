@@ -271,7 +271,8 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
      *
      * @throws NullPointerException if {@code task} is null
      * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdownNow()}, or if
-     *     the scheduler has terminated (or its orderly shutdown found every loop idle)
+     *     the scheduler has terminated (or its orderly shutdown found every loop idle), also when
+     *     that came as the task was handed over: the task never runs
      * @throws IllegalStateException if the task was already started on a {@code RunLoopScheduler},
      *     has run to its end on any scheduler, or belongs to another scheduler (started there, or
      *     given it by {@code setScheduler}); nothing about the task changes then
@@ -291,8 +292,9 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
      * @throws NullPointerException if {@code task} is null
      * @throws IllegalArgumentException if there is no such loop, or the task's class was not woven
      * @throws IllegalStateException as {@link #start(Task)}
-     * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdownNow()}, or if
-     *     the scheduler has terminated
+     * @throws java.util.concurrent.RejectedExecutionException after {@link #shutdownNow()}, if the
+     *     scheduler has terminated, or if its end came as the task was handed over: as
+     *     {@link #start(Task)}
      */
     public <T extends Task<?>> T start(T task, int loopIndex) {
         Objects.requireNonNull(task, "task");
@@ -317,6 +319,11 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
             PIN.set(pin);
             try {
                 resumeOrRefuse(task);
+            } catch (Throwable handOverFailed) { // out of memory, say: the start throws, so the task must not run
+                if (pin.timer != null) {
+                    pin.timer.settleStart(false);
+                }
+                throw handOverFailed;
             } finally {
                 PIN.remove();
             }
@@ -441,7 +448,7 @@ public final class RunLoopScheduler extends Scheduler implements AutoCloseable {
                 pin.timer = (LoopTimer) t.timer;
                 pin.timer.startInProgress(); // before any loop can see the task
             }
-            loop.submit(t, false);
+            loop.submit(t, false, starting);
         }
     }
 

@@ -16,12 +16,13 @@ import java.lang.invoke.VarHandle;
  * it looked at the loops ({@link #terminate}): one of the two CASes fails. Either the loop leaves
  * first, and the scan's CAS fails (the loop scans again once it is idle); or the scan's CAS comes
  * first, and the loop sees TERMINATED and runs nothing, its inbox reported as rejected. A
- * {@code start} from outside the loops moves the epoch on too, once its task is in an inbox
- * ({@link #admitStarted}): so it learns which came first, and throws for a task that will not run
- * instead of returning as if it would.
+ * {@code start} moves the epoch on too, once its task is handed over ({@link #admitStarted}): so
+ * it learns which came first, and throws for a task that will not run instead of returning as if
+ * it would.
  *
  * <p><b>Cost:</b> {@link #state} is one volatile load. The CAS of {@link #leaveQuiescence} happens
- * only while a shutdown is in progress, once per wake-up of an idle loop.
+ * only while a shutdown is in progress, once per wake-up of an idle loop and once per start
+ * ({@link #admitStarted}; before the shutdown a start reads the word only).
  *
  * <p><b>Thread safety:</b> every method may be called from any thread.
  */
@@ -113,10 +114,9 @@ class SchedulerState {
     }
 
     /**
-     * A task was just put in a loop's inbox from outside the loops by a start: true if it will run
-     * (the scheduler had not terminated or stopped, and a termination scan that began before it was
-     * put there now fails, as after {@link #leaveQuiescence}); false if the end came first, and the
-     * task will not run.
+     * A start has just handed its task to a loop (its inbox, or the starting loop's own queue):
+     * true if the scheduler had not terminated or stopped, and a termination scan that began before
+     * the hand-over now fails, as after {@link #leaveQuiescence}; false if the end came first.
      */
     public final boolean admitStarted() {
         return leaveQuiescence();
