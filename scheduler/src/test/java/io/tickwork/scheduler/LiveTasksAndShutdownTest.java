@@ -425,6 +425,73 @@ class LiveTasksAndShutdownTest {
     }
 
     /**
+     * Starts from three foreign threads racing {@code shutdownNow()}: a start that returned has a
+     * task that ended or is listed by {@code droppedTasks()}; a start that threw has a task that
+     * never ran and is not listed; none is reported as a refused wake-up. Each round the stop comes
+     * once the starters have started 2,000 tasks between them, while they go on.
+     */
+    @Test
+    void startsRacingShutdownNowEitherRunOrListOrThrow() throws Exception {
+        for (int round = 0; round < 60; round++) {
+            RunLoopScheduler s = RunLoopScheduler.builder()
+                    .threads(2)
+                    .idleSpins(0)
+                    .timers("wheel-list")
+                    .build();
+            int starters = 3;
+            List<List<RanOnce>> returned = new ArrayList<>();
+            List<RanOnce> threw = new java.util.concurrent.CopyOnWriteArrayList<>();
+            AtomicInteger count = new AtomicInteger();
+            CountDownLatch enough = new CountDownLatch(1);
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < starters; t++) {
+                List<RanOnce> mine = new ArrayList<>();
+                returned.add(mine);
+                Thread th = new Thread(() -> {
+                    for (int i = 0; i < 1_000_000; i++) {
+                        RanOnce task = new RanOnce();
+                        try {
+                            s.start(task);
+                        } catch (RejectedExecutionException refused) {
+                            threw.add(task);
+                            return;
+                        }
+                        mine.add(task);
+                        if (count.incrementAndGet() == 2_000) {
+                            enough.countDown();
+                        }
+                    }
+                });
+                th.start();
+                threads.add(th);
+            }
+            assertTrue(enough.await(AWAIT_S, TimeUnit.SECONDS));
+            s.shutdownNow();
+            for (Thread th : threads) {
+                th.join(TimeUnit.SECONDS.toMillis(AWAIT_S));
+                assertFalse(th.isAlive(), "round " + round + ": a starter still starting after the stop");
+            }
+            assertTrue(s.awaitTermination(AWAIT_S, TimeUnit.SECONDS));
+            java.util.Set<Task<?>> dropped = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            dropped.addAll(s.droppedTasks());
+            for (List<RanOnce> mine : returned) {
+                for (RanOnce t : mine) {
+                    assertTrue(
+                            t.isDone() || dropped.contains(t),
+                            "round " + round + ": start returned, and task " + t.id()
+                                    + " neither ended nor was listed");
+                }
+            }
+            for (RanOnce t : threw) {
+                assertFalse(t.ran, "round " + round + ": start threw, and task " + t.id() + " ran");
+                assertFalse(
+                        dropped.contains(t), "round " + round + ": start threw, and task " + t.id() + " was listed");
+            }
+            assertEquals(0, s.rejectedCount(), "round " + round + ": refusals are thrown, not reported");
+        }
+    }
+
+    /**
      * A loop whose run queue fails to take a task from its inbox (an {@code OutOfMemoryError} as
      * the queue grows; here the queue's array is taken away) dies, and the task it had taken is
      * listed by {@code droppedTasks}, not lost.
