@@ -27,6 +27,10 @@ final class JmhResult {
     final String unit;
     final double allocBytesPerOp; // NaN without -prof gc
     final double allocError;
+    /** The JVM that ran it ({@code jdkVersion}, {@code vmName} and {@code vmVersion}); "" when JMH did not say. */
+    final String jvm;
+    /** Forks it ran; 0 when JMH did not say. */
+    final int forks;
 
     JmhResult(
             String benchmark,
@@ -50,6 +54,23 @@ final class JmhResult {
             String unit,
             double allocBytesPerOp,
             double allocError) {
+        this(benchmark, mode, params, score, error, median, unit, allocBytesPerOp, allocError, "", 0);
+    }
+
+    JmhResult(
+            String benchmark,
+            String mode,
+            Map<String, String> params,
+            double score,
+            double error,
+            double median,
+            String unit,
+            double allocBytesPerOp,
+            double allocError,
+            String jvm,
+            int forks) {
+        this.jvm = jvm;
+        this.forks = forks;
         this.benchmark = benchmark;
         this.mode = mode;
         this.params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
@@ -85,12 +106,17 @@ final class JmhResult {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
+    /** JMH's modes: throughput, average time, sampled time, single shot. */
+    static final List<String> MODES = List.of("thrpt", "avgt", "sample", "ss");
+
     /**
      * Reads every result of one JMH JSON document.
      *
      * @throws IOException if the text is not one JSON document (the message names the line and
      *     column)
-     * @throws IllegalArgumentException if it is JSON but not an array of JMH results
+     * @throws IllegalArgumentException if it is JSON but not an array of JMH results, or a result
+     *     lacks its benchmark name, has a mode JMH does not have (the mode decides which way a
+     *     ratio goes), or a score or measured iteration that is not a finite number
      */
     static List<JmhResult> parse(String jsonText) throws IOException {
         JsonNode root = JSON.readTree(jsonText);
@@ -109,6 +135,26 @@ final class JmhResult {
             if (primary == null || primary.isNull()) {
                 throw new IllegalArgumentException("result without primaryMetric: " + text(row.get("benchmark")));
             }
+            String benchmark = row.path("benchmark").textValue();
+            if (benchmark == null || benchmark.indexOf('.') < 0) {
+                throw new IllegalArgumentException(
+                        "result without a benchmark name (package.Class.method): " + text(row.get("benchmark")));
+            }
+            String mode = row.path("mode").textValue();
+            if (mode == null || !MODES.contains(mode)) {
+                throw new IllegalArgumentException(benchmark + " " + params + ": mode " + text(row.get("mode"))
+                        + " is none of JMH's " + MODES + " (the mode says which way a ratio goes)");
+            }
+            double score = number(primary.get("score"));
+            if (!Double.isFinite(score)) {
+                throw new IllegalArgumentException(benchmark + " " + params + ": score " + text(primary.get("score"))
+                        + " is not a finite number (a benchmark that failed, or an edited file)");
+            }
+            double median = median(primary.get("rawData"));
+            if (Double.isInfinite(median) || (Double.isNaN(median) && hasRawData(primary.get("rawData")))) {
+                throw new IllegalArgumentException(
+                        benchmark + " " + params + ": a measured iteration in rawData is not a finite number");
+            }
             double alloc = Double.NaN;
             double allocErr = Double.NaN;
             JsonNode secondary = row.get("secondaryMetrics");
@@ -122,21 +168,46 @@ final class JmhResult {
                     }
                 }
             }
+            String jvm = String.join(
+                            " ",
+                            row.path("jdkVersion").asText(""),
+                            row.path("vmName").asText(""),
+                            row.path("vmVersion").asText(""))
+                    .trim();
             results.add(new JmhResult(
-                    row.path("benchmark").textValue(),
-                    row.path("mode").textValue(),
+                    benchmark,
+                    mode,
                     params,
-                    number(primary.get("score")),
+                    score,
                     number(primary.get("scoreError")),
-                    median(primary.get("rawData")),
+                    median,
                     primary.path("scoreUnit").textValue(),
                     alloc,
-                    allocErr));
+                    allocErr,
+                    jvm,
+                    row.path("forks").asInt(0)));
         }
         return results;
     }
 
-    /** The median of JMH's {@code rawData} (forks × iterations), or NaN when it is absent. */
+    /** Whether {@code rawData} holds any measured iteration. */
+    private static boolean hasRawData(JsonNode rawData) {
+        if (rawData == null || !rawData.isArray()) {
+            return false;
+        }
+        for (JsonNode fork : rawData) {
+            if (fork.size() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The median of JMH's {@code rawData} (forks × iterations): NaN when it is absent or holds a
+     * value that is not a finite number ({@link #parse} refuses that), the middle value for an odd
+     * count, the mean of the two middle ones for an even count.
+     */
     static double median(JsonNode rawData) {
         if (rawData == null || !rawData.isArray()) {
             return Double.NaN;
@@ -144,7 +215,11 @@ final class JmhResult {
         java.util.List<Double> values = new java.util.ArrayList<>();
         for (JsonNode fork : rawData) {
             for (JsonNode v : fork) {
-                values.add(v.asDouble());
+                double d = number(v);
+                if (!Double.isFinite(d)) {
+                    return Double.NaN;
+                }
+                values.add(d);
             }
         }
         if (values.isEmpty()) {

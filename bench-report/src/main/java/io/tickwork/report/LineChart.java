@@ -33,7 +33,10 @@ public final class LineChart {
     public static void main(String[] args) throws IOException {
         String csv = null, x = null, y = null, out = null, title = "", xTitle = null, yTitle = "";
         for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
+            if (i + 1 >= args.length) {
+                fail(args[i] + " needs a value\n" + usage());
+            }
+            String value = args[i + 1];
             switch (args[i]) {
                 case "--csv" -> csv = value;
                 case "--x" -> x = value;
@@ -49,13 +52,19 @@ public final class LineChart {
         if (csv == null || x == null || y == null || out == null) {
             fail("--csv, --x, --y and --out are required\n" + usage());
         }
-        XYChart chart = chart(
-                Files.readAllLines(Path.of(csv), StandardCharsets.UTF_8),
-                x,
-                Arrays.asList(y.split(",")),
-                title,
-                xTitle == null ? x : xTitle,
-                yTitle);
+        XYChart chart;
+        try {
+            chart = chart(
+                    Files.readAllLines(Path.of(csv), StandardCharsets.UTF_8),
+                    x,
+                    Arrays.asList(y.split(",")),
+                    title,
+                    xTitle == null ? x : xTitle,
+                    yTitle);
+        } catch (IllegalArgumentException e) {
+            fail(csv + ": " + e.getMessage());
+            return;
+        }
         BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
     }
 
@@ -69,7 +78,10 @@ public final class LineChart {
         System.exit(2);
     }
 
-    /** The chart of the {@code ys} columns against {@code x}; throws if a column is missing. */
+    /**
+     * The chart of the {@code ys} columns against {@code x}; throws if a column is missing or no
+     * row has a point of any of them (an empty chart would pass for a flat one).
+     */
     static XYChart chart(List<String> lines, String x, List<String> ys, String title, String xTitle, String yTitle) {
         List<String[]> rows = new ArrayList<>();
         for (String line : lines) {
@@ -107,6 +119,9 @@ public final class LineChart {
             if (!xs.isEmpty()) {
                 chart.addSeries(y, xs, vs).setMarker(SeriesMarkers.NONE);
             }
+        }
+        if (chart.getSeriesMap().isEmpty()) {
+            throw new IllegalArgumentException("no row has a number in '" + x + "' and in any of " + ys);
         }
         return chart;
     }

@@ -38,7 +38,8 @@ import org.knowm.xchart.style.Styler;
  *
  * <p>Usage ({@code jmh/suite} runs it after JMH): {@code java -jar
  * bench-report/target/tickwork-bench-report.jar --in r.json --out docs/bench --name order --ours
- * keyed [--title "..."] [--note "JDK 17, 2 cores"] [--log]}. Several {@code --in} files join into
+ * keyed [--title "..."] [--note "JDK 17, 2 cores"]}. An unknown option, an {@code --ours} that
+ * matches no variant and results of two JVMs in one report are refused (exit 2). Several {@code --in} files join into
  * one report only when no benchmark with the same parameters is in two of them: a second run of a
  * cell is refused, not silently put in place of the first. An input that cannot be read, is not
  * JMH's JSON, or holds no result is an error naming the file (exit 2, or 1 for no result).
@@ -67,54 +68,85 @@ public final class Report {
         this.headline = headline;
     }
 
+    /** The options that take a value, besides the repeatable {@code --in}. */
+    static final Set<String> OPTIONS = Set.of("out", "name", "ours", "headline", "variant-param", "title", "note");
+
     public static void main(String[] args) throws IOException {
+        try {
+            run(args);
+        } catch (UsageError e) {
+            System.err.println("report: " + e.getMessage());
+            System.exit(e.status);
+        }
+    }
+
+    /** The command: reads, checks and writes; a bad command line or input is a {@link UsageError}. */
+    static void run(String[] args) throws IOException, UsageError {
         Map<String, String> opts = new LinkedHashMap<>();
         List<Path> inputs = new ArrayList<>();
-        boolean log = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
                 System.out.println(usage());
                 return;
             }
-            if (a.equals("--log")) {
-                log = true;
-                continue;
+            if (!a.startsWith("--") || !(a.equals("--in") || OPTIONS.contains(a.substring(2)))) {
+                throw new UsageError(2, "unknown argument " + a + "\n" + usage());
             }
-            if (!a.startsWith("--") || i + 1 >= args.length) {
-                System.err.println("bad argument: " + a + "\n" + usage());
-                System.exit(2);
+            if (i + 1 >= args.length) {
+                throw new UsageError(2, a + " needs a value\n" + usage());
             }
             String value = args[++i];
             if (a.equals("--in")) {
                 inputs.add(Path.of(value));
-            } else {
-                opts.put(a.substring(2), value);
+            } else if (opts.put(a.substring(2), value) != null) {
+                throw new UsageError(2, a + " given twice");
             }
         }
         if (inputs.isEmpty()) {
-            System.err.println("--in is required\n" + usage());
-            System.exit(2);
+            throw new UsageError(2, "--in is required\n" + usage());
         }
-        List<JmhResult> all;
-        try {
-            all = read(inputs);
-        } catch (UsageError e) {
-            System.err.println("report: " + e.getMessage());
-            System.exit(e.status);
-            return;
-        }
+        List<JmhResult> all = read(inputs);
         Path out = Path.of(opts.getOrDefault("out", "docs/bench"));
         String name = opts.getOrDefault("name", "report");
         Report report = new Report(
                 all,
-                Pattern.compile(opts.getOrDefault("ours", "(?i)tickwork.*")),
+                pattern("--ours", opts.getOrDefault("ours", "(?i)tickwork.*")),
                 opts.get("variant-param"),
-                opts.containsKey("headline") ? Pattern.compile(opts.get("headline")) : null);
-        List<Path> written =
-                report.write(out, name, opts.getOrDefault("title", name), opts.getOrDefault("note", ""), log);
+                opts.containsKey("headline") ? pattern("--headline", opts.get("headline")) : null);
+        report.checkVariants();
+        List<Path> written = report.write(out, name, opts.getOrDefault("title", name), opts.getOrDefault("note", ""));
         for (Path p : written) {
             System.out.println("wrote " + p);
+        }
+    }
+
+    private static Pattern pattern(String option, String regex) throws UsageError {
+        try {
+            return Pattern.compile(regex);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new UsageError(2, option + " " + regex + " is not a regular expression: " + e.getDescription());
+        }
+    }
+
+    /**
+     * Refuses a report whose {@code --ours} matches no variant, or none but every one (no peer to
+     * compare with), or whose {@code --headline} matches none of ours: every ratio cell would be
+     * empty or not what was asked, with nothing to say so.
+     */
+    void checkVariants() throws UsageError {
+        Set<String> variants = new LinkedHashSet<>();
+        for (Group g : groups()) {
+            variants.addAll(g.variants);
+        }
+        long ourCount = variants.stream().filter(this::isOurs).count();
+        if (ourCount == 0) {
+            throw new UsageError(2, "--ours " + ours.pattern() + " matches none of the variants " + variants);
+        }
+        if (headline != null
+                && variants.stream()
+                        .noneMatch(v -> isOurs(v) && headline.matcher(v).matches())) {
+            throw new UsageError(2, "--headline " + headline.pattern() + " matches none of ours in " + variants);
         }
     }
 
@@ -155,6 +187,14 @@ public final class Report {
                 throw new UsageError(1, in + ": no results (did every benchmark fail?)");
             }
             for (JmhResult r : rs) {
+                JmhResult base = all.isEmpty() ? rs.get(0) : all.get(0);
+                if (!base.jvm.equals(r.jvm)) {
+                    throw new UsageError(
+                            2,
+                            r.benchmark + " " + r.params + " ran on " + describe(r.jvm) + " (" + in + "), "
+                                    + base.benchmark + " on " + describe(base.jvm)
+                                    + ": a report compares one JVM; give each its own report");
+                }
                 Path first = seen.putIfAbsent(r.key(), in);
                 if (first != null) {
                     throw new UsageError(
@@ -169,20 +209,22 @@ public final class Report {
         return all;
     }
 
+    private static String describe(String jvm) {
+        return jvm.isEmpty() ? "an unnamed JVM" : jvm;
+    }
+
     static String usage() {
         return "usage: Report --in results.json [--in more.json] [--out docs/bench] [--name suite]\n"
                 + "              [--ours REGEX] [--headline REGEX] [--variant-param NAME] [--title TEXT] [--note TEXT]\n"
-                + "              [--log]\n"
                 + "  --ours           variants matching this regex are ours, the rest are peers (default (?i)tickwork.*)\n"
                 + "  --headline       ours a user gets by default: a row with one compares the best of these, not\n"
                 + "                   of all ours (identical variants would otherwise add a best-of-N draw)\n"
                 + "  --variant-param  the @Param naming the variant (default: first of " + VARIANT_PARAMS + ";\n"
-                + "                   without one, each @Benchmark method is a variant)\n"
-                + "  --log            logarithmic score axis (for variants orders of magnitude apart)";
+                + "                   without one, each @Benchmark method is a variant)";
     }
 
     /** Writes {@code name.md} and one {@code name-<group>.png} per group; returns the paths written. */
-    List<Path> write(Path outDir, String name, String title, String note, boolean log) throws IOException {
+    List<Path> write(Path outDir, String name, String title, String note) throws IOException {
         Files.createDirectories(outDir);
         List<Path> written = new ArrayList<>();
         StringBuilder md = new StringBuilder();
@@ -194,11 +236,13 @@ public final class Report {
                 + (headline != null ? " (of `" + headline.pattern() + "` where the row has it)" : "")
                 + " against the best peer in the row, on medians of every measured iteration, "
                 + "> 1 means ours is faster; level when the JMH error intervals overlap. Quote a row as won or lost "
-                + "only from a run of at least 3 forks. A cell is the median (JMH's mean ± its 99.9 % error).\n");
+                + "only from a run of at least 3 forks (a verdict from fewer says how many). A cell is the median "
+                + "(JMH's mean ± its 99.9 % error). The charts' bars are JMH's means with that error; a variant "
+                + "run without -prof gc has no allocation bar.\n");
         for (Group g : groups()) {
             String file = name + "-" + g.id() + ".png";
             Path png = outDir.resolve(file);
-            ImageIO.write(render(g, log), "png", png.toFile());
+            ImageIO.write(render(g), "png", png.toFile());
             written.add(png);
             md.append("\n## ").append(g.label()).append("\n\n");
             md.append("![").append(g.label()).append("](").append(file).append(")\n\n");
@@ -219,6 +263,9 @@ public final class Report {
         final String method; // null when the method is the variant
         final Map<String, Map<String, JmhResult>> cells = new LinkedHashMap<>(); // row -> variant -> result
         final Set<String> variants = new LinkedHashSet<>();
+
+        /** The benchmark class's full name: classes of one short name in two packages are two groups. */
+        String qualifiedClass;
 
         Group(String className, String mode, String method) {
             this.className = className;
@@ -260,8 +307,10 @@ public final class Report {
         for (JmhResult r : results) {
             boolean byParam = variantParam != null && r.params.containsKey(variantParam);
             String method = byParam ? r.method() : null;
-            String key = r.className() + "|" + r.mode + "|" + method;
+            String qualified = r.benchmark.substring(0, r.benchmark.lastIndexOf('.'));
+            String key = qualified + "|" + r.mode + "|" + method;
             Group g = groups.computeIfAbsent(key, k -> new Group(r.className(), r.mode, method));
+            g.qualifiedClass = qualified;
             String variant = byParam ? r.params.get(variantParam) : r.method();
             StringBuilder row = new StringBuilder();
             r.params.forEach((k, v) -> {
@@ -370,13 +419,15 @@ public final class Report {
             return "";
         }
         double ratio = ratio(g, bestOurs, bestPeer);
+        int forks = Math.min(bestOurs.forks, bestPeer.forks);
         return String.format(
                 Locale.ROOT,
-                "%.2f× %s (%s vs %s)",
+                "%.2f× %s (%s vs %s)%s",
                 ratio,
                 verdict(ratio, bestOurs, bestPeer),
                 variantOf(row, bestOurs),
-                variantOf(row, bestPeer));
+                variantOf(row, bestPeer),
+                forks > 0 && forks < 3 ? ", " + forks + (forks == 1 ? " fork" : " forks") : "");
     }
 
     /** Speed-up of {@code a} over {@code b} on medians: > 1 means {@code a} is faster, whatever the mode. */
@@ -456,14 +507,14 @@ public final class Report {
 
     // ---------------------------------------------------------------- charts
 
-    BufferedImage render(Group g, boolean log) {
+    BufferedImage render(Group g) {
         List<String> rows = new ArrayList<>(g.cells.keySet());
-        CategoryChart scores = chart(g.label(), g.unit(), rows, g, false, log);
+        CategoryChart scores = chart(g.label(), g.unit(), rows, g, false);
         BufferedImage top = BitmapEncoder.getBufferedImage(scores);
         if (!g.hasAlloc()) {
             return top;
         }
-        CategoryChart alloc = chart("allocation per operation (-prof gc)", "B/op", rows, g, true, false);
+        CategoryChart alloc = chart("allocation per operation (-prof gc)", "B/op", rows, g, true);
         BufferedImage bottom = BitmapEncoder.getBufferedImage(alloc);
         BufferedImage both =
                 new BufferedImage(top.getWidth(), top.getHeight() + bottom.getHeight(), BufferedImage.TYPE_INT_RGB);
@@ -476,7 +527,36 @@ public final class Report {
         return both;
     }
 
-    private CategoryChart chart(String title, String yTitle, List<String> rows, Group g, boolean alloc, boolean log) {
+    /**
+     * One bar series: for each row, the variant's value ({@code alloc}: bytes per operation, else
+     * JMH's mean score) and error, 0 where the row lacks the variant or where its allocation is
+     * residue; null when {@code alloc} and the variant ran without {@code -prof gc} in every row
+     * (no bar, rather than a bar of 0 that reads as allocation-free).
+     */
+    static double[][] series(Group g, String variant, List<String> rows, boolean alloc) {
+        double[] ys = new double[rows.size()];
+        double[] errs = new double[rows.size()];
+        boolean any = false;
+        for (int i = 0; i < rows.size(); i++) {
+            JmhResult r = g.cells.get(rows.get(i)).get(variant);
+            if (r == null) {
+                continue;
+            }
+            double y = alloc ? r.allocBytesPerOp : r.score;
+            double e = alloc ? r.allocError : r.error;
+            if (Double.isNaN(y)) {
+                continue;
+            }
+            any = true;
+            if (!(alloc && isResidue(y))) {
+                ys[i] = y;
+                errs[i] = Double.isNaN(e) ? 0 : e;
+            }
+        }
+        return any ? new double[][] {ys, errs} : null;
+    }
+
+    private CategoryChart chart(String title, String yTitle, List<String> rows, Group g, boolean alloc) {
         // Scale to k/M/G so the axis reads "40 M ops/s" rather than "4E7".
         double max = 0;
         for (Map<String, JmhResult> row : g.cells.values()) {
@@ -501,21 +581,20 @@ public final class Report {
         st.setLegendPosition(Styler.LegendPosition.OutsideE);
         st.setChartBackgroundColor(Color.WHITE);
         st.setPlotBackgroundColor(Color.WHITE);
-        chart.getStyler().setYAxisLogarithmic(log);
         chart.getStyler().setXAxisLabelRotation(rows.size() > 4 ? 20 : 0);
         chart.getStyler().setOverlapped(false);
         chart.getStyler().setErrorBarsColor(Color.DARK_GRAY);
         chart.getStyler().setYAxisDecimalPattern("#,##0.##");
         for (String variant : g.variants) {
+            double[][] values = series(g, variant, rows, alloc);
+            if (values == null) {
+                continue; // ran without -prof gc: no allocation bar
+            }
             List<Double> ys = new ArrayList<>();
             List<Double> errs = new ArrayList<>();
-            for (String row : rows) {
-                JmhResult r = g.cells.get(row).get(variant);
-                boolean residue = r != null && alloc && isResidue(r.allocBytesPerOp);
-                double y = r == null || residue ? 0 : alloc ? r.allocBytesPerOp : r.score;
-                double e = r == null || residue ? 0 : alloc ? r.allocError : r.error;
-                ys.add(Double.isNaN(y) ? 0 : y / scale);
-                errs.add(Double.isNaN(e) ? 0 : e / scale);
+            for (int i = 0; i < rows.size(); i++) {
+                ys.add(values[0][i] / scale);
+                errs.add(values[1][i] / scale);
             }
             String label = isOurs(variant) ? variant + " (ours)" : variant;
             chart.addSeries(label, rows, ys, errs);

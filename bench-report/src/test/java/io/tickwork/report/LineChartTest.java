@@ -30,6 +30,16 @@ class LineChartTest {
         assertEquals(120.0, chart.getSeriesMap().get("server_mb").getYData()[2]);
     }
 
+    /** A CSV with a header and no point of any column (no row, or cells like {@code 1.5MB}) is refused, not drawn empty. */
+    @Test
+    void aChartWithNoPointIsRefused() {
+        for (List<String> lines : List.of(List.of("n,rss"), List.of("n,rss", "1,1.5MB", "2,2.0MB"))) {
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> LineChart.chart(lines, "n", List.of("rss"), "t", "n", "MB"));
+            assertTrue(e.getMessage().startsWith("no row has a number in 'n' and in any of [rss]"), e.getMessage());
+        }
+    }
+
     @Test
     void aMissingColumnIsNamed() {
         IllegalArgumentException e = assertThrows(

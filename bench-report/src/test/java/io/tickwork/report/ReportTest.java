@@ -209,7 +209,7 @@ class ReportTest {
     @Test
     void writesMarkdownAndDecodablePngs(@TempDir Path dir) throws IOException {
         Report report = new Report(JmhResult.parse(sample()), Pattern.compile("KeyedSerial|tickwork.*"), null);
-        List<Path> written = report.write(dir, "demo", "Demo suite", "2026-11-21, test", false);
+        List<Path> written = report.write(dir, "demo", "Demo suite", "2026-11-21, test");
         assertEquals(3, written.size(), written.toString());
         String md = Files.readString(written.get(0));
         assertTrue(md.startsWith("# Demo suite"), md);
@@ -218,6 +218,138 @@ class ReportTest {
         BufferedImage scoresOnly = ImageIO.read(written.get(2).toFile());
         assertEquals(480 + 320, withAlloc.getHeight(), "score chart with the allocation chart below it");
         assertEquals(480, scoresOnly.getHeight(), "no -prof gc figures, no allocation chart");
+    }
+
+    /**
+     * A result that cannot be judged is refused rather than turned into a verdict: a score that is
+     * not a finite number (a NaN peer would have won every comparison against it), a measured
+     * iteration that is not, and a missing or unknown mode (which decides which way a ratio goes).
+     */
+    @Test
+    void resultsThatCannotBeJudgedAreRefused() {
+        String ok =
+                "{\"benchmark\":\"p.C.m\",\"mode\":\"thrpt\",\"primaryMetric\":{\"score\":5,\"scoreUnit\":\"ops/s\","
+                        + "\"rawData\":[[4,5,6]]}}";
+        assertEquals(5.0, assertDoesNotThrowParse("[" + ok + "]").median);
+        String[][] bad = {
+            {ok.replace("\"score\":5", "\"score\":\"NaN\""), "score NaN is not a finite number"},
+            {ok.replace("\"score\":5,", ""), "score null is not a finite number"},
+            {ok.replace("[[4,5,6]]", "[[4,\"NaN\",6]]"), "a measured iteration in rawData is not a finite number"},
+            {ok.replace("\"mode\":\"thrpt\",", ""), "mode null is none of JMH's"},
+            {ok.replace("thrpt", "throughput"), "mode throughput is none of JMH's"},
+            {ok.replace("\"benchmark\":\"p.C.m\",", ""), "result without a benchmark name"},
+        };
+        for (String[] b : bad) {
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> JmhResult.parse("[" + b[0] + "]"), b[0]);
+            assertTrue(e.getMessage().contains(b[1]), e.getMessage());
+        }
+    }
+
+    private static JmhResult assertDoesNotThrowParse(String json) {
+        try {
+            return JmhResult.parse(json).get(0);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
+        assertEquals(
+                4.5,
+                assertDoesNotThrowParse("[{\"benchmark\":\"p.C.m\",\"mode\":\"avgt\","
+                                + "\"primaryMetric\":{\"score\":5,\"rawData\":[[9,4],[1,5]]}}]")
+                        .median);
+    }
+
+    /**
+     * The command refuses what would make a report that says nothing or the wrong thing: an
+     * unknown option (a typo would have written docs/bench/report.md), an option given twice, an
+     * {@code --ours} or {@code --headline} that matches nothing, and results of two JVMs.
+     */
+    @Test
+    void theCommandRefusesWhatWouldMakeAnEmptyOrMixedReport(@TempDir Path dir) throws Exception {
+        Path in = dir.resolve("r.json");
+        Files.writeString(in, sample());
+        String[][] cases = {
+            {"--in", in.toString(), "--output", dir.toString()},
+            {"--in", in.toString(), "--out", dir.toString(), "--out", dir.toString()},
+            {"--in", in.toString(), "--out", dir.toString(), "--ours", "nothing-matches"},
+            {"--in", in.toString(), "--out", dir.toString(), "--ours", "KeyedSerial|tickwork.*", "--headline", "zzz"},
+            {"--in", in.toString(), "--out", dir.toString(), "--ours", "("},
+        };
+        String[] says = {
+            "unknown argument --output",
+            "--out given twice",
+            "--ours nothing-matches matches none",
+            "--headline zzz matches none",
+            "--ours ( is not a regular expression"
+        };
+        for (int i = 0; i < cases.length; i++) {
+            String[] args = cases[i];
+            Report.UsageError e = assertThrows(Report.UsageError.class, () -> Report.run(args));
+            assertEquals(2, e.status);
+            assertTrue(e.getMessage().startsWith(says[i]), e.getMessage());
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(in), files.collect(java.util.stream.Collectors.toList()), "nothing written");
+        }
+        String jdk17 = "{\"jdkVersion\":\"17.0.15\",\"vmName\":\"OpenJDK 64-Bit Server VM\",\"vmVersion\":\"17.0.15\","
+                + "\"benchmark\":\"p.C.m\",\"mode\":\"thrpt\",\"params\":{\"impl\":\"ours\"},"
+                + "\"primaryMetric\":{\"score\":5,\"scoreUnit\":\"ops/s\"}}";
+        String jdk25 = jdk17.replace("17.0.15", "25.0.1").replace("\"ours\"", "\"peer\"");
+        Path a = Files.writeString(dir.resolve("a.json"), "[" + jdk17 + "]");
+        Path b = Files.writeString(dir.resolve("b.json"), "[" + jdk25 + "]");
+        Report.UsageError mixed = assertThrows(Report.UsageError.class, () -> Report.read(List.of(a, b)));
+        assertTrue(mixed.getMessage().contains("a report compares one JVM"), mixed.getMessage());
+        Path both = Files.writeString(dir.resolve("both.json"), "[" + jdk17 + "," + jdk25 + "]");
+        assertThrows(Report.UsageError.class, () -> Report.read(List.of(both)), "in one file too");
+    }
+
+    /**
+     * The bars are the values the table quotes as JMH's means, with their errors; a variant run
+     * without {@code -prof gc} gets no allocation bar rather than one of 0 B/op, and allocation
+     * below the residue is drawn as 0.
+     */
+    @Test
+    void chartBarsAreTheMeansAndAMissingAllocationIsNoBar() {
+        JmhResult oursA = new JmhResult("p.C.m", "thrpt", Map.of("impl", "ours", "n", "1"), 10, 1, 11, "ops/s", 24, 2);
+        JmhResult oursB =
+                new JmhResult("p.C.m", "thrpt", Map.of("impl", "ours", "n", "2"), 20, 2, 21, "ops/s", 0.001, 0);
+        JmhResult peer = new JmhResult(
+                "p.C.m", "thrpt", Map.of("impl", "peer", "n", "1"), 30, 3, 31, "ops/s", Double.NaN, Double.NaN);
+        Report report = new Report(List.of(oursA, oursB, peer), Pattern.compile("ours"), "impl");
+        Report.Group g = report.groups().get(0);
+        List<String> rows = new java.util.ArrayList<>(g.cells.keySet());
+        assertEquals(List.of("n=1", "n=2"), rows);
+        double[][] scores = Report.series(g, "ours", rows, false);
+        assertEquals(List.of(10.0, 20.0), List.of(scores[0][0], scores[0][1]));
+        assertEquals(List.of(1.0, 2.0), List.of(scores[1][0], scores[1][1]));
+        double[][] peerScores = Report.series(g, "peer", rows, false);
+        assertEquals(List.of(30.0, 0.0), List.of(peerScores[0][0], peerScores[0][1]), "no result in row n=2: 0");
+        double[][] alloc = Report.series(g, "ours", rows, true);
+        assertEquals(List.of(24.0, 0.0), List.of(alloc[0][0], alloc[0][1]), "residue drawn as 0");
+        assertEquals(null, Report.series(g, "peer", rows, true), "no -prof gc: no bar");
+    }
+
+    /** Rows of fewer than 3 forks say so beside their verdict. */
+    @Test
+    void aVerdictFromFewerThanThreeForksSaysHowMany() {
+        JmhResult ours = new JmhResult("a.B.c", "thrpt", Map.of("impl", "ours"), 100, 1, 100, "ops/s", 0, 0, "17", 1);
+        JmhResult peer = new JmhResult("a.B.c", "thrpt", Map.of("impl", "peer"), 50, 1, 50, "ops/s", 0, 0, "17", 3);
+        Report report = new Report(List.of(ours, peer), Pattern.compile("ours"), "impl");
+        String table = report.table(report.groups().get(0));
+        assertTrue(table.contains("2.00× won (ours vs peer), 1 fork"), table);
+    }
+
+    /** Two benchmark classes of one short name in two packages are two groups, never one row. */
+    @Test
+    void classesOfOneNameInTwoPackagesAreNotJoined() {
+        JmhResult ours = new JmhResult("a.Bench.run", "thrpt", Map.of("impl", "ours"), 100, 1, 100, "ops/s", 0, 0);
+        JmhResult peer = new JmhResult("b.Bench.run", "thrpt", Map.of("impl", "peer"), 50, 1, 50, "ops/s", 0, 0);
+        Report report = new Report(List.of(ours, peer), Pattern.compile("ours"), "impl");
+        assertEquals(2, report.groups().size());
     }
 
     @Test
