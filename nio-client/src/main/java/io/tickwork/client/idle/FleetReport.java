@@ -56,6 +56,7 @@ final class FleetReport {
         long bytes = 0;
         long timeouts = 0;
         long bad = 0;
+        long closedUnanswered = 0;
         long non2xx = 0;
         Map<OsError, Long> failures = new EnumMap<>(OsError.class);
         Histogram latency = LatencyRange.histogram();
@@ -78,6 +79,7 @@ final class FleetReport {
             bytes += r.responseBytes();
             timeouts += r.timeouts();
             bad += r.badResponses();
+            closedUnanswered += r.closedUnanswered();
             non2xx += r.non2xx();
             r.failures().forEach((k, v) -> failures.merge(k, v, Long::sum));
             latency.add(r.latency());
@@ -114,6 +116,7 @@ final class FleetReport {
                 bytes,
                 timeouts,
                 bad,
+                closedUnanswered,
                 non2xx,
                 latency,
                 new IdleMemory(client[0], client[1], serverBefore.serverRss(), serverBefore.serverStats()),
@@ -306,6 +309,7 @@ final class FleetReport {
                 Math.max(0, Json.number(workload, "bytes_read")),
                 Math.max(0, Json.number(workload, "timeouts")),
                 Math.max(0, Json.number(workload, "bad_responses")),
+                Math.max(0, Json.number(workload, "closed_unanswered")),
                 Math.max(0, Json.number(workload, "non2xx")),
                 latency,
                 new IdleMemory(Json.number(client, "rss_before"), Json.number(client, "live_heap_before"), -1, null),

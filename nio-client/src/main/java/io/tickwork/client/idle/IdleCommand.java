@@ -297,11 +297,11 @@ public final class IdleCommand implements Callable<Integer> {
      * the server's answers was measured, as {@code bench} fails then); null otherwise.
      */
     static String workloadUnanswered(IdleConfig cfg, IdleResult r) {
-        if (!cfg.workload() || r.requests() > 0 || r.timeouts() + r.badResponses() == 0) {
+        if (!cfg.workload() || r.requests() > 0 || r.timeouts() + r.badResponses() + r.closedUnanswered() == 0) {
             return null;
         }
         return "idle: the workload got no response: " + r.timeouts() + " timeouts, " + r.badResponses()
-                + " bad responses";
+                + " bad responses, " + r.closedUnanswered() + " closed unanswered";
     }
 
     /** The options, checked and resolved into a run. */

@@ -202,6 +202,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
                     responseBytes,
                     workload.timeouts(),
                     workload.badResponses(),
+                    workload.closedUnanswered(),
                     workload.non2xx(),
                     workload.latency(),
                     before,

@@ -28,6 +28,7 @@ record IdleResult(
         long responseBytes,
         long timeouts,
         long badResponses,
+        long closedUnanswered,
         long non2xx,
         Histogram latency,
         IdleMemory before,
@@ -73,15 +74,17 @@ record IdleResult(
             sb.append("  raise it   ").append(hardLimit.advice()).append('\n');
         }
         sb.append("  closed     ").append(closedByServer).append(" by the server\n");
-        if (requests > 0 || timeouts > 0 || badResponses > 0) {
+        if (requests > 0 || timeouts > 0 || badResponses > 0 || closedUnanswered > 0) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "  workload   %d responses (%d non-2xx), %s read, %d timeouts, " + "%d bad responses, latency %s%n",
+                    "  workload   %d responses (%d non-2xx), %s read, %d timeouts, "
+                            + "%d bad responses, %d closed unanswered, latency %s%n",
                     requests,
                     non2xx,
                     Fmt.bytes(responseBytes),
                     timeouts,
                     badResponses,
+                    closedUnanswered,
                     latency.getTotalCount() == 0
                             ? "none (no response)"
                             : "p50 " + Fmt.nanos(latency.getValueAtPercentile(50)) + " p99 "
@@ -188,6 +191,7 @@ record IdleResult(
         j.field("bytes_read", responseBytes);
         j.field("timeouts", timeouts);
         j.field("bad_responses", badResponses);
+        j.field("closed_unanswered", closedUnanswered);
         j.field("non2xx", non2xx);
         j.object("latency_us");
         long n = latency.getTotalCount();

@@ -21,7 +21,8 @@ import org.HdrHistogram.Histogram;
  * (one per request; a response that closes the connection, or bytes after it, end the
  * connection) and idles again. Every complete response counts as a request answered and records
  * its latency; one whose status is not 2xx is also counted apart ({@link #non2xx}), as {@code
- * bench} does. A response not complete within {@code timeout} is a timeout and
+ * bench} does. A request the server closes its connection on without a complete response is
+ * counted as closed unanswered. A response not complete within {@code timeout} is a timeout and
  * ends its connection, as does a malformed one; the holder replaces ended connections, and counts
  * as closed by the server only those the server ended.
  *
@@ -46,6 +47,7 @@ final class IdleWorkload {
     private long requests;
     private long timeouts;
     private long badResponses;
+    private long closedUnanswered;
     private long non2xx;
 
     IdleWorkload(IdleConfig cfg, Consumer<IdleConnection> lost, Consumer<IdleConnection> ended) {
@@ -65,6 +67,11 @@ final class IdleWorkload {
 
     long badResponses() {
         return badResponses;
+    }
+
+    /** Requests the server closed the connection on without a complete response. */
+    long closedUnanswered() {
+        return closedUnanswered;
     }
 
     /** Complete responses whose status was not 2xx (included in {@link #requests}). */
@@ -186,12 +193,17 @@ final class IdleWorkload {
         }
     }
 
-    /** The server closed the connection: that may complete a response that runs to the end. */
+    /**
+     * The server closed the connection: that may complete a response that runs to the end; a
+     * request still awaited otherwise was closed unanswered.
+     */
     void endOfInput(IdleConnection c, long now) {
         if (c.parser != null && c.awaiting) {
             try {
                 if (c.parser.endOfInput()) {
                     responseDone(c, now);
+                } else {
+                    closedUnanswered++;
                 }
             } catch (ResponseParser.ParseException e) {
                 badResponses++;

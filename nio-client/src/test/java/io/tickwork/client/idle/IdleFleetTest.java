@@ -284,6 +284,7 @@ class IdleFleetTest {
                 123456,
                 1,
                 0,
+                4,
                 7,
                 latency,
                 new IdleMemory(50L << 20, 4L << 20, -1, null),

@@ -576,6 +576,39 @@ class IdleTest {
     }
 
     /**
+     * A server that reads each request and closes the connection without an answer: every request
+     * is counted as closed unanswered (in the text and the JSON), and a run in which none was
+     * answered fails as one whose requests timed out does.
+     */
+    @Test
+    void aWorkloadWhoseRequestsTheServerClosesUnansweredFails() throws Exception {
+        try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.CLOSE)) {
+            Cli.Run run = Cli.run(
+                    "idle",
+                    "-c",
+                    "4",
+                    "--sources",
+                    "0",
+                    "--workload",
+                    "--idle-min",
+                    "0s",
+                    "--idle-max",
+                    "0s",
+                    "--duration",
+                    "1500ms",
+                    "127.0.0.1:" + s.port());
+            assertEquals(1, run.status(), run.out() + run.err());
+            assertTrue(
+                    run.err().contains("idle: the workload got no response: 0 timeouts, 0 bad responses, "), run.err());
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) closed unanswered, latency none")
+                    .matcher(run.out());
+            assertTrue(m.find(), run.out());
+            assertTrue(Long.parseLong(m.group(1)) >= 4, run.out());
+            Cli.assertNoStackTrace(run);
+        }
+    }
+
+    /**
      * A {@code --server-pid} that names no process, or a {@code --stats-url} that does not answer
      * with a JSON object, is refused before the run: it would otherwise end with no server figures
      * and no word why.
