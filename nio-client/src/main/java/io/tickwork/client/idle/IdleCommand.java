@@ -9,6 +9,7 @@ import io.tickwork.client.common.OpenFiles;
 import io.tickwork.client.common.OptionValues.CountConverter;
 import io.tickwork.client.common.OptionValues.DurationConverter;
 import io.tickwork.client.common.OptionValues.SizeConverter;
+import io.tickwork.client.common.OsError;
 import io.tickwork.client.common.ReportOnSignal;
 import io.tickwork.client.common.Targets;
 import io.tickwork.client.common.UsageException;
@@ -289,7 +290,27 @@ public final class IdleCommand implements Callable<Integer> {
             err.println(noAnswer);
             return 1;
         }
+        String gone = serverWentAway(r);
+        if (gone != null) {
+            err.println(gone);
+            return 1;
+        }
         return 0;
+    }
+
+    /**
+     * A message if connects were refused after connections had been held and the server closed
+     * some: nothing listens on the port any more (a full backlog drops a connect unless
+     * {@code tcp_abort_on_overflow} is set, and then the held connections stay), so the server
+     * stopped or died, and the run's figures are of a server that went away, not of a limit of
+     * this machine; null otherwise.
+     */
+    static String serverWentAway(IdleResult r) {
+        if (r.hardLimit() != OsError.ECONNREFUSED || r.peak() == 0 || r.closedByServer() == 0) {
+            return null;
+        }
+        return "idle: connects were refused after " + r.peak() + " connections had been held: the server stopped"
+                + " listening (it stopped or died), " + r.closedByServer() + " connections closed by it";
     }
 
     /**

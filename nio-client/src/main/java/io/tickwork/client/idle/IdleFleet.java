@@ -218,6 +218,11 @@ final class IdleFleet {
             err.println(noAnswer);
             return status == 0 ? 1 : status;
         }
+        String gone = IdleCommand.serverWentAway(report.total());
+        if (gone != null) {
+            err.println(gone);
+            return status == 0 ? 1 : status;
+        }
         return status;
     }
 

@@ -609,6 +609,38 @@ class IdleTest {
     }
 
     /**
+     * The server goes away mid-hold (its listener and every connection closed): the refused
+     * reconnects are not reported as a limit of this machine and a success, but fail the run.
+     */
+    @Test
+    void aServerThatGoesAwayMidHoldFailsTheRun() throws Exception {
+        StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.ok("k"));
+        Cli.Run[] run = new Cli.Run[1];
+        Thread idle = new Thread(() -> {
+            try {
+                run[0] = Cli.run("idle", "-c", "20", "--sources", "0", "--duration", "20s", "127.0.0.1:" + s.port());
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        idle.start();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (s.connections.get() < 20 && System.nanoTime() < until) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // the ramp, bounded
+        }
+        assertEquals(20, s.connections.get(), "connections held before the server went away");
+        s.close();
+        idle.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(idle.isAlive(), "idle still running 30 s after its server went away");
+        assertEquals(1, run[0].status(), run[0].out() + run[0].err());
+        assertTrue(
+                run[0].err()
+                        .contains("idle: connects were refused after 20 connections had been held: the server"
+                                + " stopped listening"),
+                run[0].err());
+    }
+
+    /**
      * A {@code --server-pid} that names no process, or a {@code --stats-url} that does not answer
      * with a JSON object, is refused before the run: it would otherwise end with no server figures
      * and no word why.
