@@ -6,6 +6,7 @@ import io.tickwork.client.common.LatencyRange;
 import io.tickwork.client.common.OsError;
 import io.tickwork.client.idle.IdleProgress.Json;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumMap;
@@ -134,6 +135,17 @@ final class FleetReport {
     }
 
     /** The children summed, as one process's result. */
+    /** Each child's own result, in child order; a child that gave no report is left out. */
+    List<IdleResult> childResults() {
+        List<IdleResult> rs = new ArrayList<>();
+        for (Child c : children) {
+            if (c.result() != null) {
+                rs.add(c.result());
+            }
+        }
+        return rs;
+    }
+
     IdleResult total() {
         return total;
     }

@@ -55,7 +55,8 @@ import picocli.CommandLine.Parameters;
                     + " limit less " + FleetPlan.JVM_FILES + " connections), with one line a second and one report.",
             "",
             "Exit status: 0 a run that held what it could (a refusal by the OS or the memory guard included:"
-                    + " the report says which); 1 after the report when not one connect succeeded, the"
+                    + " the report says which); 1 after the report when not one connect succeeded, connects"
+                    + " were refused after the server had closed connections it held (it went away), the"
                     + " --workload got no response, or (--processes) a child failed or gave no report; 2 a bad"
                     + " command line; 130, 143 ended by SIGINT, SIGTERM"
                     + " (after the report).",

@@ -218,10 +218,12 @@ final class IdleFleet {
             err.println(noAnswer);
             return status == 0 ? 1 : status;
         }
-        String gone = IdleCommand.serverWentAway(report.total());
-        if (gone != null) {
-            err.println(gone);
-            return status == 0 ? 1 : status;
+        for (IdleResult child : report.childResults()) { // each child's own limit and counts
+            String gone = IdleCommand.serverWentAway(child);
+            if (gone != null) {
+                err.println(gone);
+                return status == 0 ? 1 : status;
+            }
         }
         return status;
     }

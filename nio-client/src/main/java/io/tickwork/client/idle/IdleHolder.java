@@ -490,6 +490,7 @@ final class IdleHolder implements ClientSelectorLoop.Handler {
 
     private void lost(IdleConnection c) {
         closedByServer++;
+        workload.lostByServer(c); // a workload request it was awaiting goes unanswered
         close(c);
     }
 

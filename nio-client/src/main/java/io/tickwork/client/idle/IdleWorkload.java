@@ -193,21 +193,28 @@ final class IdleWorkload {
         }
     }
 
-    /**
-     * The server closed the connection: that may complete a response that runs to the end; a
-     * request still awaited otherwise was closed unanswered.
-     */
+    /** The server closed the connection: that may complete a response that runs to the end. */
     void endOfInput(IdleConnection c, long now) {
         if (c.parser != null && c.awaiting) {
             try {
                 if (c.parser.endOfInput()) {
                     responseDone(c, now);
-                } else {
-                    closedUnanswered++;
                 }
             } catch (ResponseParser.ParseException e) {
                 badResponses++;
+                c.awaiting = false; // counted: a bad response
             }
+        }
+    }
+
+    /**
+     * The server ended the connection (a close, a reset, a failed write): a request still awaited
+     * was closed unanswered.
+     */
+    void lostByServer(IdleConnection c) {
+        if (c.parser != null && c.awaiting) {
+            closedUnanswered++;
+            c.awaiting = false;
         }
     }
 

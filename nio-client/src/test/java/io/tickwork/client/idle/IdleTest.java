@@ -583,29 +583,54 @@ class IdleTest {
     @Test
     void aWorkloadWhoseRequestsTheServerClosesUnansweredFails() throws Exception {
         try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.CLOSE)) {
-            Cli.Run run = Cli.run(
-                    "idle",
-                    "-c",
-                    "4",
-                    "--sources",
-                    "0",
-                    "--workload",
-                    "--idle-min",
-                    "0s",
-                    "--idle-max",
-                    "0s",
-                    "--duration",
-                    "1500ms",
-                    "127.0.0.1:" + s.port());
-            assertEquals(1, run.status(), run.out() + run.err());
-            assertTrue(
-                    run.err().contains("idle: the workload got no response: 0 timeouts, 0 bad responses, "), run.err());
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) closed unanswered, latency none")
-                    .matcher(run.out());
-            assertTrue(m.find(), run.out());
-            assertTrue(Long.parseLong(m.group(1)) >= 4, run.out());
-            Cli.assertNoStackTrace(run);
+            closedUnansweredFails(s.port());
         }
+    }
+
+    /** The same with a server that resets each connection once a request arrived: a reset is a close too. */
+    @Test
+    void aWorkloadWhoseRequestsTheServerResetsFails() throws Exception {
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread t = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        java.net.Socket c = server.accept();
+                        c.setSoLinger(true, 0); // close with a reset
+                        c.getInputStream().read(new byte[4096]); // a request (or the client's end)
+                        c.close();
+                    } catch (IOException e) {
+                        // closed by the test, or the client went first
+                    }
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+            closedUnansweredFails(server.getLocalPort());
+        }
+    }
+
+    private static void closedUnansweredFails(int port) throws Exception {
+        Cli.Run run = Cli.run(
+                "idle",
+                "-c",
+                "4",
+                "--sources",
+                "0",
+                "--workload",
+                "--idle-min",
+                "0s",
+                "--idle-max",
+                "0s",
+                "--duration",
+                "1500ms",
+                "127.0.0.1:" + port);
+        assertEquals(1, run.status(), run.out() + run.err());
+        assertTrue(run.err().contains("idle: the workload got no response: 0 timeouts, 0 bad responses, "), run.err());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) closed unanswered, latency none")
+                .matcher(run.out());
+        assertTrue(m.find(), run.out());
+        assertTrue(Long.parseLong(m.group(1)) >= 4, run.out());
+        Cli.assertNoStackTrace(run);
     }
 
     /**
