@@ -38,8 +38,9 @@ import org.knowm.xchart.style.Styler;
  *
  * <p>Usage ({@code jmh/suite} runs it after JMH): {@code java -jar
  * bench-report/target/tickwork-bench-report.jar --in r.json --out docs/bench --name order --ours
- * keyed [--title "..."] [--note "JDK 17, 2 cores"]}. An unknown option, an {@code --ours} that
- * matches no variant and results of two JVMs in one report are refused (exit 2). Several {@code --in} files join into
+ * keyed [--title "..."] [--note "JDK 17, 2 cores"]}. An unknown or repeated option and results of
+ * two JVMs in one report are refused (exit 2); an {@code --ours} or {@code --headline} that
+ * matches nothing is warned of on stderr. Several {@code --in} files join into
  * one report only when no benchmark with the same parameters is in two of them: a second run of a
  * cell is refused, not silently put in place of the first. An input that cannot be read, is not
  * JMH's JSON, or holds no result is an error naming the file (exit 2, or 1 for no result).
@@ -114,7 +115,9 @@ public final class Report {
                 pattern("--ours", opts.getOrDefault("ours", "(?i)tickwork.*")),
                 opts.get("variant-param"),
                 opts.containsKey("headline") ? pattern("--headline", opts.get("headline")) : null);
-        report.checkVariants();
+        for (String warning : report.variantWarnings()) {
+            System.err.println("report: warning: " + warning);
+        }
         List<Path> written = report.write(out, name, opts.getOrDefault("title", name), opts.getOrDefault("note", ""));
         for (Path p : written) {
             System.out.println("wrote " + p);
@@ -130,24 +133,27 @@ public final class Report {
     }
 
     /**
-     * Refuses a report whose {@code --ours} matches no variant, or none but every one (no peer to
-     * compare with), or whose {@code --headline} matches none of ours: every ratio cell would be
-     * empty or not what was asked, with nothing to say so.
+     * What the user is told on stderr, the report being written all the same: an {@code --ours}
+     * that matches no variant (a typo leaves every ratio cell empty; a run of peers alone is
+     * legitimate), and a {@code --headline} that matches none of ours (a run narrowed with
+     * {@code -p} may leave the headline out, and the best of ours is compared then).
      */
-    void checkVariants() throws UsageError {
+    List<String> variantWarnings() {
         Set<String> variants = new LinkedHashSet<>();
         for (Group g : groups()) {
             variants.addAll(g.variants);
         }
-        long ourCount = variants.stream().filter(this::isOurs).count();
-        if (ourCount == 0) {
-            throw new UsageError(2, "--ours " + ours.pattern() + " matches none of the variants " + variants);
-        }
-        if (headline != null
+        List<String> warnings = new ArrayList<>();
+        if (variants.stream().noneMatch(this::isOurs)) {
+            warnings.add(
+                    "--ours " + ours.pattern() + " matches none of the variants " + variants + ": no ratio is given");
+        } else if (headline != null
                 && variants.stream()
                         .noneMatch(v -> isOurs(v) && headline.matcher(v).matches())) {
-            throw new UsageError(2, "--headline " + headline.pattern() + " matches none of ours in " + variants);
+            warnings.add("--headline " + headline.pattern() + " matches none of ours in " + variants
+                    + ": each row compares the best of ours");
         }
+        return warnings;
     }
 
     /** A bad input, told to the user in one line with the exit status it gives. */
@@ -273,12 +279,20 @@ public final class Report {
             this.method = method;
         }
 
+        /** The class as the chart and heading name it: its short name, unless another group's is the same. */
+        boolean qualified;
+
+        private String classShown() {
+            return qualified ? qualifiedClass : className;
+        }
+
         String id() {
-            return (className + (method != null ? "-" + method : "") + "-" + mode).replaceAll("[^A-Za-z0-9_.-]", "_");
+            return (classShown() + (method != null ? "-" + method : "") + "-" + mode)
+                    .replaceAll("[^A-Za-z0-9_.-]", "_");
         }
 
         String label() {
-            return className + (method != null ? "." + method : "") + " (" + mode + ", " + unit() + ")";
+            return classShown() + (method != null ? "." + method : "") + " (" + mode + ", " + unit() + ")";
         }
 
         String unit() {
@@ -334,6 +348,16 @@ public final class Report {
                 throw new IllegalArgumentException(
                         "two results for " + r.benchmark + " " + r.params + " (" + r.mode + "): one run per report");
             }
+        }
+        Map<String, Long> shortNames = new LinkedHashMap<>();
+        Set<String> classesOfName = new LinkedHashSet<>();
+        for (Group g : groups.values()) {
+            if (classesOfName.add(g.qualifiedClass)) {
+                shortNames.merge(g.className, 1L, Long::sum);
+            }
+        }
+        for (Group g : groups.values()) {
+            g.qualified = shortNames.get(g.className) > 1; // one short name, two classes: two files, two headings
         }
         return new ArrayList<>(groups.values());
     }
