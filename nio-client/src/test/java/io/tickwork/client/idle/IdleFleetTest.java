@@ -354,6 +354,49 @@ class IdleFleetTest {
         assertTrue(run.err().contains("connects succeeded, in any process"), run.err());
     }
 
+    /**
+     * A fleet whose server goes away mid-hold (listener and connections closed): each child's
+     * refused reconnects come after the server closed connections it held, so the fleet exits 1
+     * saying the server went away, not 0 with a limit of this machine.
+     */
+    @Test
+    void aFleetWhoseServerGoesAwayExitsOne() throws Exception {
+        io.tickwork.client.common.StubHttpServer s = new io.tickwork.client.common.StubHttpServer(
+                (n, p) -> io.tickwork.client.common.StubHttpServer.ok("k"));
+        Cli.Run[] run = new Cli.Run[1];
+        Thread fleet = new Thread(() -> {
+            try {
+                run[0] = Cli.run(
+                        "idle",
+                        "--processes",
+                        "2",
+                        "-c",
+                        "20",
+                        "--sources",
+                        "0",
+                        "--duration",
+                        "30s",
+                        "--min-available",
+                        "0",
+                        "127.0.0.1:" + s.port());
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        fleet.start();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (s.connections.get() < 20 && System.nanoTime() < until) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // the children's ramps, bounded
+        }
+        assertEquals(20, s.connections.get(), "connections held before the server went away");
+        s.close();
+        fleet.join(TimeUnit.SECONDS.toMillis(40));
+        assertFalse(fleet.isAlive(), "the fleet still running 40 s after its server went away");
+        assertEquals(1, run[0].status(), run[0].out() + run[0].err());
+        assertTrue(run[0].err().contains("the server stopped listening"), run[0].err());
+        Cli.assertNoStackTrace(run[0]);
+    }
+
     /** Three child JVMs, 100 connections each, the report summed, idle-merge of it the same. */
     @Test
     void threeProcessesHoldTheirSharesAndReportOneTotal(@TempDir Path dir) throws Exception {
