@@ -550,22 +550,7 @@ class IdleTest {
     @Test
     void aWorkloadWithNoResponseFails() throws Exception {
         try (StubHttpServer s = new StubHttpServer((n, p) -> StubHttpServer.SILENT)) {
-            Cli.Run run = Cli.run(
-                    "idle",
-                    "-c",
-                    "4",
-                    "--sources",
-                    "0",
-                    "--workload",
-                    "--idle-min",
-                    "0s",
-                    "--idle-max",
-                    "0s",
-                    "--timeout",
-                    "100ms",
-                    "--duration",
-                    "1500ms",
-                    "127.0.0.1:" + s.port());
+            Cli.Run run = requestAtOnce(s.port(), "--timeout", "100ms");
             assertEquals(1, run.status(), run.out() + run.err());
             assertTrue(run.err().contains("idle: the workload got no response: "), run.err());
             assertTrue(run.out().contains("latency none (no response)"), run.out());
@@ -577,8 +562,8 @@ class IdleTest {
 
     /**
      * A server that reads each request and closes the connection without an answer: every request
-     * is counted as closed unanswered (in the text and the JSON), and a run in which none was
-     * answered fails as one whose requests timed out does.
+     * is counted as closed unanswered, and a run in which none was answered fails as one whose
+     * requests timed out does.
      */
     @Test
     void aWorkloadWhoseRequestsTheServerClosesUnansweredFails() throws Exception {
@@ -609,8 +594,9 @@ class IdleTest {
         }
     }
 
-    private static void closedUnansweredFails(int port) throws Exception {
-        Cli.Run run = Cli.run(
+    /** {@code idle --workload} on 4 connections that send a request as soon as they can, for 1.5 s, with {@code more} options. */
+    private static Cli.Run requestAtOnce(int port, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of(
                 "idle",
                 "-c",
                 "4",
@@ -622,8 +608,14 @@ class IdleTest {
                 "--idle-max",
                 "0s",
                 "--duration",
-                "1500ms",
-                "127.0.0.1:" + port);
+                "1500ms"));
+        args.addAll(List.of(more));
+        args.add("127.0.0.1:" + port);
+        return Cli.run(args.toArray(new String[0]));
+    }
+
+    private static void closedUnansweredFails(int port) throws Exception {
+        Cli.Run run = requestAtOnce(port);
         assertEquals(1, run.status(), run.out() + run.err());
         assertTrue(run.err().contains("idle: the workload got no response: 0 timeouts, 0 bad responses, "), run.err());
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) closed unanswered, latency none")
