@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Its power: each of these weakenings of the protocol makes it fail: a producer appending
  * behind a retired lane (tasks stranded); closing a lane with a plain store of its tail instead of
- * the CAS. The handshakes whose windows are a few instructions wide (a worker leaving or turning
+ * the CAS; counting the workers queued in the pool with a plain read-add-write (the count, which
+ * tells a worker whether the pool has other work, ends away from 0). The handshakes whose windows are a few instructions wide (a worker leaving or turning
  * busy versus a producer, the lifecycle's busy count, the queue bound) have jcstress tests of
  * their own ({@code jcstress-tests}), and so does a flush meeting a lane just retired
  * ({@code KeyedFlushVersusRetire}): here a flush that completes before its key's earlier tasks
@@ -161,6 +162,9 @@ class ManyProducersManyKeysStressTest {
         assertEquals(0, flushesEarly.get(), "flushes completed before a task accepted before them ran");
         assertEquals(flushes.get(), flushesCompleted.get(), "flushes never completed");
         assertEquals(0, target.registeredKeys(), "idle keys still registered");
+        // every worker handed to the pool has started or been taken back: a count left over would
+        // make a worker misjudge whether the pool has other work (and when to let it run)
+        assertEquals(0, target.dispatcher.inPool, "workers still counted as queued in the pool");
         assertTrue(
                 target.stats().toString().contains("completedTasks=" + PRODUCERS * TASKS_PER_PRODUCER),
                 target::toString);
