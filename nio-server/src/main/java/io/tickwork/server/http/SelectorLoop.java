@@ -429,6 +429,11 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         if (!output.writePending(c, now)) {
             return;
         }
+        resumeAfterWrite(c);
+    }
+
+    /** After a write of {@code c}'s pending output: as {@link #writeAndResume}, once the bytes are written. */
+    private void resumeAfterWrite(Connection c) {
         armAfterProgress(c); // the output drained: waiting for the workers again, if they owe any
         if (c.heldBack()) {
             process(c, input.restore(c, in));
@@ -497,9 +502,35 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
                     armTimer(c, now + config.idleTimeoutMillis);
                 }
             }
-        } else {
+        } else if (!tookOutputAtTheDeadline(c)) {
             output.close(c);
         }
+    }
+
+    /**
+     * At the idle deadline of a connection whose output is held back: writes once more, and
+     * {@code true} if the socket took a byte (the connection lives on, its timer armed again) or
+     * the write failed (closed). A readiness event alone would miss a slow reader: the kernel
+     * reports a socket writable only once a good part of its send buffer has drained (Linux: a
+     * third of it, which loopback grows to megabytes), so a client reading steadily through a
+     * small window can take bytes for longer than the idle timeout without the loop hearing of it.
+     */
+    private boolean tookOutputAtTheDeadline(Connection c) {
+        if (c.pendingOut == null) {
+            return false;
+        }
+        long before = c.lastActivity; // before now: the deadline came at least a millisecond after it
+        if (!output.writePending(c, now)) {
+            return true;
+        }
+        if (c.lastActivity == before) {
+            return false;
+        }
+        resumeAfterWrite(c);
+        if (!c.closed) {
+            armTimer(c, c.lastActivity + config.idleTimeoutMillis); // an earlier one armed meanwhile stays
+        }
+        return true;
     }
 
     private void armTimer(Connection c, long deadline) {

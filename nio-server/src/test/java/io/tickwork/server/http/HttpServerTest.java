@@ -1376,6 +1376,33 @@ class HttpServerTest {
         }
 
         /**
+         * A client that keeps reading through a small window, too slowly for its socket to turn
+         * writable within the idle timeout (the kernel waits until a good part of the send buffer
+         * has drained), still takes bytes at every deadline: it keeps its connection.
+         */
+        @Test
+        void aReaderTooSlowForTheSocketToTurnWritableKeepsItsConnection() throws Exception {
+            start(1, Duration.ofMillis(300), Duration.ofSeconds(10));
+            try (RawClient c = new RawClient(server.port(), 10_000, 4096)) {
+                c.send(get("/big/" + 50_000_000));
+                byte[] chunk = new byte[1024];
+                long read = 0;
+                long start = System.nanoTime();
+                long end = start + TimeUnit.SECONDS.toNanos(2); // 6 idle timeouts
+                while (System.nanoTime() < end) { // paced at 100 KB/s: a 1 KB read every 10 ms
+                    int n = c.in.read(chunk);
+                    assertTrue(n >= 0, "closed after " + read + " bytes");
+                    read += n;
+                    long ahead = start + read * 10_000 - System.nanoTime();
+                    if (ahead > 0) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(ahead);
+                    }
+                }
+                assertEquals(1, server.stats().openConnections(), "the server closed a client that reads");
+            }
+        }
+
+        /**
          * A lingering close ends after its limit even if the client keeps sending: what it sends
          * is discarded and does not keep the connection open.
          */
