@@ -164,7 +164,8 @@ public final class DictionaryHandler implements HttpHandler {
             error(res, 400, "malformed percent-encoding, invalid UTF-8 or NUL in the path");
             return -1;
         }
-        int n = d < 0 ? -1 : Dictionary.normalize(s.decoded, 0, d, s.norm, prefix);
+        // the limit is on what the client sent, decoded: normalizing may shorten it
+        int n = d < 0 || d > Dictionary.MAX_QUERY ? -1 : Dictionary.normalize(s.decoded, 0, d, s.norm, prefix);
         if (n < 0 || n > Dictionary.MAX_QUERY) {
             error(res, 400, (prefix ? "prefix" : "word") + " longer than " + Dictionary.MAX_QUERY + " bytes");
             return -1;

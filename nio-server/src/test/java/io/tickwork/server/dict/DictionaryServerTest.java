@@ -91,6 +91,17 @@ class DictionaryServerTest {
         }
     }
 
+    /** The limit is on the decoded bytes, before underscores and spaces are collapsed. */
+    @Test
+    void aQueryOver256BytesDecodedIs400() throws Exception {
+        String padded = "_".repeat(254) + "cat"; // 257 decoded, "cat" once normalized
+        for (String route : new String[] {"/d/", "/s/"}) {
+            assertEquals(400, get(route + padded).statusCode(), route);
+            assertEquals(200, get(route + padded.substring(1)).statusCode(), route + ", 256 bytes");
+        }
+        assertEquals(400, get("/d/" + "%C3%A9".repeat(129)).statusCode(), "258 bytes of 129 characters");
+    }
+
     @Test
     void prefixSuggestionsWithLimit() throws Exception {
         HttpResponse<String> r = get("/s/ice%20c?limit=3");
