@@ -130,9 +130,11 @@ final class ServerOptions {
             paramLabel = "N",
             converter = ProcessCount.class,
             description = "serve from N worker processes (JVMs) sharing the port with SO_REUSEPORT, each with"
-                    + " the options here (--threads loops each); their output is forwarded prefixed [w0],"
-                    + " [w1]...; one start line gives each worker's pid and private /stats URL; SIGTERM stops"
-                    + " them all, and if one exits the others are stopped (default 1: this process serves)")
+                    + " the options here (--threads loops each, by default the cores over N); their output is"
+                    + " forwarded prefixed [w0], [w1]...; one start line gives each worker's pid and private"
+                    + " /stats URL; SIGTERM stops them all; a worker that fails is restarted, and the others are"
+                    + " stopped (exit 1) at its 4th failure within 60 s or if it exits as a stop would"
+                    + " (default 1: this process serves)")
     int processes = 1;
 
     @Option(
