@@ -348,11 +348,11 @@ final class RbTreeTimer<T> implements TimerQueue<T>, LongTimerQueue {
 
     @Override
     public long schedule(long deadline, T payload) {
-        if (payload == null) {
-            throw new NullPointerException("payload");
-        }
         if (refs == null) {
             throw new UnsupportedOperationException("a queue of long payloads");
+        }
+        if (payload == null) {
+            throw new NullPointerException("payload");
         }
         checkNotDrained();
         reserve();

@@ -73,8 +73,9 @@ import java.util.function.Consumer;
  *       {@code expire} whose {@code now} is at least the origin and within or past the tick the
  *       wheel stands at: the tick of the largest {@code now} seen so far, or, after a call that a
  *       {@code limit} or a throwing consumer stopped, the tick where it stopped. Any
- *       deadline up to {@link Long#MAX_VALUE} is accepted; on a wheel, a deadline in the last
- *       tick before {@code Long.MAX_VALUE}, or in a tick past the last one a long counts (with a
+ *       deadline up to {@link Long#MAX_VALUE} is accepted; on a wheel, a deadline after the start
+ *       of the last tick before {@code Long.MAX_VALUE} (one on that start fires there), or in a
+ *       tick past the last one a long counts (with a
  *       one-unit tick, a deadline at or past {@code origin + Long.MAX_VALUE}), fires only at
  *       {@code expire(Long.MAX_VALUE, ..)}, never early, and
  *       {@link #nextDeadline()} answers {@code Long.MAX_VALUE} for it. {@code expire(Long.MAX_VALUE, ..)}
@@ -238,7 +239,7 @@ public interface TimerQueue<T> {
      * For a timer already due it answers a time in the past (so the loop does not block), and
      * {@link #NO_DEADLINE} when nothing is pending, or when the only timers fire at
      * {@code expire(Long.MAX_VALUE, ..)} alone: deadlines at {@code Long.MAX_VALUE} (on a wheel,
-     * in the last tick a long counts), and on a wheel whose {@code expire(Long.MAX_VALUE, ..)} ran
+     * after the start of the last tick a long counts), and on a wheel whose {@code expire(Long.MAX_VALUE, ..)} ran
      * to the end, timers scheduled from its consumer (see "Past deadlines" above). Either means
      * the same to a loop: nothing will fire at a real {@code now}. The early answers above come
      * first: a wheel timer rescheduled to {@code Long.MAX_VALUE} still answers its old tick until

@@ -448,9 +448,9 @@ abstract class WheelTimer<T> implements TimerQueue<T>, LongTimerQueue {
     }
 
     private RuntimeException badSchedule(T payload) {
-        return payload == null
-                ? new NullPointerException("payload")
-                : new UnsupportedOperationException("a queue of long payloads");
+        return refs == null
+                ? new UnsupportedOperationException("a queue of long payloads")
+                : new NullPointerException("payload");
     }
 
     @Override

@@ -250,6 +250,7 @@ class TimerApiTest {
         @SuppressWarnings("unchecked")
         TimerQueue<String> longsAsObjects = (TimerQueue<String>) longs;
         assertThrows(UnsupportedOperationException.class, () -> longsAsObjects.schedule(10, "x"));
+        assertThrows(UnsupportedOperationException.class, () -> longsAsObjects.schedule(10, null));
         assertThrows(UnsupportedOperationException.class, () -> longsAsObjects.expire(10, s -> {}));
         assertThrows(UnsupportedOperationException.class, () -> longsAsObjects.expire(10, s -> {}, 1));
         assertEquals(0, longs.size());

@@ -326,9 +326,10 @@ class TimerQueueEdgeCaseTest {
     }
 
     /**
-     * On a wheel a deadline in the last tick that starts before {@code Long.MAX_VALUE} belongs to a
-     * tick that would start past it: it fires only at {@code expire(Long.MAX_VALUE)}, and
-     * {@code nextDeadline} says {@code Long.MAX_VALUE}. The tree is exact.
+     * On a wheel a deadline after the start of the last tick that starts before
+     * {@code Long.MAX_VALUE} belongs to a tick that would start past it: it fires only at
+     * {@code expire(Long.MAX_VALUE)}, and {@code nextDeadline} says {@code Long.MAX_VALUE}. One on
+     * that start fires there, as on any tick start. The tree is exact.
      */
     @ParameterizedTest
     @EnumSource(TimerKind.class)
@@ -346,6 +347,12 @@ class TimerQueueEdgeCaseTest {
             assertEquals(1, q.size());
             assertEquals(Long.MAX_VALUE, q.nextDeadline(), "tick " + tick);
             assertEquals(List.of(1), expire(q, Long.MAX_VALUE), "tick " + tick);
+            TimerQueue<Integer> onTheStart = kind.create(tick, 64);
+            long lastStart = Long.MAX_VALUE / tick * tick;
+            onTheStart.schedule(lastStart, 2);
+            onTheStart.expire(lastStart - 1, p -> {});
+            assertEquals(lastStart, onTheStart.nextDeadline(), "tick " + tick);
+            assertEquals(List.of(2), expire(onTheStart, lastStart), "tick " + tick);
         }
     }
 
