@@ -487,11 +487,34 @@ public final class HttpServer implements AutoCloseable {
             }
             throw e;
         }
+        warnIfBudgetsPassHalfTheHeap(parser);
         for (int i = 0; i < loops.size(); i++) {
             Thread t = new Thread(loops.get(i), "tickwork-http-" + address.getPort() + "-loop-" + i);
             t.setDaemon(false); // whatever the starting thread is: the server keeps the JVM alive
             threads.add(t);
             t.start();
+        }
+    }
+
+    /**
+     * Each loop holds back at most its budgets of output and of requests for slow clients (by
+     * default a quarter and an eighth of the heap over the loops), but never less than a few
+     * buffers' worth: with many loops on a small heap those floors add up past it, and clients that
+     * stop reading could exhaust the heap before a budget refuses them. Logged once, at the start.
+     */
+    private void warnIfBudgetsPassHalfTheHeap(RequestParser parser) {
+        long heap = Runtime.getRuntime().maxMemory();
+        long perLoop = config.heldOutputBudget() + config.heldInputBudget(parser.maxPending());
+        long held = perLoop > Long.MAX_VALUE / config.threads ? Long.MAX_VALUE : perLoop * config.threads;
+        if (heap != Long.MAX_VALUE && held > heap / 2) {
+            log(String.format(
+                    java.util.Locale.ROOT,
+                    "warning: %d loop(s) may hold %,d MiB of output and requests for slow clients, over half"
+                            + " of the %,d MiB heap: clients that stop reading could exhaust it (run fewer"
+                            + " loops, give a larger heap, or lower maxHeldOutput/maxHeldInput)",
+                    config.threads,
+                    held >> 20,
+                    heap >> 20));
         }
     }
 

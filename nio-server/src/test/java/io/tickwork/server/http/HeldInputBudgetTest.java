@@ -82,4 +82,29 @@ class HeldInputBudgetTest {
         HttpServer.Config config = new HttpServer.Config();
         assertTrue(config.heldInputBudget(32 * 1024) >= 8 * 32 * 1024);
     }
+
+    /**
+     * Budgets whose sum over the loops passes half the heap (many loops' floors on a small heap, or
+     * budgets set that large) are named at the start; the default ones are not.
+     */
+    @Test
+    void budgetsOverHalfTheHeapAreWarnedOfAtTheStart() throws Exception {
+        long heap = Runtime.getRuntime().maxMemory();
+        for (boolean large : new boolean[] {false, true}) {
+            List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
+            HttpServer.Builder b = HttpServer.builder((req, res) -> res.appendAscii("ok"))
+                    .port(0)
+                    .threads(2)
+                    .log(log::add);
+            if (large) {
+                b.maxHeldOutput(heap / 4 + 1); // two loops: just over half the heap
+            }
+            HttpServer server = b.start();
+            server.close();
+            List<String> warnings = log.stream()
+                    .filter(l -> l.startsWith("warning: 2 loop(s) may hold"))
+                    .toList();
+            assertEquals(large ? 1 : 0, warnings.size(), () -> "large " + large + ": " + log);
+        }
+    }
 }
