@@ -85,10 +85,14 @@ final class KafkaTimingWheel implements TimerAdapter {
     private final HandleTable<Task> handles = new HandleTable<>();
     private int fired;
 
-    KafkaTimingWheel(Consumer<Object> sink) {
+    /**
+     * {@code wheelSize} ticks of 1 unit on the finest level: 20 is {@code SystemTimer}'s default;
+     * 1,024 holds every deadline of the workloads on that level, as the other wheels do.
+     */
+    KafkaTimingWheel(Consumer<Object> sink, int wheelSize) {
         this.sink = sink;
         try {
-            this.wheel = WHEEL.newInstance(1L, 20, 0L, count, queue); // SystemTimer's defaults
+            this.wheel = WHEEL.newInstance(1L, wheelSize, 0L, count, queue);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }

@@ -27,8 +27,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * peers' cancel plus schedule ({@link TimerAdapter#reschedule}). tickwork ring and chunk capacity 512 per slot (a tick holds about 200 timers in W1
  * and 400 in W2 at the default density; a denser tick spills to the slot's overflow, as it would
  * for a user who sized the wheel once). Agrona starts with its default 16 timers per tick and
- * grows. Kafka runs with its own defaults (1 ms ticks, 20 per level, overflow levels as needed), as
- * {@code SystemTimer} does.
+ * grows. Kafka runs twice: with its own defaults (1 ms ticks, 20 per level, overflow levels as
+ * needed), as {@code SystemTimer} does, and with 1,024 ticks per level.
  *
  * <p>Netty's {@code HashedWheelTimer} is not a subject: it owns a worker thread that reads
  * {@code System.nanoTime()} and sleeps until the next tick (4.1 has no pluggable clock), so it
@@ -73,7 +73,13 @@ public enum TimerSubject {
      * O(1) cancel through the bucket's links; it boxes the deadline, as such code does.
      */
     TREE_MAP_BUCKETED,
-    KAFKA;
+    /** Kafka's wheel as {@code SystemTimer} builds it: 1 unit per tick, 20 ticks per level. */
+    KAFKA,
+    /**
+     * Kafka's wheel with 1,024 ticks per level, as the other wheels have: every deadline of the
+     * workloads on the finest level, none moved down from a coarser one.
+     */
+    KAFKA_1024;
 
     static final int TICKS_PER_WHEEL = 1024;
     static final int SLOT_CAPACITY = 512;
@@ -111,7 +117,9 @@ public enum TimerSubject {
             case TREE_MAP_BUCKETED:
                 return new JdkBucketedTreeMap(sink);
             case KAFKA:
-                return new KafkaTimingWheel(sink);
+                return new KafkaTimingWheel(sink, 20);
+            case KAFKA_1024:
+                return new KafkaTimingWheel(sink, TICKS_PER_WHEEL);
             default:
                 throw new AssertionError(this);
         }
