@@ -65,6 +65,12 @@ public enum TimerSubject {
      * test allows this subject (and no other).
      */
     AGRONA_POLL_ONCE,
+    /**
+     * {@code PriorityQueue} of nodes, cancelled with its own {@code remove(Object)}: O(n), a linear
+     * search of the heap. The worst case of the JDK peers, kept as the structure a user reaches for
+     * first; a heap that keeps each node's index (as {@code ScheduledThreadPoolExecutor} does) or
+     * cancels lazily does better.
+     */
     PRIORITY_QUEUE,
     TREE_MAP,
     /**

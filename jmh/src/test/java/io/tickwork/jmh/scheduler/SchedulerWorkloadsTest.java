@@ -44,8 +44,9 @@ class SchedulerWorkloadsTest {
             CountDownLatch done = new CountDownLatch(2 * pairs);
             try {
                 for (int p = 0; p < pairs; p++) {
-                    Mailbox<Coroutines.Ball> ping = new Mailbox<>();
-                    Mailbox<Coroutines.Ball> pong = new Mailbox<>();
+                    // as the benchmark builds them: one slot each
+                    Mailbox<Coroutines.Ball> ping = new Mailbox<>(1, 1);
+                    Mailbox<Coroutines.Ball> pong = new Mailbox<>(1, 1);
                     // placed: partners together, pairs alternating over the two threads
                     SchedulerSubjects.start(s, new Coroutines.Ponger(ping, pong, rounds, done), p, placed);
                     SchedulerSubjects.start(s, new Coroutines.Pinger(pong, ping, rounds, done), p, placed);
