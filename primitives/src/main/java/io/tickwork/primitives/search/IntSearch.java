@@ -75,9 +75,9 @@ public interface IntSearch {
      * their range (the same test and the same variant as {@code of}; its directory is at most
      * max(1, n/2) + 1 ints, so about 6 bytes per key with the array, plus 36 bytes of padding and bounds); on
      * other keys {@link IntSearchKind#RADIX_SPLINE}, whose knots grow with the keys' irregularity
-     * (see its cost in {@link IntSearchKind}), unless {@code of}'s directory has fewer bytes of
-     * arrays (short runs of consecutive keys can cost the spline more knots than the two-level
-     * directory slots). Both candidates are built to compare them: twice {@code of}'s build time
+     * (see its cost in {@link IntSearchKind}), unless {@code of}'s directory has no more bytes of
+     * arrays (a tie goes to the directory, the faster; short runs of consecutive keys can cost the
+     * spline more knots than the two-level directory slots). Both candidates are built to compare them: twice {@code of}'s build time
      * and transient memory. Not always the fewest bytes: on evenly spread keys the spline can be a
      * little smaller than the directory, and slower.
      *
