@@ -132,9 +132,10 @@ final class ServerOptions {
             description = "serve from N worker processes (JVMs) sharing the port with SO_REUSEPORT, each with"
                     + " the options here (--threads loops each, by default the cores over N); their output is"
                     + " forwarded prefixed [w0], [w1]...; one start line gives each worker's pid and private"
-                    + " /stats URL; SIGTERM stops them all; a worker that fails is restarted, and the others are"
-                    + " stopped (exit 1) at its 4th failure within 60 s or if it exits as a stop would"
-                    + " (default 1: this process serves)")
+                    + " /stats URL; SIGTERM stops them all; a worker that fails once all serve is restarted, and"
+                    + " all are stopped (exit 1) if one fails before they serve, at a worker's 4th failure"
+                    + " within 60 s, if a restart does not serve within 60 s, or if a worker exits as a stop"
+                    + " would (default 1: this process serves)")
     int processes = 1;
 
     @Option(

@@ -87,7 +87,8 @@ final class KafkaTimingWheel implements TimerAdapter {
 
     /**
      * {@code wheelSize} ticks of 1 unit on the finest level: 20 is {@code SystemTimer}'s default;
-     * 1,024 holds every deadline of the workloads on that level, as the other wheels do.
+     * 1,024 holds the deadlines of every workload but the sparse one on that level, as the other
+     * wheels do.
      */
     KafkaTimingWheel(Consumer<Object> sink, int wheelSize) {
         this.sink = sink;

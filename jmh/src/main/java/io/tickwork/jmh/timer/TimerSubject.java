@@ -83,7 +83,8 @@ public enum TimerSubject {
     KAFKA,
     /**
      * Kafka's wheel with 1,024 ticks per level, as the other wheels have: every deadline of the
-     * workloads on the finest level, none moved down from a coarser one.
+     * workloads on the finest level (but those of the sparse one, up to 10^6 ticks ahead), none
+     * moved down from a coarser one.
      */
     KAFKA_1024;
 

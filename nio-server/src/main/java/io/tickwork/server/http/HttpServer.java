@@ -511,7 +511,7 @@ public final class HttpServer implements AutoCloseable {
                     java.util.Locale.ROOT,
                     "warning: %d loop(s) may hold %,d MiB of output and requests for slow clients, over half"
                             + " of the %,d MiB heap: clients that stop reading could exhaust it (run fewer"
-                            + " loops, give a larger heap, or lower maxHeldOutput/maxHeldInput)",
+                            + " loops or give a larger heap; or lower HttpServer.Builder's maxHeldOutput, maxHeldInput)",
                     config.threads,
                     held >> 20,
                     heap >> 20));

@@ -432,7 +432,7 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
         resumeAfterWrite(c);
     }
 
-    /** After a write of {@code c}'s pending output: as {@link #writeAndResume}, once the bytes are written. */
+    /** After a write of {@code c}'s pending output (all of it or part): the rest of {@link #writeAndResume}. */
     private void resumeAfterWrite(Connection c) {
         armAfterProgress(c); // the output drained: waiting for the workers again, if they owe any
         if (c.heldBack()) {
@@ -509,8 +509,8 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
 
     /**
      * At the idle deadline of a connection whose output is held back: writes once more, and
-     * {@code true} if the socket took a byte (the connection lives on, its timer armed again) or
-     * the write failed (closed). A readiness event alone would miss a slow reader: the kernel
+     * {@code true} if the socket took a byte (the connection goes on as after any write, its timer
+     * armed again unless that closed it) or the write failed (closed). A readiness event alone would miss a slow reader: the kernel
      * reports a socket writable only once a good part of its send buffer has drained (Linux: a
      * third of it, which loopback grows to megabytes), so a client reading steadily through a
      * small window can take bytes for longer than the idle timeout without the loop hearing of it.

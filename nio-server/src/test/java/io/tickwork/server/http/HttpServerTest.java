@@ -1382,18 +1382,19 @@ class HttpServerTest {
          */
         @Test
         void aReaderTooSlowForTheSocketToTurnWritableKeepsItsConnection() throws Exception {
-            start(1, Duration.ofMillis(300), Duration.ofSeconds(10));
+            // the pace leaves no gap near the idle timeout, however late the reader's thread runs
+            start(1, Duration.ofMillis(1500), Duration.ofSeconds(10));
             try (RawClient c = new RawClient(server.port(), 10_000, 4096)) {
-                c.send(get("/big/" + 50_000_000));
+                c.send(get("/big/" + 16_000_000)); // more than the loopback send buffer grows to
                 byte[] chunk = new byte[1024];
                 long read = 0;
                 long start = System.nanoTime();
-                long end = start + TimeUnit.SECONDS.toNanos(2); // 6 idle timeouts
-                while (System.nanoTime() < end) { // paced at 100 KB/s: a 1 KB read every 10 ms
+                long end = start + TimeUnit.SECONDS.toNanos(4); // two deadlines and more
+                while (System.nanoTime() < end) { // paced at 20 KB/s: a 1 KB read every 50 ms
                     int n = c.in.read(chunk);
                     assertTrue(n >= 0, "closed after " + read + " bytes");
                     read += n;
-                    long ahead = start + read * 10_000 - System.nanoTime();
+                    long ahead = start + read * 50_000 - System.nanoTime();
                     if (ahead > 0) {
                         java.util.concurrent.locks.LockSupport.parkNanos(ahead);
                     }
