@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The README's timer rows with every peer in one run per JDK: Kafka with SystemTimer's 20 ticks
+# per level and with 1,024 (KAFKA_1024), the bucketed TreeMap in W3 and W2. Jar of 5d43cdc,
+# copied to /tmp/tb before the run; nothing else running (the benchmark lock held).
+set -u
+JAR=/tmp/tb/benchmarks.jar
+OUT="$(cd "$(dirname "$0")" && pwd)"
+O="-f 3 -wi 2 -w 500ms -i 3 -r 500ms -prof gc"
+OURS=WHEEL_LIST,WHEEL_RING,WHEEL_LINKED_ARRAY
+for jdk in 17 25; do
+  if [ $jdk = 17 ]; then J=java; else J=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java; fi
+  "$J" -jar $JAR 'timer.ScheduleCancelBenchmark' -p cancel=NEWEST,RANDOM_LIVE \
+    -p subject=WHEEL_LIST,AGRONA,KAFKA,KAFKA_1024,TREE_MAP_BUCKETED $O -rf json -rff "$OUT/w3-jdk$jdk.json" > "$OUT/w3-jdk$jdk.log" 2>&1
+  "$J" -jar $JAR 'timer.ScheduleExpireBenchmark' -p timersPerTick=256,4096 \
+    -p subject=$OURS,AGRONA,AGRONA_POLL_ONCE,KAFKA,KAFKA_1024,TREE_MAP,PRIORITY_QUEUE,TREE_MAP_BUCKETED $O -rf json -rff "$OUT/w1-jdk$jdk.json" > "$OUT/w1-jdk$jdk.log" 2>&1
+  "$J" -jar $JAR 'timer.SteadyStateBenchmark' -p timersPerTick=256,4096 \
+    -p subject=$OURS,AGRONA,AGRONA_POLL_ONCE,KAFKA,KAFKA_1024,TREE_MAP_BUCKETED $O -rf json -rff "$OUT/w2-jdk$jdk.json" > "$OUT/w2-jdk$jdk.log" 2>&1
+  if [ $jdk = 17 ]; then
+    "$J" -jar $JAR 'timer.ScheduleCancelBenchmark' -p cancel=NEWEST,RANDOM_LIVE -p horizon=1024 -p live=65536,1048576 \
+      -p subject=WHEEL_LIST,AGRONA,KAFKA,KAFKA_1024,TREE_MAP_BUCKETED $O -rf json -rff "$OUT/w3-horizon1024-jdk$jdk.json" > "$OUT/w3-horizon1024-jdk$jdk.log" 2>&1
+  fi
+done
+echo done > "$OUT/finished"
