@@ -29,7 +29,7 @@ import org.apache.kafka.server.util.timer.TimingWheel;
  * that is Kafka's own and stays in: a {@code TimerTask} and a {@code TimerTaskEntry} per timer,
  * {@code synchronized} bucket operations and an {@code AtomicInteger} count.
  */
-final class KafkaTimingWheel implements TimerAdapter {
+final class KafkaTimingWheel implements ObjectHandleTimers<KafkaTimingWheel.Task> {
 
     private static final Constructor<TimingWheel> WHEEL;
     private static final MethodHandle EXPIRATION;
@@ -64,9 +64,14 @@ final class KafkaTimingWheel implements TimerAdapter {
         }
     }
 
-    private static final class Task extends TimerTask {
+    /**
+     * A timer, as its user holds it. {@code pending} answers {@link KafkaTimingWheel#cancel}: Kafka's own
+     * {@code cancel()} returns nothing, and a user that must not count a fired timer as cancelled
+     * keeps such a flag.
+     */
+    static final class Task extends TimerTask {
         final Object payload;
-        int slot; // in the HandleTable
+        boolean pending = true;
 
         Task(Object payload) {
             super(0);
@@ -82,7 +87,6 @@ final class KafkaTimingWheel implements TimerAdapter {
     private final TimingWheel wheel;
     private final Consumer<Object> sink;
     private final Consumer<TimerTaskEntry> reinsert = this::addEntry;
-    private final HandleTable<Task> handles = new HandleTable<>();
     private int fired;
 
     /**
@@ -103,27 +107,25 @@ final class KafkaTimingWheel implements TimerAdapter {
     private void addEntry(TimerTaskEntry entry) {
         if (!wheel.add(entry) && !entry.cancelled()) {
             Task task = (Task) entry.timerTask;
-            handles.release(task.slot);
+            task.pending = false;
             sink.accept(task.payload);
             fired++;
         }
     }
 
     @Override
-    public long schedule(long deadline, Object payload) {
+    public Task schedule(long deadline, Object payload) {
         Task task = new Task(payload);
-        long handle = handles.put(task);
-        task.slot = HandleTable.slotOf(handle);
         addEntry(new TimerTaskEntry(task, deadline));
-        return handle;
+        return task;
     }
 
     @Override
-    public boolean cancel(long handle) {
-        Task task = handles.remove(handle);
-        if (task == null) {
+    public boolean cancel(Task task) {
+        if (!task.pending) {
             return false;
         }
+        task.pending = false;
         task.cancel(); // unlinks its entry from its bucket and decrements the count
         return true;
     }

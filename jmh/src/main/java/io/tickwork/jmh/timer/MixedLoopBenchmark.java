@@ -66,10 +66,12 @@ public class MixedLoopBenchmark {
 
     private TimerAdapter timers;
     private int[] victims;
-    private long[] handles;
+    /** Each connection's timer, as the subject's users keep it. */
+    private TimerSlots slots;
+
     private int next;
     private long now = 1_000;
-    /** Slots of {@link #handles} whose timer just expired, refilled after the expire. */
+    /** Connections whose timer just expired, refilled after the expire. */
     private int[] expired;
 
     private int expiredCount;
@@ -93,11 +95,11 @@ public class MixedLoopBenchmark {
         for (int i = 0; i < RANDOMS; i++) {
             victims[i] = rnd.nextInt(live);
         }
-        handles = new long[live];
+        slots = timers.slots(live);
         due = new long[live];
         for (int i = 0; i < live; i++) {
             due[i] = now + 1 + rnd.nextInt(TIMEOUT);
-            handles[i] = timers.schedule(due[i], TimerSubject.NUMBERS[i]);
+            slots.schedule(i, due[i], TimerSubject.NUMBERS[i]);
         }
         for (int i = 0; i < TIMEOUT; i++) {
             turn();
@@ -106,7 +108,7 @@ public class MixedLoopBenchmark {
 
     private int turn() {
         TimerAdapter t = timers;
-        long[] hs = handles;
+        TimerSlots s = slots;
         int[] victim = victims;
         int n = next;
         long deadline = now + TIMEOUT;
@@ -114,7 +116,7 @@ public class MixedLoopBenchmark {
         if (rearm == Rearm.RESCHEDULE) {
             for (int i = 0; i < REARMS; i++) {
                 int v = victim[n++ & (RANDOMS - 1)];
-                hs[v] = t.reschedule(hs[v], deadline, TimerSubject.NUMBERS[v]);
+                s.reschedule(v, deadline, TimerSubject.NUMBERS[v]);
             }
         } else if (rearm == Rearm.LAZY_FIELD) {
             for (int i = 0; i < REARMS; i++) {
@@ -123,10 +125,10 @@ public class MixedLoopBenchmark {
         } else {
             for (int i = 0; i < REARMS; i++) {
                 int v = victim[n++ & (RANDOMS - 1)];
-                if (!t.cancel(hs[v])) {
+                if (!s.cancel(v)) {
                     throw new IllegalStateException("cancel of a timer that is not live");
                 }
-                hs[v] = t.schedule(deadline, TimerSubject.NUMBERS[v]);
+                s.schedule(v, deadline, TimerSubject.NUMBERS[v]);
             }
         }
         next = n;
@@ -137,7 +139,7 @@ public class MixedLoopBenchmark {
         for (int i = 0; i < expiredCount; i++) {
             int c = expired[i];
             if (lazy && d[c] > clock) {
-                hs[c] = t.schedule(d[c], TimerSubject.NUMBERS[c]); // active meanwhile: the rest of its timeout
+                s.schedule(c, d[c], TimerSubject.NUMBERS[c]); // active meanwhile: the rest of its timeout
                 continue;
             }
             timedOut++;
@@ -145,7 +147,7 @@ public class MixedLoopBenchmark {
             if (lazy) {
                 d[c] = clock + TIMEOUT;
             }
-            hs[c] = t.schedule(clock + TIMEOUT, TimerSubject.NUMBERS[c]);
+            s.schedule(c, clock + TIMEOUT, TimerSubject.NUMBERS[c]);
         }
         return fired;
     }

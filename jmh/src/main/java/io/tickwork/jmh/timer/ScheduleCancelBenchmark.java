@@ -28,7 +28,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *       removes timers from the middle of slots and trees, so tombstones, compaction and
  *       rebalancing are timed too.</li>
  *   <li>{@code RESCHEDULE}: move a uniformly random live timer to a new deadline: tickwork's
- *       {@code reschedule}, the peers' cancel plus schedule ({@link TimerAdapter#reschedule}).
+ *       {@code reschedule}, the peers' cancel plus schedule ({@link ObjectHandleTimers#reschedule};
+ *       Agrona's {@link LongHandleTimers#reschedule}).
  *       Caveat: the wheels' {@code reschedule} to a later deadline is lazy (it records the new
  *       tick; the entry is placed again when its old slot's tick comes), and with the clock fixed
  *       that tick never comes, so this row times only the eager part on the wheels and the whole
@@ -36,7 +37,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *       ({@code MixedLoopBenchmark}), where time passes, times all of it.</li>
  * </ul>
  *
- * <p>Victims are drawn per operation (a xorshift generator over {@code live}, a power of 2), so
+ * <p>The live timers are kept in {@link TimerSlots}, as each subject's users keep them (a handle,
+ * or the timer object). Victims are drawn per operation (a xorshift generator over {@code live}, a power of 2), so
  * every live timer is equally likely at every live count; offsets come from a precomputed ring.
  * Not measured: filling the live timers ({@code @Setup}).
  */
@@ -68,11 +70,11 @@ public class ScheduleCancelBenchmark {
     int horizon;
 
     private TimerAdapter timers;
+    private TimerSlots slots;
     private long[] offsets;
     /** xorshift64 state for the victims: a ring of 2^16 would cover 6 % of 1 M live timers. */
     private long victimState = 0x9E3779B97F4A7C15L;
 
-    private long[] handles;
     private int next;
     private final long now = 1_000_000;
 
@@ -88,9 +90,9 @@ public class ScheduleCancelBenchmark {
         for (int i = 0; i < RANDOMS; i++) {
             offsets[i] = 1 + rnd.nextInt(horizon);
         }
-        handles = new long[live];
+        slots = timers.slots(live);
         for (int i = 0; i < live; i++) {
-            handles[i] = timers.schedule(now + 1 + rnd.nextInt(horizon), TimerSubject.PAYLOAD);
+            slots.schedule(i, now + 1 + rnd.nextInt(horizon), TimerSubject.PAYLOAD);
         }
     }
 
@@ -104,36 +106,33 @@ public class ScheduleCancelBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public boolean scheduleAndCancel() {
-        TimerAdapter t = timers;
+        TimerSlots s = slots;
         long[] off = offsets;
         int n = next;
         boolean all = true;
         if (cancel == Cancel.NEWEST) {
             for (int i = 0; i < BATCH; i++) {
-                long h = t.schedule(now + off[n++ & (RANDOMS - 1)], TimerSubject.PAYLOAD);
-                all &= t.cancel(h);
+                all &= s.scheduleThenCancel(now + off[n++ & (RANDOMS - 1)], TimerSubject.PAYLOAD);
             }
         } else if (cancel == Cancel.RANDOM_LIVE) {
-            long[] hs = handles;
             long x = victimState;
             int mask = live - 1;
             for (int i = 0; i < BATCH; i++) {
                 int k = n++ & (RANDOMS - 1);
                 x = xorshift(x);
                 int v = (int) (x >>> 32) & mask;
-                all &= t.cancel(hs[v]);
-                hs[v] = t.schedule(now + off[k], TimerSubject.PAYLOAD);
+                all &= s.cancel(v);
+                s.schedule(v, now + off[k], TimerSubject.PAYLOAD);
             }
             victimState = x;
         } else {
-            long[] hs = handles;
             long x = victimState;
             int mask = live - 1;
             for (int i = 0; i < BATCH; i++) {
                 int k = n++ & (RANDOMS - 1);
                 x = xorshift(x);
                 int v = (int) (x >>> 32) & mask;
-                hs[v] = t.reschedule(hs[v], now + off[k], TimerSubject.PAYLOAD);
+                s.reschedule(v, now + off[k], TimerSubject.PAYLOAD);
             }
             victimState = x;
         }

@@ -72,7 +72,7 @@ public class ScheduleExpireBenchmark {
      */
     static long round(TimerAdapter t, long base, int[] off, int from, int count, int step) {
         for (int i = from, end = from + count; i < end; i++) {
-            t.schedule(base + off[i], TimerSubject.PAYLOAD);
+            t.add(base + off[i], TimerSubject.PAYLOAD);
         }
         long clock = base;
         while (t.size() != 0) {

@@ -79,12 +79,12 @@ public class SteadyStateBenchmark {
         }
         if (rearm == Rearm.SPREAD) {
             for (int i = 0, live = timersPerTick * SPAN / 2; i < live; i++) {
-                timers.schedule(now + offsets[next++ & (OFFSETS - 1)], TimerSubject.PAYLOAD);
+                timers.add(now + offsets[next++ & (OFFSETS - 1)], TimerSubject.PAYLOAD);
             }
         } else {
             for (int tick = 1; tick <= AHEAD; tick++) {
                 for (int i = 0; i < timersPerTick; i++) {
-                    timers.schedule(now + tick, TimerSubject.PAYLOAD);
+                    timers.add(now + tick, TimerSubject.PAYLOAD);
                 }
             }
         }
@@ -100,7 +100,7 @@ public class SteadyStateBenchmark {
         long[] off = offsets;
         int n = next;
         for (int i = 0; i < fired; i++) {
-            t.schedule(clock + off[n++ & (OFFSETS - 1)], TimerSubject.PAYLOAD);
+            t.add(clock + off[n++ & (OFFSETS - 1)], TimerSubject.PAYLOAD);
         }
         next = n;
         return fired;

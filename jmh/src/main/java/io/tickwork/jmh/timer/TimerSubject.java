@@ -19,14 +19,17 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * The subjects of the timer benchmarks, one {@code @Param} sweep: tickwork's four kinds (two of
  * them also with {@code long} payloads) and the peers a user would otherwise pick. All run on a
- * virtual clock with one time unit per tick.
+ * virtual clock with one time unit per tick. Ours and Agrona hand out {@code long} handles
+ * ({@link LongHandleTimers}); the JDK structures and Kafka hand out their timer objects
+ * ({@link ObjectHandleTimers}), which the workloads keep as their users would.
  *
  * <p>Configuration, the same for every wheel where the design allows: 1 unit per tick, 1,024 ticks
  * per wheel (one revolution covers the workloads' deadlines, at most 1,000 ticks ahead, so no
  * subject pays for far timers). A re-arm is tickwork's {@code reschedule} (same handle) and the
- * peers' cancel plus schedule ({@link TimerAdapter#reschedule}). tickwork ring and chunk capacity 512 per slot (a tick holds about 200 timers in W1
- * and 400 in W2 at the default density; a denser tick spills to the slot's overflow, as it would
- * for a user who sized the wheel once). Agrona starts with its default 16 timers per tick and
+ * peers' cancel plus schedule ({@link ObjectHandleTimers#reschedule}; Agrona's
+ * {@link LongHandleTimers#reschedule}). tickwork ring and chunk capacity 512 per slot (a tick holds
+ * about 200 timers in W1 and 400 in W2 at the default density; a denser tick spills to the slot's
+ * overflow, as it would for a user who sized the wheel once). Agrona starts with its default 16 timers per tick and
  * grows. Kafka runs twice: with its own defaults (1 ms ticks, 20 per level, overflow levels as
  * needed), as {@code SystemTimer} does, and with 1,024 ticks per level.
  *
@@ -148,7 +151,7 @@ public enum TimerSubject {
         }
     }
 
-    static final class Tickwork implements TimerAdapter {
+    static final class Tickwork implements LongHandleTimers {
         private final TimerQueue<Object> queue;
         private final Consumer<Object> sink;
 
@@ -192,7 +195,7 @@ public enum TimerSubject {
      * from that table gives it back on expiry, as an owner's array of connections would), any other
      * object (the adapters' test scripts only) as -2 minus its index in a list this adapter keeps.
      */
-    static final class TickworkLong implements TimerAdapter {
+    static final class TickworkLong implements LongHandleTimers {
         private final LongTimerQueue queue;
         private final LongConsumer handler;
         private final List<Object> others = new ArrayList<>();
@@ -253,7 +256,7 @@ public enum TimerSubject {
      * {@code Long2ObjectHashMap} from id to payload, as its users keep them; for
      * {@link #AGRONA_MAPPED} every payload does.
      */
-    static final class Agrona implements TimerAdapter {
+    static final class Agrona implements LongHandleTimers {
         private final DeadlineTimerWheel wheel = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, 0, 1, TICKS_PER_WHEEL);
         private final DeadlineTimerWheel.TimerHandler handler;
         /** Id to payload: every timer's when mapping every payload, else made for the first other than PAYLOAD. */
@@ -327,7 +330,6 @@ public enum TimerSubject {
         final long deadline;
         final long seq;
         final Object payload;
-        int slot; // in the adapter's HandleTable
 
         Node(long deadline, long seq, Object payload) {
             this.deadline = deadline;
@@ -342,9 +344,8 @@ public enum TimerSubject {
     };
 
     /** {@code PriorityQueue}: O(log n) schedule and expiry; cancel is its O(n) {@code remove(Object)}. */
-    static final class JdkPriorityQueue implements TimerAdapter {
+    static final class JdkPriorityQueue implements ObjectHandleTimers<Node> {
         private final PriorityQueue<Node> queue = new PriorityQueue<>(BY_DEADLINE_THEN_SEQ);
-        private final HandleTable<Node> handles = new HandleTable<>();
         private final Consumer<Object> sink;
         private long seq;
 
@@ -353,18 +354,15 @@ public enum TimerSubject {
         }
 
         @Override
-        public long schedule(long deadline, Object payload) {
+        public Node schedule(long deadline, Object payload) {
             Node n = new Node(deadline, ++seq, payload);
             queue.add(n);
-            long handle = handles.put(n);
-            n.slot = HandleTable.slotOf(handle);
-            return handle;
+            return n;
         }
 
         @Override
-        public boolean cancel(long handle) {
-            Node n = handles.remove(handle);
-            return n != null && queue.remove(n); // O(n): a linear search, then a sift
+        public boolean cancel(Node n) {
+            return queue.remove(n); // O(n): a linear search (false if absent), then a sift
         }
 
         @Override
@@ -373,7 +371,6 @@ public enum TimerSubject {
             Node head;
             while ((head = queue.peek()) != null && head.deadline <= now) {
                 queue.poll();
-                handles.release(head.slot);
                 sink.accept(head.payload);
                 n++;
             }
@@ -387,9 +384,8 @@ public enum TimerSubject {
     }
 
     /** {@code TreeMap}: O(log n) schedule, cancel and expiry, a map entry per timer. */
-    static final class JdkTreeMap implements TimerAdapter {
+    static final class JdkTreeMap implements ObjectHandleTimers<Node> {
         private final TreeMap<Node, Node> map = new TreeMap<>(BY_DEADLINE_THEN_SEQ);
-        private final HandleTable<Node> handles = new HandleTable<>();
         private final Consumer<Object> sink;
         private long seq;
 
@@ -398,18 +394,15 @@ public enum TimerSubject {
         }
 
         @Override
-        public long schedule(long deadline, Object payload) {
+        public Node schedule(long deadline, Object payload) {
             Node n = new Node(deadline, ++seq, payload);
             map.put(n, n);
-            long handle = handles.put(n);
-            n.slot = HandleTable.slotOf(handle);
-            return handle;
+            return n;
         }
 
         @Override
-        public boolean cancel(long handle) {
-            Node n = handles.remove(handle);
-            return n != null && map.remove(n) != null;
+        public boolean cancel(Node n) {
+            return map.remove(n) != null; // null: it fired or was cancelled
         }
 
         @Override
@@ -417,7 +410,6 @@ public enum TimerSubject {
             int n = 0;
             while (!map.isEmpty() && map.firstKey().deadline <= now) {
                 Node head = map.pollFirstEntry().getKey();
-                handles.release(head.slot);
                 sink.accept(head.payload);
                 n++;
             }
@@ -436,8 +428,7 @@ public enum TimerSubject {
         final Object payload;
         BucketNode prev;
         BucketNode next;
-        BucketNode bucket; // the sentinel of its bucket
-        int slot; // in the adapter's HandleTable
+        BucketNode bucket; // the sentinel of its bucket; null once it fired or was cancelled
 
         BucketNode(long deadline, Object payload) {
             this.deadline = deadline;
@@ -446,9 +437,8 @@ public enum TimerSubject {
     }
 
     /** {@code TreeMap<Long, bucket>}: a circular list per deadline, its head a sentinel. */
-    static final class JdkBucketedTreeMap implements TimerAdapter {
+    static final class JdkBucketedTreeMap implements ObjectHandleTimers<BucketNode> {
         private final TreeMap<Long, BucketNode> map = new TreeMap<>();
-        private final HandleTable<BucketNode> handles = new HandleTable<>();
         private final Consumer<Object> sink;
         private int size;
 
@@ -464,7 +454,7 @@ public enum TimerSubject {
         }
 
         @Override
-        public long schedule(long deadline, Object payload) {
+        public BucketNode schedule(long deadline, Object payload) {
             BucketNode head = map.computeIfAbsent(deadline, JdkBucketedTreeMap::sentinel); // one descent
             BucketNode n = new BucketNode(deadline, payload);
             n.bucket = head;
@@ -472,21 +462,19 @@ public enum TimerSubject {
             n.next = head;
             head.prev.next = n;
             head.prev = n;
-            long handle = handles.put(n);
-            n.slot = HandleTable.slotOf(handle);
             size++;
-            return handle;
+            return n;
         }
 
         @Override
-        public boolean cancel(long handle) {
-            BucketNode n = handles.remove(handle);
-            if (n == null) {
+        public boolean cancel(BucketNode n) {
+            BucketNode head = n.bucket;
+            if (head == null) {
                 return false;
             }
+            n.bucket = null;
             n.prev.next = n.next;
             n.next.prev = n.prev;
-            BucketNode head = n.bucket;
             if (head.next == head && map.get(n.deadline) == head) { // emptied, and still in the map
                 map.remove(n.deadline);
             }
@@ -505,7 +493,7 @@ public enum TimerSubject {
                 }
                 BucketNode head = first.getValue();
                 for (BucketNode n = head.next; n != head; n = n.next) {
-                    handles.release(n.slot);
+                    n.bucket = null;
                     sink.accept(n.payload);
                     fired++;
                     size--;

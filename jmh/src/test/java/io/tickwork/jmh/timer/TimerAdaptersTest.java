@@ -13,8 +13,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every timer benchmark subject, ours and each peer's adapter, runs the same seeded random script
- * of schedule, re-arm, cancel and advance against a reference model. The benchmarks compare like with like
- * only if every adapter keeps the contract of {@link TimerAdapter}: a timer fires exactly once,
+ * of schedule, re-arm, cancel and advance against a reference model, keeping its timers in the
+ * {@link TimerSlots} the benchmarks keep them in. The benchmarks compare like with like only if
+ * every adapter keeps the contract of {@link TimerAdapter}: a timer fires exactly once,
  * never before its deadline and no later than the first {@code expire} at or past it (the
  * subjects run with one time unit per tick, so "at most one tick late" leaves no slack); a
  * cancelled timer never fires; {@code cancel} answers true once for a live timer and false for a
@@ -27,7 +28,6 @@ class TimerAdaptersTest {
     private static final class Probe {
         final int id;
         long deadline;
-        long handle;
         boolean fired;
         boolean cancelled;
 
@@ -63,7 +63,7 @@ class TimerAdaptersTest {
         TimerAdapter timers = subject.create(fired::add);
         int n = 3_000; // timer i carries NUMBERS[21 * i], due at 1 + i % 700
         for (int i = 0; i < n; i++) {
-            timers.schedule(1 + i % 700, TimerSubject.NUMBERS[21 * i]);
+            timers.add(1 + i % 700, TimerSubject.NUMBERS[21 * i]);
         }
         long lateness = subject == TimerSubject.AGRONA_POLL_ONCE ? 1 : 0;
         for (long now = 1; now <= 700 + lateness; now++) {
@@ -100,23 +100,25 @@ class TimerAdaptersTest {
                 assertTrue(payload == TimerSubject.PAYLOAD, where + "a payload other than the shared one");
                 fired[0]++;
             });
-            java.util.Map<Long, Long> live = new java.util.HashMap<>(); // handle -> deadline
+            int steps = 4_000;
+            TimerSlots slots = timers.slots(steps); // a slot per schedule, never reused
+            java.util.Map<Integer, Long> live = new java.util.HashMap<>(); // slot -> deadline
             long now = 0;
-            for (int step = 0; step < 4_000; step++) {
+            for (int step = 0; step < steps; step++) {
                 int op = rnd.nextInt(10);
                 if (op < 5) {
                     long deadline = now + 1 + rnd.nextInt(3_000);
-                    long h = timers.schedule(deadline, TimerSubject.PAYLOAD);
-                    assertTrue(live.put(h, deadline) == null, where + "handle " + h + " given to two live timers");
+                    slots.schedule(step, deadline, TimerSubject.PAYLOAD);
+                    live.put(step, deadline);
                 } else if (op < 7 && !live.isEmpty()) {
-                    Long h = live.keySet().iterator().next();
+                    Integer slot = live.keySet().iterator().next();
                     if (op == 5) {
                         long deadline = now + 1 + rnd.nextInt(3_000);
-                        live.remove(h);
-                        live.put(timers.reschedule(h, deadline, TimerSubject.PAYLOAD), deadline);
+                        slots.reschedule(slot, deadline, TimerSubject.PAYLOAD);
+                        live.put(slot, deadline);
                     } else {
-                        assertTrue(timers.cancel(h), where + "cancel of a live timer answered false");
-                        live.remove(h);
+                        assertTrue(slots.cancel(slot), where + "cancel of a live timer answered false");
+                        live.remove(slot);
                     }
                 } else {
                     // AGRONA_POLL_ONCE, after a jump of more than a revolution, may also hand out a
@@ -158,6 +160,7 @@ class TimerAdaptersTest {
             p.fired = true;
         });
         int ids = 0;
+        TimerSlots slots = timers.slots(steps); // probe i in slot i
         for (int step = 0; step < steps; step++) {
             int op = rnd.nextInt(10);
             boolean advanced = false;
@@ -165,19 +168,19 @@ class TimerAdaptersTest {
                 // deadlines from the past to three wheel revolutions ahead (1,024 ticks each)
                 long deadline = now[0] + rnd.nextInt(3_100) - 50;
                 Probe p = new Probe(ids++, deadline);
-                p.handle = timers.schedule(deadline, p);
+                slots.schedule(p.id, deadline, p);
                 live.add(p);
             } else if (op == 5 && rnd.nextBoolean() && !live.isEmpty()) {
                 // re-arm: tickwork's reschedule (same handle), the peers' cancel plus schedule
                 Probe p = live.get(rnd.nextInt(live.size()));
                 if (!p.fired && !p.cancelled) {
                     p.deadline = now[0] + rnd.nextInt(3_100) - 50;
-                    p.handle = timers.reschedule(p.handle, p.deadline, p);
+                    slots.reschedule(p.id, p.deadline, p);
                 }
             } else if (op < 7 && !live.isEmpty()) {
                 Probe p = live.get(rnd.nextInt(live.size()));
                 boolean wasLive = !p.fired;
-                boolean cancelled = timers.cancel(p.handle);
+                boolean cancelled = slots.cancel(p.id);
                 assertEquals(wasLive, cancelled, where + "cancel of " + p + " answered " + cancelled);
                 p.cancelled |= cancelled;
             } else if (op < 8
@@ -188,7 +191,7 @@ class TimerAdaptersTest {
                 // Agrona reuses a timer id as soon as its timer is gone (no generation), so a stale
                 // id may cancel a younger timer: its contract, and no benchmark cancels a stale id.
                 Probe p = dead.get(rnd.nextInt(dead.size()));
-                assertFalse(timers.cancel(p.handle), where + "cancel of the finished " + p + " answered true");
+                assertFalse(slots.cancel(p.id), where + "cancel of the finished " + p + " answered true");
             } else {
                 now[0] += rnd.nextInt(20) == 0 ? rnd.nextInt(2_000) : 1 + rnd.nextInt(3);
                 timers.expire(now[0]);
