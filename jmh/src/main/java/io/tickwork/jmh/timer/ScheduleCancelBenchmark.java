@@ -37,8 +37,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *       ({@code MixedLoopBenchmark}), where time passes, times all of it.</li>
  * </ul>
  *
- * <p>The live timers are kept in {@link TimerSlots}, as each subject's users keep them (a handle,
- * or the timer object). Victims are drawn per operation (a xorshift generator over {@code live}, a power of 2), so
+ * <p>The live timers are kept as each subject's users keep them: an array of handles, or of the
+ * timer objects. Victims are drawn per operation (a xorshift generator over {@code live}, a power of 2), so
  * every live timer is equally likely at every live count; offsets come from a precomputed ring.
  * Not measured: filling the live timers ({@code @Setup}).
  */
@@ -69,8 +69,14 @@ public class ScheduleCancelBenchmark {
     @Param({"256"})
     int horizon;
 
-    private TimerAdapter timers;
-    private TimerSlots slots;
+    /** The subject, as one of these two: the other is null. */
+    private LongHandleTimers numbered;
+
+    private ObjectHandleTimers<Object> referenced;
+    /** The live timers, as their users keep them: handles, or the timer objects. */
+    private long[] handles;
+
+    private Object[] objects;
     private long[] offsets;
     /** xorshift64 state for the victims: a ring of 2^16 would cover 6 % of 1 M live timers. */
     private long victimState = 0x9E3779B97F4A7C15L;
@@ -80,7 +86,7 @@ public class ScheduleCancelBenchmark {
 
     @Setup
     public void setup(Blackhole bh) {
-        timers = subject.create(bh);
+        TimerAdapter timers = subject.create(bh);
         timers.expire(now); // establish the clock (wheels anchor their cursor on the first expire)
         SplittableRandom rnd = new SplittableRandom(42);
         if (Integer.bitCount(live) != 1) {
@@ -90,9 +96,20 @@ public class ScheduleCancelBenchmark {
         for (int i = 0; i < RANDOMS; i++) {
             offsets[i] = 1 + rnd.nextInt(horizon);
         }
-        slots = timers.slots(live);
-        for (int i = 0; i < live; i++) {
-            slots.schedule(i, now + 1 + rnd.nextInt(horizon), TimerSubject.PAYLOAD);
+        if (timers instanceof LongHandleTimers) {
+            numbered = (LongHandleTimers) timers;
+            handles = new long[live];
+            for (int i = 0; i < live; i++) {
+                handles[i] = numbered.schedule(now + 1 + rnd.nextInt(horizon), TimerSubject.PAYLOAD);
+            }
+        } else {
+            @SuppressWarnings("unchecked")
+            ObjectHandleTimers<Object> objectTimers = (ObjectHandleTimers<Object>) timers;
+            referenced = objectTimers;
+            objects = new Object[live];
+            for (int i = 0; i < live; i++) {
+                objects[i] = referenced.schedule(now + 1 + rnd.nextInt(horizon), TimerSubject.PAYLOAD);
+            }
         }
     }
 
@@ -103,43 +120,77 @@ public class ScheduleCancelBenchmark {
         return x ^ (x << 17);
     }
 
+    /**
+     * One workload written twice, once per kind of handle, each keeping its live timers in a
+     * local array as its users keep them in a field. Both loops sit in this method, which JMH
+     * inlines into its measurement loop; moved into methods of their own, they were compiled
+     * apart and ran our wheel up to 0.58 of its speed (docs/results/timer.md, 2026-11-30).
+     */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public boolean scheduleAndCancel() {
-        TimerSlots s = slots;
         long[] off = offsets;
         int n = next;
+        long x = victimState;
+        int mask = live - 1;
         boolean all = true;
-        if (cancel == Cancel.NEWEST) {
-            for (int i = 0; i < BATCH; i++) {
-                all &= s.scheduleThenCancel(now + off[n++ & (RANDOMS - 1)], TimerSubject.PAYLOAD);
+        if (numbered != null) {
+            LongHandleTimers t = numbered;
+            long[] hs = handles;
+            if (cancel == Cancel.NEWEST) {
+                for (int i = 0; i < BATCH; i++) {
+                    all &= t.cancel(t.schedule(now + off[n++ & (RANDOMS - 1)], TimerSubject.PAYLOAD));
+                }
+            } else if (cancel == Cancel.RANDOM_LIVE) {
+                for (int i = 0; i < BATCH; i++) {
+                    int k = n++ & (RANDOMS - 1);
+                    x = xorshift(x);
+                    int v = (int) (x >>> 32) & mask;
+                    all &= t.cancel(hs[v]);
+                    hs[v] = t.schedule(now + off[k], TimerSubject.PAYLOAD);
+                }
+            } else {
+                for (int i = 0; i < BATCH; i++) {
+                    int k = n++ & (RANDOMS - 1);
+                    x = xorshift(x);
+                    int v = (int) (x >>> 32) & mask;
+                    hs[v] = t.reschedule(hs[v], now + off[k], TimerSubject.PAYLOAD);
+                }
             }
-        } else if (cancel == Cancel.RANDOM_LIVE) {
-            long x = victimState;
-            int mask = live - 1;
-            for (int i = 0; i < BATCH; i++) {
-                int k = n++ & (RANDOMS - 1);
-                x = xorshift(x);
-                int v = (int) (x >>> 32) & mask;
-                all &= s.cancel(v);
-                s.schedule(v, now + off[k], TimerSubject.PAYLOAD);
-            }
-            victimState = x;
         } else {
-            long x = victimState;
-            int mask = live - 1;
-            for (int i = 0; i < BATCH; i++) {
-                int k = n++ & (RANDOMS - 1);
-                x = xorshift(x);
-                int v = (int) (x >>> 32) & mask;
-                s.reschedule(v, now + off[k], TimerSubject.PAYLOAD);
+            ObjectHandleTimers<Object> t = referenced;
+            Object[] os = objects;
+            if (cancel == Cancel.NEWEST) {
+                for (int i = 0; i < BATCH; i++) {
+                    all &= t.cancel(t.schedule(now + off[n++ & (RANDOMS - 1)], TimerSubject.PAYLOAD));
+                }
+            } else if (cancel == Cancel.RANDOM_LIVE) {
+                for (int i = 0; i < BATCH; i++) {
+                    int k = n++ & (RANDOMS - 1);
+                    x = xorshift(x);
+                    int v = (int) (x >>> 32) & mask;
+                    all &= t.cancel(os[v]);
+                    os[v] = t.schedule(now + off[k], TimerSubject.PAYLOAD);
+                }
+            } else {
+                for (int i = 0; i < BATCH; i++) {
+                    int k = n++ & (RANDOMS - 1);
+                    x = xorshift(x);
+                    int v = (int) (x >>> 32) & mask;
+                    os[v] = t.reschedule(os[v], now + off[k], TimerSubject.PAYLOAD);
+                }
             }
-            victimState = x;
         }
         next = n;
+        victimState = x;
         if (!all) {
             throw new IllegalStateException(subject + ": a live timer could not be cancelled");
         }
         return all;
+    }
+
+    /** Pending timers, for the tests. */
+    int sizeForTest() {
+        return numbered != null ? numbered.size() : referenced.size();
     }
 }

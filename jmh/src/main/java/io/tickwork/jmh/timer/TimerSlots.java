@@ -17,9 +17,6 @@ abstract class TimerSlots {
     /** Moves slot {@code i}'s live timer to {@code deadline} (see the subject's {@code reschedule}). */
     abstract void reschedule(int i, long deadline, Object payload);
 
-    /** Schedules a timer and cancels it at once, keeping it in a local only; the answer of the cancel. */
-    abstract boolean scheduleThenCancel(long deadline, Object payload);
-
     /** A {@code long[]} of handles. */
     static final class Longs extends TimerSlots {
         private final LongHandleTimers timers;
@@ -43,11 +40,6 @@ abstract class TimerSlots {
         @Override
         void reschedule(int i, long deadline, Object payload) {
             handles[i] = timers.reschedule(handles[i], deadline, payload);
-        }
-
-        @Override
-        boolean scheduleThenCancel(long deadline, Object payload) {
-            return timers.cancel(timers.schedule(deadline, payload));
         }
     }
 
@@ -75,11 +67,6 @@ abstract class TimerSlots {
         @Override
         void reschedule(int i, long deadline, Object payload) {
             live[i] = timers.reschedule(live[i], deadline, payload);
-        }
-
-        @Override
-        boolean scheduleThenCancel(long deadline, Object payload) {
-            return timers.cancel(timers.schedule(deadline, payload));
         }
     }
 }
