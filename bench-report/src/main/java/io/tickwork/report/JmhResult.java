@@ -31,6 +31,8 @@ final class JmhResult {
     final String jvm;
     /** Forks it ran; 0 when JMH did not say. */
     final int forks;
+    /** Filed under another benchmark by a {@link ResultMapping}: it joins every row it agrees with. */
+    final boolean mapped;
 
     JmhResult(
             String benchmark,
@@ -69,6 +71,23 @@ final class JmhResult {
             double allocError,
             String jvm,
             int forks) {
+        this(benchmark, mode, params, score, error, median, unit, allocBytesPerOp, allocError, jvm, forks, false);
+    }
+
+    private JmhResult(
+            String benchmark,
+            String mode,
+            Map<String, String> params,
+            double score,
+            double error,
+            double median,
+            String unit,
+            double allocBytesPerOp,
+            double allocError,
+            String jvm,
+            int forks,
+            boolean mapped) {
+        this.mapped = mapped;
         this.jvm = jvm;
         this.forks = forks;
         this.benchmark = benchmark;
@@ -80,6 +99,12 @@ final class JmhResult {
         this.unit = unit;
         this.allocBytesPerOp = allocBytesPerOp;
         this.allocError = allocError;
+    }
+
+    /** This result filed as {@code benchmark} with {@code params}: the same measurement, marked mapped. */
+    JmhResult mappedTo(String benchmark, Map<String, String> params) {
+        return new JmhResult(
+                benchmark, mode, params, score, error, median, unit, allocBytesPerOp, allocError, jvm, forks, true);
     }
 
     /** {@code Class} of {@code package.Class.method}. */

@@ -35,6 +35,8 @@ import org.knowm.xchart.style.Styler;
  * ({@code --variant-param}, default: the first of {@value #VARIANT_PARAMS} that the results have);
  * without one, the method name is the variant. Every other parameter makes the row (the bar group).
  * A variant is ours when it matches {@code --ours} (a regular expression); all others are peers.
+ * {@code --map} (a {@link ResultMapping}) files another benchmark's results in a group as a peer,
+ * in every row that agrees with the parameters they have.
  *
  * <p>Usage ({@code jmh/suite} runs it after JMH): {@code java -jar
  * bench-report/target/tickwork-bench-report.jar --in r.json --out docs/bench --name order --ours
@@ -85,13 +87,14 @@ public final class Report {
     static void run(String[] args) throws IOException, UsageError {
         Map<String, String> opts = new LinkedHashMap<>();
         List<Path> inputs = new ArrayList<>();
+        List<ResultMapping> mappings = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
                 System.out.println(usage());
                 return;
             }
-            if (!a.startsWith("--") || !(a.equals("--in") || OPTIONS.contains(a.substring(2)))) {
+            if (!a.startsWith("--") || !(a.equals("--in") || a.equals("--map") || OPTIONS.contains(a.substring(2)))) {
                 throw new UsageError(2, "unknown argument " + a + "\n" + usage());
             }
             if (i + 1 >= args.length) {
@@ -100,6 +103,8 @@ public final class Report {
             String value = args[++i];
             if (a.equals("--in")) {
                 inputs.add(Path.of(value));
+            } else if (a.equals("--map")) {
+                mappings.add(ResultMapping.parse(value));
             } else if (opts.put(a.substring(2), value) != null) {
                 throw new UsageError(2, a + " given twice");
             }
@@ -107,7 +112,7 @@ public final class Report {
         if (inputs.isEmpty()) {
             throw new UsageError(2, "--in is required\n" + usage());
         }
-        List<JmhResult> all = read(inputs);
+        List<JmhResult> all = ResultMapping.applyAll(mappings, read(inputs));
         Path out = Path.of(opts.getOrDefault("out", "docs/bench"));
         String name = opts.getOrDefault("name", "report");
         Report report = new Report(
@@ -226,7 +231,10 @@ public final class Report {
                 + "  --headline       ours a user gets by default: a row with one compares the best of these, not\n"
                 + "                   of all ours (identical variants would otherwise add a best-of-N draw)\n"
                 + "  --variant-param  the @Param naming the variant (default: first of " + VARIANT_PARAMS + ";\n"
-                + "                   without one, each @Benchmark method is a variant)";
+                + "                   without one, each @Benchmark method is a variant)\n"
+                + "  --map 'REGEX -> Class.method k=v ...'  (repeatable) files the results whose benchmark name\n"
+                + "                   matches REGEX under Class.method with these parameters added; such a result\n"
+                + "                   joins every row agreeing with the parameters it has";
     }
 
     /** Writes {@code name.md} and one {@code name-<group>.png} per group; returns the paths written. */
@@ -269,6 +277,10 @@ public final class Report {
         final String method; // null when the method is the variant
         final Map<String, Map<String, JmhResult>> cells = new LinkedHashMap<>(); // row -> variant -> result
         final Set<String> variants = new LinkedHashSet<>();
+        /** Each row's parameters, and the rows made by mapped results (joined into full rows at the end). */
+        private final Map<String, Map<String, String>> rowParams = new LinkedHashMap<>();
+
+        private final Set<String> mappedRows = new LinkedHashSet<>();
 
         /** The benchmark class's full name: classes of one short name in two packages are two groups. */
         String qualifiedClass;
@@ -327,15 +339,21 @@ public final class Report {
             g.qualifiedClass = qualified;
             String variant = byParam ? r.params.get(variantParam) : r.method();
             StringBuilder row = new StringBuilder();
+            Map<String, String> rowParams = new LinkedHashMap<>();
             r.params.forEach((k, v) -> {
                 if (!(byParam && k.equals(variantParam))) {
                     row.append(row.length() == 0 ? "" : " ")
                             .append(k)
                             .append('=')
                             .append(v);
+                    rowParams.put(k, v);
                 }
             });
             String rowKey = row.length() == 0 ? "-" : row.toString();
+            g.rowParams.putIfAbsent(rowKey, rowParams);
+            if (r.mapped) {
+                g.mappedRows.add(rowKey);
+            }
             String unit = g.unit();
             if (!g.cells.isEmpty() && !unit.equals(r.unit)) {
                 throw new IllegalArgumentException(r.benchmark + " (" + r.mode + ") in " + unit + " and in " + r.unit
@@ -349,6 +367,9 @@ public final class Report {
                         "two results for " + r.benchmark + " " + r.params + " (" + r.mode + "): one run per report");
             }
         }
+        for (Group g : groups.values()) {
+            joinMappedRows(g);
+        }
         Map<String, Long> shortNames = new LinkedHashMap<>();
         Set<String> classesOfName = new LinkedHashSet<>();
         for (Group g : groups.values()) {
@@ -360,6 +381,41 @@ public final class Report {
             g.qualified = shortNames.get(g.className) > 1; // one short name, two classes: two files, two headings
         }
         return new ArrayList<>(groups.values());
+    }
+
+    /**
+     * Moves each row made only of mapped results into every other row whose parameters include all
+     * of its own (a virtual-thread result without a {@code placement} joins each placement's row),
+     * so that it is a peer there; a mapped row that no row includes stays a row of its own.
+     */
+    private static void joinMappedRows(Group g) {
+        for (String partial : g.mappedRows) {
+            Map<String, JmhResult> partialCells = g.cells.get(partial);
+            if (partialCells.values().stream().anyMatch(r -> !r.mapped)) {
+                continue; // a real result has exactly these parameters: the row is a full one
+            }
+            Map<String, String> params = g.rowParams.get(partial);
+            List<String> targets = new ArrayList<>();
+            for (String rowKey : g.cells.keySet()) {
+                if (!rowKey.equals(partial)
+                        && g.cells.get(rowKey).values().stream().anyMatch(r -> !r.mapped)
+                        && g.rowParams.get(rowKey).entrySet().containsAll(params.entrySet())) {
+                    targets.add(rowKey);
+                }
+            }
+            if (targets.isEmpty()) {
+                continue;
+            }
+            for (String target : targets) {
+                for (Map.Entry<String, JmhResult> cell : partialCells.entrySet()) {
+                    if (g.cells.get(target).putIfAbsent(cell.getKey(), cell.getValue()) != null) {
+                        throw new IllegalArgumentException(cell.getValue().benchmark + " " + cell.getValue().params
+                                + " joins row " + target + ", which has a result for " + cell.getKey());
+                    }
+                }
+            }
+            g.cells.remove(partial);
+        }
     }
 
     static String detectVariantParam(List<JmhResult> results) {

@@ -351,6 +351,108 @@ class ReportTest {
      * Two benchmark classes of one short name in two packages are two groups, never one row, with
      * a chart file and a heading each (by the full name); a class alone keeps its short name.
      */
+    private static Map<String, String> params(String... kv) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    /**
+     * A benchmark without the variant parameter (virtual threads beside the schedulers), filed
+     * under another with {@code --map}, is a peer in every row that agrees with the parameters it
+     * has, and is the best peer where it is: the ratio must not leave it out.
+     */
+    @Test
+    void aMappedBenchmarkIsAPeerInEveryRowItAgreesWith() throws Exception {
+        List<JmhResult> results = List.of(
+                new JmhResult(
+                        "p.Switch.ping",
+                        "thrpt",
+                        params("placement", "placed", "scheduler", "ours", "threads", "2"),
+                        200,
+                        5,
+                        200,
+                        "ops/s",
+                        0,
+                        0),
+                new JmhResult(
+                        "p.Switch.ping",
+                        "thrpt",
+                        params("placement", "placed", "scheduler", "kilim", "threads", "2"),
+                        40,
+                        5,
+                        40,
+                        "ops/s",
+                        0,
+                        0),
+                new JmhResult(
+                        "p.Switch.ping",
+                        "thrpt",
+                        params("placement", "free", "scheduler", "ours", "threads", "2"),
+                        150,
+                        5,
+                        150,
+                        "ops/s",
+                        0,
+                        0),
+                new JmhResult(
+                        "p.Switch.ping",
+                        "thrpt",
+                        params("placement", "free", "scheduler", "kilim", "threads", "2"),
+                        30,
+                        5,
+                        30,
+                        "ops/s",
+                        0,
+                        0),
+                new JmhResult(
+                        "p.Switch.ping",
+                        "thrpt",
+                        params("placement", "placed", "scheduler", "ours", "threads", "1"),
+                        90,
+                        5,
+                        90,
+                        "ops/s",
+                        0,
+                        0),
+                new JmhResult("p.VirtualTwo.queuePing", "thrpt", Map.of(), 50, 5, 50, "ops/s", 0, 0),
+                new JmhResult("p.VirtualTwo.other", "thrpt", Map.of(), 1, 1, 1, "ops/s", 0, 0));
+        List<JmhResult> mapped = ResultMapping.applyAll(
+                List.of(ResultMapping.parse("VirtualTwo\\.queuePing -> Switch.ping scheduler=virtual threads=2")),
+                results);
+        Report report = new Report(mapped, Pattern.compile("ours"), "scheduler");
+        List<Report.Group> groups = report.groups();
+        assertEquals(2, groups.size(), "the unmapped result keeps its own group");
+        String table = report.table(groups.get(0));
+        assertTrue(table.contains("| placement=placed threads=2 |"), table);
+        assertTrue(table.contains("4.00× won (ours vs virtual)"), table);
+        assertTrue(table.contains("3.00× won (ours vs virtual)"), table);
+        assertTrue(table.contains("| placement=placed threads=1 | 90.0 (90.0 ± 5.00) (~0 B/op) |  |  |  |"), table);
+        assertTrue(!table.contains("| threads=2 |"), "the mapped row is joined, not kept: " + table);
+
+        String[] refused = {
+            "VirtualTwo\\.queuePing Switch.ping", // no arrow
+            "( -> Switch.ping", // not a regex
+            "x -> Switch.ping threads", // not k=v
+            "x -> noMethod",
+        };
+        for (String spec : refused) {
+            Report.UsageError e = assertThrows(Report.UsageError.class, () -> ResultMapping.parse(spec), spec);
+            assertEquals(2, e.status);
+        }
+        Report.UsageError none = assertThrows(
+                Report.UsageError.class,
+                () -> ResultMapping.applyAll(List.of(ResultMapping.parse("Nowhere -> Switch.ping")), results));
+        assertTrue(none.getMessage().contains("matches no result"), none.getMessage());
+        Report.UsageError twice = assertThrows(
+                Report.UsageError.class,
+                () -> ResultMapping.applyAll(
+                        List.of(ResultMapping.parse("Switch\\.ping -> Other.ping threads=3")), results));
+        assertTrue(twice.getMessage().contains("already has the parameter threads"), twice.getMessage());
+    }
+
     @Test
     void classesOfOneNameInTwoPackagesAreNotJoined() {
         JmhResult ours = new JmhResult("a.Bench.run", "thrpt", Map.of("impl", "ours"), 100, 1, 100, "ops/s", 0, 0);
