@@ -1,8 +1,8 @@
 package io.tickwork.jmh.timer;
 
 /**
- * A subject that names each timer by a {@code long}: tickwork's handles, Agrona's timer ids. Its
- * {@link TimerSlots} are a {@code long[]}, as a user keeps the number in a field.
+ * A subject that names each timer by a {@code long}: tickwork's handles, Agrona's timer ids. The
+ * workloads keep its handles in a {@code long[]}, as a user keeps the number in a field.
  */
 interface LongHandleTimers extends TimerAdapter {
 
@@ -31,10 +31,5 @@ interface LongHandleTimers extends TimerAdapter {
     @Override
     default void add(long deadline, Object payload) {
         schedule(deadline, payload);
-    }
-
-    @Override
-    default TimerSlots slots(int count) {
-        return new TimerSlots.Longs(this, count);
     }
 }

@@ -65,9 +65,13 @@ public class MixedLoopBenchmark {
     Rearm rearm;
 
     private TimerAdapter timers;
+    /** The subject again, as one of these two (the other is null), and each connection's timer as its users keep it. */
+    private LongHandleTimers numbered;
+
+    private long[] handles;
+    private ObjectHandleTimers<Object> referenced;
+    private Object[] objects;
     private int[] victims;
-    /** Each connection's timer, as the subject's users keep it. */
-    private TimerSlots slots;
 
     private int next;
     private long now = 1_000;
@@ -95,59 +99,95 @@ public class MixedLoopBenchmark {
         for (int i = 0; i < RANDOMS; i++) {
             victims[i] = rnd.nextInt(live);
         }
-        slots = timers.slots(live);
+        if (timers instanceof LongHandleTimers) {
+            numbered = (LongHandleTimers) timers;
+            handles = new long[live];
+        } else {
+            @SuppressWarnings("unchecked")
+            ObjectHandleTimers<Object> objectTimers = (ObjectHandleTimers<Object>) timers;
+            referenced = objectTimers;
+            objects = new Object[live];
+        }
         due = new long[live];
         for (int i = 0; i < live; i++) {
             due[i] = now + 1 + rnd.nextInt(TIMEOUT);
-            slots.schedule(i, due[i], TimerSubject.NUMBERS[i]);
+            schedule(i, due[i]);
         }
         for (int i = 0; i < TIMEOUT; i++) {
             turn();
         }
     }
 
+    /** Schedules connection {@code c}'s timeout, keeping its handle or timer object. */
+    private void schedule(int c, long deadline) {
+        if (numbered != null) {
+            handles[c] = numbered.schedule(deadline, TimerSubject.NUMBERS[c]);
+        } else {
+            objects[c] = referenced.schedule(deadline, TimerSubject.NUMBERS[c]);
+        }
+    }
+
+    /**
+     * One loop turn. The re-arms are written once per kind of handle, each keeping its timers in a
+     * local array, as a user keeps them in a field; {@code LAZY_FIELD} keeps none (nothing is
+     * cancelled), so its timers are scheduled with {@code add}.
+     */
     private int turn() {
-        TimerAdapter t = timers;
-        TimerSlots s = slots;
         int[] victim = victims;
         int n = next;
         long deadline = now + TIMEOUT;
         long[] d = due;
-        if (rearm == Rearm.RESCHEDULE) {
-            for (int i = 0; i < REARMS; i++) {
-                int v = victim[n++ & (RANDOMS - 1)];
-                s.reschedule(v, deadline, TimerSubject.NUMBERS[v]);
-            }
-        } else if (rearm == Rearm.LAZY_FIELD) {
+        boolean lazy = rearm == Rearm.LAZY_FIELD;
+        if (lazy) {
             for (int i = 0; i < REARMS; i++) {
                 d[victim[n++ & (RANDOMS - 1)]] = deadline;
             }
-        } else {
+        } else if (numbered != null) {
+            LongHandleTimers t = numbered;
+            long[] hs = handles;
             for (int i = 0; i < REARMS; i++) {
                 int v = victim[n++ & (RANDOMS - 1)];
-                if (!s.cancel(v)) {
+                if (rearm == Rearm.RESCHEDULE) {
+                    hs[v] = t.reschedule(hs[v], deadline, TimerSubject.NUMBERS[v]);
+                } else if (t.cancel(hs[v])) {
+                    hs[v] = t.schedule(deadline, TimerSubject.NUMBERS[v]);
+                } else {
                     throw new IllegalStateException("cancel of a timer that is not live");
                 }
-                s.schedule(v, deadline, TimerSubject.NUMBERS[v]);
+            }
+        } else {
+            ObjectHandleTimers<Object> t = referenced;
+            Object[] os = objects;
+            for (int i = 0; i < REARMS; i++) {
+                int v = victim[n++ & (RANDOMS - 1)];
+                if (rearm == Rearm.RESCHEDULE) {
+                    os[v] = t.reschedule(os[v], deadline, TimerSubject.NUMBERS[v]);
+                } else if (t.cancel(os[v])) {
+                    os[v] = t.schedule(deadline, TimerSubject.NUMBERS[v]);
+                } else {
+                    throw new IllegalStateException("cancel of a timer that is not live");
+                }
             }
         }
         next = n;
         long clock = ++now;
         expiredCount = 0;
+        TimerAdapter t = timers;
         int fired = t.expire(clock);
-        boolean lazy = rearm == Rearm.LAZY_FIELD;
         for (int i = 0; i < expiredCount; i++) {
             int c = expired[i];
-            if (lazy && d[c] > clock) {
-                s.schedule(c, d[c], TimerSubject.NUMBERS[c]); // active meanwhile: the rest of its timeout
+            if (lazy) {
+                if (d[c] <= clock) {
+                    timedOut++;
+                    timedOutChecksum += clock * 31 + c;
+                    d[c] = clock + TIMEOUT;
+                }
+                t.add(d[c], TimerSubject.NUMBERS[c]); // the rest of its timeout, or a new one
                 continue;
             }
             timedOut++;
             timedOutChecksum += clock * 31 + c;
-            if (lazy) {
-                d[c] = clock + TIMEOUT;
-            }
-            s.schedule(c, clock + TIMEOUT, TimerSubject.NUMBERS[c]);
+            schedule(c, clock + TIMEOUT);
         }
         return fired;
     }

@@ -2,7 +2,8 @@ package io.tickwork.jmh.timer;
 
 /**
  * A subject whose timers are objects (a JDK node, Kafka's {@code TimerTask}): its users keep the
- * object in a field and cancel through it, so its {@link TimerSlots} are an {@code Object[]}.
+ * object in a field and cancel through it, so the workloads keep its timers in an
+ * {@code Object[]}.
  *
  * @param <T> the timer object
  */
@@ -28,10 +29,5 @@ interface ObjectHandleTimers<T> extends TimerAdapter {
     @Override
     default void add(long deadline, Object payload) {
         schedule(deadline, payload);
-    }
-
-    @Override
-    default TimerSlots slots(int count) {
-        return new TimerSlots.Objects<>(this, count);
     }
 }

@@ -122,9 +122,10 @@ public class ScheduleCancelBenchmark {
 
     /**
      * One workload written twice, once per kind of handle, each keeping its live timers in a
-     * local array as its users keep them in a field. Both loops sit in this method, which JMH
-     * inlines into its measurement loop; moved into methods of their own, they were compiled
-     * apart and ran our wheel up to 0.58 of its speed (docs/results/timer.md, 2026-11-30).
+     * local array as its users keep them in a field. Both loops sit in this method because JMH
+     * inlines it into its measurement loop; a method of their own HotSpot compiles apart ("already
+     * compiled into a big method"), which measured 0.58-0.87 of this form on {@code WHEEL_LIST}
+     * (docs/results/timer.md, 2026-11-30).
      */
     @Benchmark
     @OperationsPerInvocation(BATCH)

@@ -7,12 +7,12 @@ package io.tickwork.jmh.timer;
  * given at creation (a {@code Blackhole} in the benchmarks, a recorder in the adapters' test), so
  * no subject can have its expiry path eliminated.
  *
- * <p>A workload that cancels or moves timers keeps them in {@link TimerSlots}, where each
- * subject's users keep them: a {@code long} per timer for the subjects that hand out numbers
- * (tickwork's handles, Agrona's timer ids; {@link LongHandleTimers}), the timer object itself for
- * those whose timers are objects (a JDK node, Kafka's {@code TimerTask};
- * {@link ObjectHandleTimers}). No subject pays for a translation from one to the other. A workload
- * that never cancels calls {@link #add}.
+ * <p>Every subject is one of two kinds, and a workload that cancels or moves timers keeps them
+ * where that kind's users keep them: a {@code long[]} of handles for the subjects that hand out
+ * numbers (tickwork's handles, Agrona's timer ids; {@link LongHandleTimers}), an {@code Object[]}
+ * of the timer objects for those whose timers are objects (a JDK node, Kafka's
+ * {@code TimerTask}; {@link ObjectHandleTimers}). No subject pays for a translation from one to
+ * the other. A workload that never cancels calls {@link #add}.
  *
  * <p>The contract the benchmarks rely on, checked for every subject by {@code TimerAdaptersTest}:
  * a timer fires exactly once, never before its deadline and at most one tick after it; a cancelled
@@ -22,9 +22,6 @@ interface TimerAdapter {
 
     /** Schedules {@code payload} at {@code deadline}, keeping no handle: it will not be cancelled. */
     void add(long deadline, Object payload);
-
-    /** Room for {@code count} live timers, numbered 0 to {@code count - 1}, kept as this subject's users keep them. */
-    TimerSlots slots(int count);
 
     /** Hands every timer due at {@code now} to the sink; returns how many. */
     int expire(long now);

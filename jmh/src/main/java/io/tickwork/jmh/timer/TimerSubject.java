@@ -429,6 +429,7 @@ public enum TimerSubject {
         BucketNode prev;
         BucketNode next;
         BucketNode bucket; // the sentinel of its bucket; null once it fired or was cancelled
+        boolean inMap; // a sentinel's: its bucket is in the map (not taken out by expire)
 
         BucketNode(long deadline, Object payload) {
             this.deadline = deadline;
@@ -449,6 +450,7 @@ public enum TimerSubject {
         private static BucketNode sentinel(long deadline) {
             BucketNode head = new BucketNode(deadline, null);
             head.prev = head;
+            head.inMap = true;
             head.next = head;
             return head;
         }
@@ -475,7 +477,8 @@ public enum TimerSubject {
             n.bucket = null;
             n.prev.next = n.next;
             n.next.prev = n.prev;
-            if (head.next == head && map.get(n.deadline) == head) { // emptied, and still in the map
+            if (head.next == head && head.inMap) { // emptied, and not being expired: one descent
+                head.inMap = false;
                 map.remove(n.deadline);
             }
             size--;
@@ -492,6 +495,7 @@ public enum TimerSubject {
                     break;
                 }
                 BucketNode head = first.getValue();
+                head.inMap = false; // a timer the sink cancels leaves this bucket alone
                 for (BucketNode n = head.next; n != head; n = n.next) {
                     n.bucket = null;
                     sink.accept(n.payload);

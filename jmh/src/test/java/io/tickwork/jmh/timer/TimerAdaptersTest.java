@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every timer benchmark subject, ours and each peer's adapter, runs the same seeded random script
- * of schedule, re-arm, cancel and advance against a reference model, keeping its timers in the
- * {@link TimerSlots} the benchmarks keep them in. The benchmarks compare like with like only if
+ * of schedule, re-arm, cancel and advance against a reference model, keeping its timers as the
+ * benchmarks do ({@link TimerSlots}: handles, or the timer objects). The benchmarks compare like with like only if
  * every adapter keeps the contract of {@link TimerAdapter}: a timer fires exactly once,
  * never before its deadline and no later than the first {@code expire} at or past it (the
  * subjects run with one time unit per tick, so "at most one tick late" leaves no slack); a
@@ -101,7 +101,7 @@ class TimerAdaptersTest {
                 fired[0]++;
             });
             int steps = 4_000;
-            TimerSlots slots = timers.slots(steps); // a slot per schedule, never reused
+            TimerSlots slots = TimerSlots.of(timers, steps); // a slot per schedule, never reused
             java.util.Map<Integer, Long> live = new java.util.HashMap<>(); // slot -> deadline
             long now = 0;
             for (int step = 0; step < steps; step++) {
@@ -160,7 +160,7 @@ class TimerAdaptersTest {
             p.fired = true;
         });
         int ids = 0;
-        TimerSlots slots = timers.slots(steps); // probe i in slot i
+        TimerSlots slots = TimerSlots.of(timers, steps); // probe i in slot i
         for (int step = 0; step < steps; step++) {
             int op = rnd.nextInt(10);
             boolean advanced = false;

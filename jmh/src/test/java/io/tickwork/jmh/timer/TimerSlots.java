@@ -1,12 +1,19 @@
 package io.tickwork.jmh.timer;
 
 /**
- * A workload's live timers, numbered 0 to {@code count - 1} (a connection, a victim of a random
- * cancel), each kept as its subject's users keep it: {@link Longs} for numbered handles,
- * {@link Objects} for timer objects. One workload, one implementation per fork, so every call
- * below is inlined. Not thread safe.
+ * The adapters' test's live timers, numbered 0 to {@code count - 1}, each kept as its subject's
+ * users keep it ({@link Longs} for numbered handles, {@link Objects} for timer objects), as the
+ * benchmarks keep them in arrays of their own. Not thread safe.
  */
 abstract class TimerSlots {
+
+    /** Room for {@code count} live timers of {@code timers}. */
+    @SuppressWarnings("unchecked")
+    static TimerSlots of(TimerAdapter timers, int count) {
+        return timers instanceof LongHandleTimers
+                ? new Longs((LongHandleTimers) timers, count)
+                : new Objects<>((ObjectHandleTimers<Object>) timers, count);
+    }
 
     /** Schedules {@code payload} at {@code deadline} into slot {@code i}, replacing the slot's finished timer. */
     abstract void schedule(int i, long deadline, Object payload);
