@@ -31,7 +31,7 @@ final class JmhResult {
     final String jvm;
     /** Forks it ran; 0 when JMH did not say. */
     final int forks;
-    /** Filed under another benchmark by a {@link ResultMapping}: it joins every row it agrees with. */
+    /** Filed under another benchmark by a {@link ResultMapping}: {@link Report#groups()} joins it to rows of real results. */
     final boolean mapped;
 
     JmhResult(

@@ -120,10 +120,15 @@ public final class Report {
                 pattern("--ours", opts.getOrDefault("ours", "(?i)tickwork.*")),
                 opts.get("variant-param"),
                 opts.containsKey("headline") ? pattern("--headline", opts.get("headline")) : null);
-        for (String warning : report.variantWarnings()) {
-            System.err.println("report: warning: " + warning);
+        List<Path> written;
+        try {
+            for (String warning : report.variantWarnings()) {
+                System.err.println("report: warning: " + warning);
+            }
+            written = report.write(out, name, opts.getOrDefault("title", name), opts.getOrDefault("note", ""));
+        } catch (IllegalArgumentException e) { // results that make no report: told in one line, not a trace
+            throw new UsageError(2, e.getMessage());
         }
-        List<Path> written = report.write(out, name, opts.getOrDefault("title", name), opts.getOrDefault("note", ""));
         for (Path p : written) {
             System.out.println("wrote " + p);
         }
@@ -386,9 +391,18 @@ public final class Report {
     /**
      * Moves each row made only of mapped results into every other row whose parameters include all
      * of its own (a virtual-thread result without a {@code placement} joins each placement's row),
-     * so that it is a peer there; a mapped row that no row includes stays a row of its own.
+     * so that it is a peer there. Refuses a group of mapped results only, a mapped row that no row
+     * of real results includes, and a join into a row that has that variant already.
      */
     private static void joinMappedRows(Group g) {
+        boolean real =
+                g.cells.values().stream().flatMap(row -> row.values().stream()).anyMatch(r -> !r.mapped);
+        if (!real) {
+            JmhResult r = g.cells.values().iterator().next().values().iterator().next();
+            throw new IllegalArgumentException(
+                    "--map: " + r.benchmark + " (" + r.mode
+                            + ") names no benchmark of the results, with their variant parameter: it would be the peer of nothing");
+        }
         for (String partial : g.mappedRows) {
             Map<String, JmhResult> partialCells = g.cells.get(partial);
             if (partialCells.values().stream().anyMatch(r -> !r.mapped)) {
@@ -404,13 +418,16 @@ public final class Report {
                 }
             }
             if (targets.isEmpty()) {
-                continue;
+                JmhResult r = partialCells.values().iterator().next();
+                throw new IllegalArgumentException("--map: " + r.benchmark + " " + r.params
+                        + " agrees with no row of real results: it would be the peer of nothing");
             }
             for (String target : targets) {
                 for (Map.Entry<String, JmhResult> cell : partialCells.entrySet()) {
                     if (g.cells.get(target).putIfAbsent(cell.getKey(), cell.getValue()) != null) {
-                        throw new IllegalArgumentException(cell.getValue().benchmark + " " + cell.getValue().params
-                                + " joins row " + target + ", which has a result for " + cell.getKey());
+                        throw new IllegalArgumentException("--map: " + cell.getValue().benchmark + " "
+                                + cell.getValue().params + " joins row " + target + ", which has a result for "
+                                + cell.getKey());
                     }
                 }
             }

@@ -17,9 +17,11 @@ import java.util.regex.PatternSyntaxException;
  * {@code scheduler=virtual-threads}). A mapped result that lacks a parameter of its group's rows
  * joins every row that agrees with it on the parameters it has (see {@link Report#groups()}).
  *
- * <p>Refused, with the mapping named: a spec without {@code " -> "}, a bad regular expression, a
- * parameter without {@code =}, one the result already has, and a mapping that matches no result
- * (a typo would otherwise leave a peer out of every ratio). Immutable.
+ * <p>Refused, with the mapping named: a spec without {@code " -> "}, an empty or bad regular
+ * expression, a parameter without {@code =} or given twice, one the result already has, a mapping
+ * that matches no result; and (by {@link Report#groups()}) a mapped result that joins no row with
+ * a real result, or one whose variant such a row has already: a typo would otherwise leave a peer
+ * out of every ratio. Immutable.
  */
 final class ResultMapping {
     final String spec;
@@ -42,9 +44,13 @@ final class ResultMapping {
         if (target[0].isEmpty() || target[0].indexOf('.') < 0 || target[0].contains("=")) {
             throw new Report.UsageError(2, "--map " + spec + ": the target must start with Class.method");
         }
+        String regex = spec.substring(0, arrow).trim();
+        if (regex.isEmpty()) {
+            throw new Report.UsageError(2, "--map " + spec + ": the regex is empty (it would match every result)");
+        }
         Pattern from;
         try {
-            from = Pattern.compile(spec.substring(0, arrow).trim());
+            from = Pattern.compile(regex);
         } catch (PatternSyntaxException e) {
             throw new Report.UsageError(2, "--map " + spec + ": not a regular expression: " + e.getDescription());
         }
@@ -54,7 +60,9 @@ final class ResultMapping {
             if (eq <= 0) {
                 throw new Report.UsageError(2, "--map " + spec + ": " + target[i] + " is not k=v");
             }
-            m.params.put(target[i].substring(0, eq), target[i].substring(eq + 1));
+            if (m.params.put(target[i].substring(0, eq), target[i].substring(eq + 1)) != null) {
+                throw new Report.UsageError(2, "--map " + spec + ": " + target[i].substring(0, eq) + " given twice");
+            }
         }
         return m;
     }
@@ -90,7 +98,10 @@ final class ResultMapping {
         }
         for (int i = 0; i < used.length; i++) {
             if (!used[i]) {
-                throw new Report.UsageError(2, "--map " + mappings.get(i).spec + " matches no result");
+                throw new Report.UsageError(
+                        2,
+                        "--map " + mappings.get(i).spec
+                                + " matches no result (an earlier --map takes what it matches first)");
             }
         }
         return out;

@@ -347,10 +347,6 @@ class ReportTest {
         assertTrue(table.contains("2.00× won (ours vs peer), 1 fork"), table);
     }
 
-    /**
-     * Two benchmark classes of one short name in two packages are two groups, never one row, with
-     * a chart file and a heading each (by the full name); a class alone keeps its short name.
-     */
     private static Map<String, String> params(String... kv) {
         Map<String, String> m = new java.util.LinkedHashMap<>();
         for (int i = 0; i < kv.length; i += 2) {
@@ -446,6 +442,23 @@ class ReportTest {
                 Report.UsageError.class,
                 () -> ResultMapping.applyAll(List.of(ResultMapping.parse("Nowhere -> Switch.ping")), results));
         assertTrue(none.getMessage().contains("matches no result"), none.getMessage());
+        String[] refusedToo = {" -> Switch.ping", "x -> Switch.ping threads=1 threads=2"};
+        for (String spec : refusedToo) {
+            assertThrows(Report.UsageError.class, () -> ResultMapping.parse(spec), spec);
+        }
+        // a mapped result that agrees with no row of real results, or lands in no group of them,
+        // or meets its own variant in a row, would be a peer of nothing or of two cells: refused
+        String[][] unjoinable = {
+            {"VirtualTwo\\.queuePing -> Switch.ping scheduler=virtual threads=3", "agrees with no row"},
+            {"VirtualTwo\\.queuePing -> Nowhere.ping scheduler=virtual", "names no benchmark"},
+            {"VirtualTwo\\.queuePing -> Switch.ping scheduler=kilim threads=2", "which has a result for kilim"},
+        };
+        for (String[] c : unjoinable) {
+            List<JmhResult> m = ResultMapping.applyAll(List.of(ResultMapping.parse(c[0])), results);
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> new Report(m, Pattern.compile("ours"), "scheduler").groups());
+            assertTrue(e.getMessage().contains(c[1]), c[0] + ": " + e.getMessage());
+        }
         Report.UsageError twice = assertThrows(
                 Report.UsageError.class,
                 () -> ResultMapping.applyAll(
@@ -453,6 +466,10 @@ class ReportTest {
         assertTrue(twice.getMessage().contains("already has the parameter threads"), twice.getMessage());
     }
 
+    /**
+     * Two benchmark classes of one short name in two packages are two groups, never one row, with
+     * a chart file and a heading each (by the full name); a class alone keeps its short name.
+     */
     @Test
     void classesOfOneNameInTwoPackagesAreNotJoined() {
         JmhResult ours = new JmhResult("a.Bench.run", "thrpt", Map.of("impl", "ours"), 100, 1, 100, "ops/s", 0, 0);
