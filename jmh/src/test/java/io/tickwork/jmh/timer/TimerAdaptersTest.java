@@ -109,6 +109,11 @@ class TimerAdaptersTest {
                 if (op < 5) {
                     long deadline = now + 1 + rnd.nextInt(3_000);
                     slots.schedule(step, deadline, TimerSubject.PAYLOAD);
+                    for (Integer other : live.keySet()) {
+                        assertFalse(
+                                slots.handle(other).equals(slots.handle(step)),
+                                where + "handle " + slots.handle(step) + " given to two live timers");
+                    }
                     live.put(step, deadline);
                 } else if (op < 7 && !live.isEmpty()) {
                     Integer slot = live.keySet().iterator().next();

@@ -21,6 +21,9 @@ abstract class TimerSlots {
     /** Cancels slot {@code i}'s timer: true if it was pending, false if it had fired or was cancelled. */
     abstract boolean cancel(int i);
 
+    /** Slot {@code i}'s handle: a {@code Long}, or the timer object. */
+    abstract Object handle(int i);
+
     /** Moves slot {@code i}'s live timer to {@code deadline} (see the subject's {@code reschedule}). */
     abstract void reschedule(int i, long deadline, Object payload);
 
@@ -42,6 +45,11 @@ abstract class TimerSlots {
         @Override
         boolean cancel(int i) {
             return timers.cancel(handles[i]);
+        }
+
+        @Override
+        Object handle(int i) {
+            return handles[i];
         }
 
         @Override
@@ -69,6 +77,11 @@ abstract class TimerSlots {
         @Override
         boolean cancel(int i) {
             return timers.cancel(live[i]);
+        }
+
+        @Override
+        Object handle(int i) {
+            return live[i];
         }
 
         @Override
