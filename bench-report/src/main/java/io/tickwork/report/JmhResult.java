@@ -31,8 +31,11 @@ final class JmhResult {
     final String jvm;
     /** Forks it ran; 0 when JMH did not say. */
     final int forks;
-    /** Filed under another benchmark by a {@link ResultMapping}: {@link Report#groups()} joins it to rows of real results. */
-    final boolean mapped;
+    /**
+     * Filed under another benchmark by a {@link ResultMapping}: {@link Report#groups()} joins it
+     * to rows of real results. Set only by {@link #mappedTo}, on its copy, before anything sees it.
+     */
+    boolean mapped;
 
     JmhResult(
             String benchmark,
@@ -71,23 +74,6 @@ final class JmhResult {
             double allocError,
             String jvm,
             int forks) {
-        this(benchmark, mode, params, score, error, median, unit, allocBytesPerOp, allocError, jvm, forks, false);
-    }
-
-    private JmhResult(
-            String benchmark,
-            String mode,
-            Map<String, String> params,
-            double score,
-            double error,
-            double median,
-            String unit,
-            double allocBytesPerOp,
-            double allocError,
-            String jvm,
-            int forks,
-            boolean mapped) {
-        this.mapped = mapped;
         this.jvm = jvm;
         this.forks = forks;
         this.benchmark = benchmark;
@@ -103,8 +89,10 @@ final class JmhResult {
 
     /** This result filed as {@code benchmark} with {@code params}: the same measurement, marked mapped. */
     JmhResult mappedTo(String benchmark, Map<String, String> params) {
-        return new JmhResult(
-                benchmark, mode, params, score, error, median, unit, allocBytesPerOp, allocError, jvm, forks, true);
+        JmhResult copy = new JmhResult(
+                benchmark, mode, params, score, error, median, unit, allocBytesPerOp, allocError, jvm, forks);
+        copy.mapped = true;
+        return copy;
     }
 
     /** {@code Class} of {@code package.Class.method}. */

@@ -400,8 +400,8 @@ public final class Report {
         if (!real) {
             JmhResult r = g.cells.values().iterator().next().values().iterator().next();
             throw new IllegalArgumentException(
-                    "--map: " + r.benchmark + " (" + r.mode
-                            + ") names no benchmark of the results, with their variant parameter: it would be the peer of nothing");
+                    "--map: " + r.benchmark + " (" + r.mode + ") names no benchmark of the results, with their"
+                            + " variant parameter: it would be the peer of nothing");
         }
         for (String partial : g.mappedRows) {
             Map<String, JmhResult> partialCells = g.cells.get(partial);

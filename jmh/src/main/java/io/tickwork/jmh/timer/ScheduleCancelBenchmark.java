@@ -124,8 +124,8 @@ public class ScheduleCancelBenchmark {
      * One workload written twice, once per kind of handle, each keeping its live timers in a
      * local array as its users keep them in a field. Both loops sit in this method because JMH
      * inlines it into its measurement loop; a method of their own HotSpot compiles apart ("already
-     * compiled into a big method"), which measured 0.58-0.87 of this form on {@code WHEEL_LIST}
-     * (docs/results/timer.md, 2026-11-30).
+     * compiled into a big method"), and the operation then pays a call and loses the loop's
+     * optimisations: a cost of the harness, not of the subject (measured in docs/results/timer.md).
      */
     @Benchmark
     @OperationsPerInvocation(BATCH)

@@ -510,10 +510,11 @@ final class SelectorLoop implements Runnable, WorkerDispatch.Loop {
     /**
      * At the idle deadline of a connection whose output is held back: writes once more, and
      * {@code true} if the socket took a byte (the connection goes on as after any write, its timer
-     * armed again unless that closed it) or the write failed (closed). A readiness event alone would miss a slow reader: the kernel
-     * reports a socket writable only once a good part of its send buffer has drained (Linux: a
-     * third of it, which loopback grows to megabytes), so a client reading steadily through a
-     * small window can take bytes for longer than the idle timeout without the loop hearing of it.
+     * armed again unless that closed it) or the write failed (closed). A readiness event alone
+     * would miss a slow reader: the kernel reports a socket writable only once a good part of its
+     * send buffer has drained (Linux: a third of it, which loopback grows to megabytes), so a
+     * client reading steadily through a small window can take bytes for longer than the idle
+     * timeout without the loop hearing of it.
      */
     private boolean tookOutputAtTheDeadline(Connection c) {
         if (c.pendingOut == null) {

@@ -77,8 +77,8 @@ public interface IntSearch {
      * other keys {@link IntSearchKind#RADIX_SPLINE}, whose knots grow with the keys' irregularity
      * (see its cost in {@link IntSearchKind}), unless {@code of}'s directory has no more bytes of
      * arrays (a tie goes to the directory, the faster; short runs of consecutive keys can cost the
-     * spline more knots than the two-level directory slots). Both candidates are built to compare them: twice {@code of}'s build time
-     * and transient memory. Not always the fewest bytes: on evenly spread keys the spline can be a
+     * spline more knots than the two-level directory slots). Both candidates are built to compare
+     * them: twice {@code of}'s build time and transient memory. Not always the fewest bytes: on evenly spread keys the spline can be a
      * little smaller than the directory, and slower.
      *
      * @param sorted the keys in non-decreasing order (copied)
